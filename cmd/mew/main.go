@@ -1,0 +1,67 @@
+// Command mew is Mew's command line: the session list, the hooks installer,
+// jumps, the boards and the demo. Each subcommand lives in its own file and
+// registers itself in commands.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one `mew <name>` subcommand.
+type command struct {
+	summary string
+	// run gets the arguments after the name; it returns the exit code.
+	run func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands is filled by the init functions of the files in this package.
+var commands = map[string]command{}
+
+func register(name, summary string, run func(args []string, stdout, stderr io.Writer) int) {
+	if _, dup := commands[name]; dup {
+		panic("mew: command registered twice: " + name)
+	}
+	commands[name] = command{summary: summary, run: run}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return runDefault(stdout, stderr)
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		usage(stdout)
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "mew: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Mew shows which coding-agent sessions need you.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "usage: mew [command] [flags]")
+	fmt.Fprintln(w)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "With no command: the panel app on macOS, the terminal board elsewhere.")
+}

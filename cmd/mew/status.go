@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/session"
+)
+
+func init() {
+	register("status", "list sessions and their state (--json, --watch)", runStatus)
+}
+
+func runStatus(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON (with --watch: one JSON object a line per change)")
+	watch := fs.Bool("watch", false, "keep running and print a line per state change")
+	forget := fs.Duration("forget-after", monitor.DefaultForgetAfter, "forget exited sessions older than this (0 keeps them)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mew status: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	o, err := monitor.Default()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew status: %v\n", err)
+		return 1
+	}
+	o.ForgetAfter = *forget
+	if *watch {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return watchStatus(ctx, o, *asJSON, stdout, stderr)
+	}
+	shown, errs := monitor.Snapshot(o)
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
+	}
+	if *asJSON {
+		return printJSON(stdout, stderr, shown)
+	}
+	printTable(stdout, shown, time.Now())
+	return 0
+}
+
+func printJSON(stdout, stderr io.Writer, shown []session.Shown) int {
+	if shown == nil {
+		shown = []session.Shown{} // an empty array, never null
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(shown); err != nil {
+		fmt.Fprintf(stderr, "mew status: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func printTable(w io.Writer, shown []session.Shown, now time.Time) {
+	if len(shown) == 0 {
+		fmt.Fprintln(w, "No sessions. Start Claude Code (and run `mew install` for full detail).")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tREASON\tAGE\tPROJECT\tTITLE")
+	for _, s := range shown {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.State, dash(string(s.Reason)), Age(now.Sub(s.Since)), combine.Project(s.Cwd), clipTitle(s.Title, 60))
+	}
+	tw.Flush()
+}
+
+// watchStatus prints one line per session whose state (or reason) changed,
+// new sessions included and forgotten ones said once.
+func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, stderr io.Writer) int {
+	updates, err := monitor.Watch(ctx, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew status: %v\n", err)
+		return 1
+	}
+	type key struct {
+		state  session.State
+		reason session.Reason
+	}
+	seen := map[string]key{}
+	enc := json.NewEncoder(stdout)
+	for u := range updates {
+		for _, e := range u.Errors {
+			fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
+		}
+		now := time.Now()
+		present := map[string]bool{}
+		for _, s := range u.Sessions {
+			present[s.ID] = true
+			k := key{s.State, s.Reason}
+			if old, ok := seen[s.ID]; ok && old == k {
+				continue
+			}
+			seen[s.ID] = k
+			if asJSON {
+				if enc.Encode(s) != nil {
+					return 1 // stdout closed
+				}
+				continue
+			}
+			fmt.Fprintf(stdout, "%s  %s  %-8s %-10s %s  %s\n", now.Format("15:04:05"), shortID(s.ID), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), clipTitle(s.Title, 60))
+		}
+		for id := range seen {
+			if !present[id] {
+				delete(seen, id)
+				if asJSON {
+					enc.Encode(map[string]string{"id": id, "state": "forgotten"})
+				} else {
+					fmt.Fprintf(stdout, "%s  %s  forgotten\n", now.Format("15:04:05"), shortID(id))
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// Age formats a duration the way the board and the table show it.
+func Age(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func clipTitle(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,95 @@
+package hookbin_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/internal/testbin"
+)
+
+const noopSource = "package main\n\nfunc main() {}\n"
+
+// BenchmarkHookProcess runs, side by side in one loop, a Go binary that does
+// nothing, mew-hook with a PreToolUse payload and mew-hook with a
+// SessionStart payload, each as a whole process, and reports the ratio of
+// their medians (goals: PreToolUse ≤ 1.35×, SessionStart ≤ 2×).
+//
+//	go test ./hookbin -run '^$' -bench HookProcess -benchtime 400x
+//
+// MEW_BENCH_HOME picks the state directory's file system (default: a
+// directory under the user's cache dir, i.e. the disk ~/.mew lives on).
+func BenchmarkHookProcess(b *testing.B) {
+	hook, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
+	if err != nil {
+		b.Fatal(err)
+	}
+	noop, err := testbin.BuildSource("noop", noopSource)
+	if err != nil {
+		b.Fatal(err)
+	}
+	home := os.Getenv("MEW_BENCH_HOME")
+	if home == "" {
+		base, _ := os.UserCacheDir()
+		if home, err = os.MkdirTemp(base, "mew-bench-"); err != nil {
+			b.Fatal(err)
+		}
+		defer os.RemoveAll(home)
+	}
+	dir := b.TempDir()
+	pre := writePayload(b, dir, "pre.json", `{"session_id":"bench-1","hook_event_name":"PreToolUse","cwd":"/Users/dev/proj","tool_name":"Bash","tool_input":{"command":"go test ./...","description":"Run tests"},"tool_use_id":"toolu_1","permission_mode":"default","transcript_path":"/Users/dev/.claude/projects/p/bench-1.jsonl"}`)
+	start := writePayload(b, dir, "start.json", `{"session_id":"bench-2","hook_event_name":"SessionStart","source":"startup","cwd":"/Users/dev/proj","model":"claude-opus","transcript_path":"/Users/dev/.claude/projects/p/bench-2.jsonl"}`)
+	env := append(os.Environ(), "MEW_HOME="+home)
+
+	run := func(bin, stdin string) time.Duration {
+		f, err := os.Open(stdin)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		cmd := exec.Command(bin)
+		cmd.Stdin, cmd.Env = f, env
+		t := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t)
+	}
+	// Warm the page cache and the session files.
+	for range 20 {
+		run(noop, pre)
+		run(hook, pre)
+		run(hook, start)
+	}
+	var tNoop, tPre, tStart []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		tNoop = append(tNoop, run(noop, pre))
+		tPre = append(tPre, run(hook, pre))
+		tStart = append(tStart, run(hook, start))
+	}
+	b.StopTimer()
+	mNoop, mPre, mStart := median(tNoop), median(tPre), median(tStart)
+	b.ReportMetric(float64(mNoop.Microseconds()), "noop-µs")
+	b.ReportMetric(float64(mPre.Microseconds()), "pretooluse-µs")
+	b.ReportMetric(float64(mStart.Microseconds()), "sessionstart-µs")
+	b.ReportMetric(float64(mPre)/float64(mNoop), "pretooluse-ratio")
+	b.ReportMetric(float64(mStart)/float64(mNoop), "sessionstart-ratio")
+}
+
+func writePayload(b *testing.B, dir, name, body string) string {
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

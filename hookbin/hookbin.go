@@ -1,0 +1,193 @@
+// Package hookbin is the mew-hook program: Claude Code runs it for every hook
+// event with the payload on stdin. It folds the event into the session's file
+// and must never interfere with the agent: nothing on stdout, exit 0 on every
+// input, and bounded time even when the state directory is locked forever.
+// Anything worth saying goes to a size-capped $MEW_HOME/mew-hook.log.
+package hookbin
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mew-dev/mew/proctree"
+	"github.com/mew-dev/mew/reducer"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+// Time limits. Claude Code's own timeout for Mew's hook entries is larger
+// (see install), so Mew always gives up first and the agent never waits on
+// a hook error.
+const (
+	LockTimeout = 2 * time.Second
+	Deadline    = 4 * time.Second
+)
+
+// Options are the hook's inputs, injectable for tests.
+type Options struct {
+	Stdin       io.Reader
+	Getenv      func(string) string
+	Environ     func() []string
+	Now         time.Time // when the hook started: the event's time
+	Pid         int       // the hook's own pid
+	Procs       proctree.Table
+	Tty         func(pid int) (string, error)
+	Store       store.Store
+	Log         *Log
+	LockTimeout time.Duration
+}
+
+// Main is the whole mew-hook program. It returns only to exit 0.
+func Main() {
+	now := time.Now().UTC() // UTC: no /etc/localtime to load
+	silenceStdio()
+	// Bounded time whatever happens below: a stuck read or lock can't hold
+	// the agent longer than Deadline.
+	time.AfterFunc(Deadline, func() { os.Exit(0) })
+	st, err := store.Open()
+	if err != nil {
+		return // no home directory: nowhere to write, nothing to say
+	}
+	Run(Options{
+		Stdin: os.Stdin, Getenv: os.Getenv, Environ: os.Environ, Now: now, Pid: os.Getpid(),
+		Procs: proctree.Lean{WithExe: true}, Tty: proctree.Tty, Store: st,
+		Log: &Log{Path: st.Home + "/mew-hook.log"}, LockTimeout: LockTimeout,
+	})
+}
+
+// Run handles one hook invocation. It never panics and never writes to
+// stdout; failures are logged.
+func Run(o Options) {
+	defer func() {
+		if r := recover(); r != nil {
+			o.Log.Printf("-", "internal error (recovered): %v", r)
+		}
+	}()
+	payload, err := io.ReadAll(io.LimitReader(o.Stdin, reducer.MaxPayload+1))
+	if err != nil {
+		o.Log.Printf("-", "cannot read the payload: %v", err)
+		return
+	}
+	if len(payload) > reducer.MaxPayload {
+		// Let the writer finish (the deadline bounds this) so it never sees
+		// a broken pipe, then drop the event.
+		n, _ := io.Copy(io.Discard, o.Stdin)
+		o.Log.Printf("-", "payload of %d bytes is over the %d byte limit; ignored", int64(len(payload))+n, reducer.MaxPayload)
+		return
+	}
+	ev, err := reducer.Parse(payload)
+	if err != nil {
+		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
+		return
+	}
+	if !session.ValidID(ev.SessionID) {
+		o.Log.Printf("-", "session id %q is not a plain safe name; ignored", clipForLog(ev.SessionID))
+		return
+	}
+	var proc *session.Process
+	if ev.Name == reducer.SessionStart {
+		// Only SessionStart pays for a process listing; every other event
+		// touches nothing but the session's own file.
+		proc = captureProcess(o)
+	}
+	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
+		var prev session.HookState
+		if rec.Hook != nil {
+			prev = *rec.Hook
+		}
+		next := reducer.Apply(prev, ev, o.Now)
+		rec.Hook = &next
+		if proc != nil {
+			rec.Process = proc
+		}
+		return true
+	})
+	if note != "" {
+		o.Log.Printf(ev.SessionID, "%s", note)
+	}
+	if err != nil {
+		what := "cannot record " + clipForLog(ev.Name)
+		if errors.Is(err, store.ErrLockTimeout) {
+			what = "gave up on " + clipForLog(ev.Name)
+		}
+		o.Log.Printf(ev.SessionID, "%s: %v", what, err)
+	}
+}
+
+// envForJump are the variables a jump needs to find the terminal tab or pane.
+var envForJump = []string{
+	"TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TERM_SESSION_ID", "ITERM_SESSION_ID",
+	"TMUX", "TMUX_PANE", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET",
+	"KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "KITTY_PID", "__CFBundleIdentifier",
+	"VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_PID", "VSCODE_CWD",
+}
+
+const maxEnvValue = 512
+
+// captureProcess records the agent process: the nearest ancestor of the hook
+// that is not a shell, its start time, terminal and environment.
+func captureProcess(o Options) *session.Process {
+	p := &session.Process{HookPid: o.Pid, Env: map[string]string{}}
+	for _, k := range envForJump {
+		v := o.Getenv(k)
+		if v != "" && len(v) <= maxEnvValue && printable(v) {
+			p.Env[k] = v
+		}
+	}
+	p.Tmux = tmuxFromEnv(p.Env["TMUX"], p.Env["TMUX_PANE"])
+	agent, err := proctree.Agent(o.Procs, o.Pid)
+	if err != nil {
+		o.Log.Printf("-", "cannot find the agent process above the hook: %v", err)
+		return p
+	}
+	p.Pid, p.StartMs, p.Name = agent.Pid, agent.StartMs, agent.Name
+	if o.Tty != nil {
+		p.Tty, _ = o.Tty(agent.Pid)
+	}
+	for i, a := range proctree.Ancestors(o.Procs, agent.Pid) {
+		if i == 16 {
+			break
+		}
+		p.Ancestors = append(p.Ancestors, session.Ancestor{Pid: a.Pid, Name: a.Name, Exe: a.Exe})
+	}
+	return p
+}
+
+// tmuxFromEnv parses $TMUX ("socket,server-pid,session") and $TMUX_PANE.
+func tmuxFromEnv(tmux, pane string) *session.Tmux {
+	if tmux == "" {
+		return nil
+	}
+	t := &session.Tmux{Pane: pane}
+	parts := strings.Split(tmux, ",")
+	t.Socket = parts[0]
+	if len(parts) > 1 {
+		fmt.Sscanf(parts[1], "%d", &t.ServerPid)
+	}
+	return t
+}
+
+func printable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func clipForLog(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
+}

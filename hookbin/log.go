@@ -1,0 +1,42 @@
+package hookbin
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// MaxLogSize caps mew-hook.log; past it the log moves to mew-hook.log.1 (the
+// previous .1 is dropped), so the log never grows without bound.
+const MaxLogSize = 256 << 10
+
+// Log appends lines to the hook's log file. A log that can't be written is
+// silently skipped: the hook has nowhere else to speak.
+type Log struct {
+	Path string
+	Now  func() time.Time // for tests; time.Now when nil
+}
+
+// Printf writes one line: time, session id, message.
+func (l *Log) Printf(sessionID, format string, args ...any) {
+	if l == nil || l.Path == "" {
+		return
+	}
+	now := time.Now
+	if l.Now != nil {
+		now = l.Now
+	}
+	line := fmt.Sprintf("%s pid=%d session=%s %s\n", now().UTC().Format(time.RFC3339Nano), os.Getpid(), sessionID, fmt.Sprintf(format, args...))
+	if fi, err := os.Stat(l.Path); err == nil && fi.Size()+int64(len(line)) > MaxLogSize {
+		_ = os.Rename(l.Path, l.Path+".1")
+	}
+	_ = os.MkdirAll(filepath.Dir(l.Path), 0o700)
+	f, err := os.OpenFile(l.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	// One write per line: O_APPEND keeps concurrent hooks' lines whole.
+	_, _ = f.Write([]byte(line))
+	_ = f.Close()
+}

@@ -1,0 +1,194 @@
+// Package reducer folds agent hook events into a session's HookState. It is
+// pure: no I/O and no clock reads; the caller passes the time of the event.
+//
+// The reducer keeps facts (which tools are pending and which of them wait on
+// the person, which subagents run, whether a Stop came since the last prompt)
+// and derives the state from those facts after every event. Deriving rather
+// than jumping between states keeps out-of-order and missing events from
+// leaving a session stuck in a state nothing will clear.
+package reducer
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mailru/easyjson/jlexer"
+)
+
+// Claude Code 2.1.x hook event names.
+const (
+	SessionStart       = "SessionStart"
+	UserPromptSubmit   = "UserPromptSubmit"
+	PreToolUse         = "PreToolUse"
+	PermissionRequest  = "PermissionRequest"
+	PostToolUse        = "PostToolUse"
+	PostToolUseFailure = "PostToolUseFailure"
+	PermissionDenied   = "PermissionDenied"
+	Notification       = "Notification"
+	Stop               = "Stop"
+	StopFailure        = "StopFailure"
+	SubagentStart      = "SubagentStart"
+	SubagentStop       = "SubagentStop"
+	PreCompact         = "PreCompact"
+	PostCompact        = "PostCompact"
+	SessionEnd         = "SessionEnd"
+)
+
+// Events lists every event the reducer acts on; `mew install` registers the
+// hook for exactly these.
+var Events = []string{
+	SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
+	PostToolUseFailure, PermissionDenied, Notification, Stop, StopFailure,
+	SubagentStart, SubagentStop, PreCompact, PostCompact, SessionEnd,
+}
+
+// Tools whose call is itself a question to the person.
+const (
+	toolAskUserQuestion = "AskUserQuestion"
+	toolExitPlanMode    = "ExitPlanMode"
+)
+
+// Limits that keep a record small whatever the agent sends.
+const (
+	maxPayload     = 4 << 20 // bytes of stdin the hook reads at most
+	maxText        = 400     // runes kept of a prompt or message
+	maxTitle       = 80
+	maxDetail      = 120
+	maxPending     = 64
+	maxSubagents   = 256
+	maxUnknown     = 16
+	maxFinished    = 64
+	maxFieldString = 4096 // bytes of a path-like field kept
+)
+
+// MaxPayload is how many bytes of a payload the hook reads.
+const MaxPayload = maxPayload
+
+// ErrNoSession means the payload names no usable session id.
+var ErrNoSession = errors.New("payload has no valid session_id")
+
+// Parse decodes a hook payload. It fails on input that is not a JSON object
+// or has no session id; unknown events parse fine.
+func Parse(payload []byte) (Event, error) {
+	var ev Event
+	if err := decode(payload, &ev); err != nil {
+		return Event{}, fmt.Errorf("payload is not a hook event: %w", err)
+	}
+	if ev.SessionID == "" {
+		return Event{}, ErrNoSession
+	}
+	return ev, nil
+}
+
+// inputHash fingerprints tool_input so a PermissionRequest (which carries no
+// tool_use_id) can be paired with the PreToolUse of the same call.
+func inputHash(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	h := fnv.New64a()
+	h.Write(raw)
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// toolDetail is the one line a person needs to recognise the call.
+func toolDetail(tool string, raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var in toolInput
+	if decode(raw, &in) != nil {
+		return ""
+	}
+	var s string
+	switch {
+	case len(in.Questions) > 0:
+		s = in.Questions[0].Question
+	case in.Command != "":
+		s = in.Command
+	case in.FilePath != "":
+		s = in.FilePath
+	case in.Path != "":
+		s = in.Path
+	case in.URL != "":
+		s = in.URL
+	case in.Pattern != "":
+		s = in.Pattern
+	default:
+		s = in.Description
+	}
+	return oneLine(s, maxDetail)
+}
+
+// errorKind reduces StopFailure's error (a string or an object) to a short kind.
+func errorKind(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "error"
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil && s != "" {
+		return oneLine(s, 60)
+	}
+	var obj struct {
+		Type string `json:"type"`
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(raw, &obj) == nil {
+		if obj.Type != "" {
+			return oneLine(obj.Type, 60)
+		}
+		if obj.Kind != "" {
+			return oneLine(obj.Kind, 60)
+		}
+	}
+	return "error"
+}
+
+// oneLine flattens s to a single line of printable text of at most n runes,
+// ending in "…" when cut. Control characters (escape sequences included) are
+// dropped so a message can't repaint a terminal that shows it.
+func oneLine(s string, n int) string {
+	out := make([]rune, 0, min(len(s), n+1))
+	space := false
+	for _, r := range s {
+		if len(out) > n {
+			break
+		}
+		switch {
+		case unicode.IsSpace(r):
+			space = len(out) > 0
+		case unicode.IsControl(r) || r == utf8.RuneError:
+		default:
+			if space {
+				out = append(out, ' ')
+				space = false
+			}
+			out = append(out, r)
+		}
+	}
+	if len(out) > n {
+		out = append(out[:n-1], '…')
+	}
+	return string(out)
+}
+
+// clip bounds a path-like field without altering it otherwise.
+func clip(s string) string {
+	if len(s) > maxFieldString {
+		return s[:maxFieldString]
+	}
+	return s
+}
+
+// decode runs generated code on data. The top-level easyjson package is
+// avoided on purpose: it links net/http (see tools/gen-json.sh).
+func decode(data []byte, v interface{ UnmarshalEasyJSON(*jlexer.Lexer) }) error {
+	l := jlexer.Lexer{Data: data}
+	v.UnmarshalEasyJSON(&l)
+	return l.Error()
+}

@@ -1,0 +1,199 @@
+// Package session holds the data types every part of Mew shares: what a
+// session record on disk looks like, what each signal source last observed,
+// and the state shown to the person. It has no behaviour beyond small
+// helpers, so the pure packages (reducer, combine, board) and the I/O
+// packages (store, registry, hookbin) can all depend on it.
+package session
+
+import "time"
+
+// State is what Mew says about a session.
+type State string
+
+const (
+	Working State = "working"
+	Waiting State = "waiting" // the person must act; see Reason
+	Done    State = "done"    // the turn ended: the person's move
+	Idle    State = "idle"    // nothing to do: fresh, interrupted or dismissed
+	Failed  State = "failed"  // the turn died on an error
+	Exited  State = "exited"  // the session ended or its process is gone
+)
+
+// Reason says why a session waits.
+type Reason string
+
+const (
+	ReasonNone       Reason = ""
+	ReasonPermission Reason = "permission"
+	ReasonQuestion   Reason = "question"
+	ReasonPlan       Reason = "plan"
+	ReasonInput      Reason = "input"
+)
+
+// NeedsYou reports whether a state asks for the person's attention.
+func (s State) NeedsYou() bool { return s == Waiting || s == Done }
+
+// AgentClaude is the only agent so far; the field exists so Codex, OpenCode
+// and Amp sessions can share the store later.
+const AgentClaude = "claude"
+
+// RecordVersion is bumped when the on-disk layout changes incompatibly.
+const RecordVersion = 1
+
+// Record is one session's file in $MEW_HOME/sessions/<id>.json. Each source
+// keeps only its own latest observation; the shown state is derived from
+// them by combine, never stored.
+type Record struct {
+	Version  int            `json:"version"`
+	ID       string         `json:"id"`
+	Agent    string         `json:"agent"`
+	Hook     *HookState     `json:"hook,omitempty"`
+	Registry *RegistryState `json:"registry,omitempty"`
+	Process  *Process       `json:"process,omitempty"`
+}
+
+// HookState is everything the hook events taught us. The reducer keeps the
+// facts (pending tools, subagents, whether a Stop came) and derives State
+// from them after every event.
+type HookState struct {
+	State  State     `json:"state"`
+	Reason Reason    `json:"reason,omitempty"`
+	Source string    `json:"source"` // the event that decided State, e.g. "hook:PermissionRequest"
+	Since  time.Time `json:"since"`  // when State (with Reason) began
+	// At is the time of the newest event that bears on the state; combine
+	// compares it with the registry's status time.
+	At time.Time `json:"at"`
+
+	Cwd            string `json:"cwd,omitempty"`
+	Title          string `json:"title,omitempty"`
+	Tool           string `json:"tool,omitempty"`        // the tool waited on
+	ToolDetail     string `json:"tool_detail,omitempty"` // e.g. the Bash command, shortened
+	LastMessage    string `json:"last_message,omitempty"`
+	Model          string `json:"model,omitempty"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+
+	// Turn facts.
+	Active     bool          `json:"active,omitempty"`      // the main agent's turn is under way
+	StopSeen   bool          `json:"stop_seen,omitempty"`   // a main Stop came since the last prompt
+	Failure    string        `json:"failure,omitempty"`     // error kind of a StopFailure since the last prompt
+	Ended      string        `json:"ended,omitempty"`       // SessionEnd reason; non-empty means exited
+	Subagents  []string      `json:"subagents,omitempty"`   // running subagent ids, sorted
+	Finished   []string      `json:"finished,omitempty"`    // recently stopped subagent ids (capped)
+	Pending    []PendingTool `json:"pending,omitempty"`     // tools started and not finished, oldest first
+	EventCount int           `json:"event_count,omitempty"` // events folded in, for diagnostics
+	// Unknown lists event names and notification kinds this Mew does not
+	// know (capped): recorded as seen, never an error.
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+// PendingTool is a tool call that started (PreToolUse or PermissionRequest)
+// and has not finished. Wait is set when the call waits on the person.
+type PendingTool struct {
+	ID     string    `json:"id,omitempty"` // tool_use_id when known
+	Agent  string    `json:"agent,omitempty"`
+	Tool   string    `json:"tool"`
+	Input  string    `json:"input,omitempty"` // hash of tool_input, to pair PermissionRequest with PreToolUse
+	Detail string    `json:"detail,omitempty"`
+	Wait   Reason    `json:"wait,omitempty"`
+	Since  time.Time `json:"since"`
+}
+
+// RegistryState is Mew's memory of Claude Code's own session file
+// (~/.claude/sessions/<pid>.json).
+type RegistryState struct {
+	Status     string    `json:"status,omitempty"` // idle | busy | waiting | "" (not reported)
+	WaitingFor string    `json:"waiting_for,omitempty"`
+	At         time.Time `json:"at"` // statusUpdatedAt, or when Mew saw the file
+	// TurnSeen is true when busy or waiting was observed after the last
+	// idle Mew saw before it: lets a registry-only session tell "a turn ended"
+	// (done) from "nothing happened yet" (idle).
+	TurnSeen   bool      `json:"turn_seen,omitempty"`
+	LastTurnAt time.Time `json:"last_turn_at,omitempty"`
+	Gone       bool      `json:"gone,omitempty"` // the file disappeared
+	Pid        int       `json:"pid,omitempty"`
+	ProcStart  string    `json:"proc_start,omitempty"`
+	StartedAt  time.Time `json:"started_at,omitempty"`
+	Cwd        string    `json:"cwd,omitempty"`
+	Name       string    `json:"name,omitempty"`
+	Tmux       string    `json:"tmux,omitempty"`
+	Version    string    `json:"version,omitempty"`
+	File       string    `json:"file,omitempty"` // base name of the registry file
+}
+
+// Process identifies the agent process and where it runs, recorded by the
+// hook at SessionStart for liveness and jumps.
+type Process struct {
+	Pid       int               `json:"pid"`
+	StartMs   int64             `json:"start_ms,omitempty"` // process start, Unix milliseconds
+	Name      string            `json:"name,omitempty"`
+	Tty       string            `json:"tty,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	Host      *Host             `json:"host,omitempty"`
+	Tmux      *Tmux             `json:"tmux,omitempty"`
+	HookPid   int               `json:"hook_pid,omitempty"`
+	Ancestors []Ancestor        `json:"ancestors,omitempty"`
+}
+
+// Ancestor is one process above the agent, nearest first.
+type Ancestor struct {
+	Pid  int    `json:"pid"`
+	Name string `json:"name,omitempty"`
+	Exe  string `json:"exe,omitempty"`
+}
+
+// Host is the GUI application the session's terminal belongs to.
+type Host struct {
+	BundleID string `json:"bundle_id,omitempty"`
+	AppPath  string `json:"app_path,omitempty"`
+	Pid      int    `json:"pid,omitempty"`
+}
+
+// Tmux locates the pane when the agent runs inside tmux.
+type Tmux struct {
+	Socket string `json:"socket,omitempty"`
+	Pane   string `json:"pane,omitempty"` // %N
+	// ServerPid is the tmux server from $TMUX; identifies a restarted server.
+	ServerPid int `json:"server_pid,omitempty"`
+}
+
+// Shown is the state Mew reports for a session: the result of combine plus
+// what a person needs to see. It is the `mew status --json` schema.
+type Shown struct {
+	ID          string    `json:"id"`
+	Agent       string    `json:"agent"`
+	State       State     `json:"state"`
+	Reason      Reason    `json:"reason,omitempty"`
+	Source      string    `json:"source"`
+	Since       time.Time `json:"since"`
+	Cwd         string    `json:"cwd"`
+	Pid         int       `json:"pid"`
+	Title       string    `json:"title"`
+	Tool        string    `json:"tool,omitempty"`
+	ToolDetail  string    `json:"tool_detail,omitempty"`
+	LastMessage string    `json:"last_message"`
+	Tty         string    `json:"tty,omitempty"`
+	Tmux        string    `json:"tmux,omitempty"`
+	HooksSeen   bool      `json:"hooks"`    // Mew's hooks reported on this session
+	Registry    bool      `json:"registry"` // Claude Code's registry reported on it
+}
+
+// ValidID reports whether id is a plain safe name: 1-128 ASCII letters,
+// digits, '-' or '_', starting with a letter or digit. Claude Code uses UUIDs;
+// the rule is wider (other agents) but never admits a path separator, a dot,
+// whitespace or shell metacharacters, so an id can name a file.
+func ValidID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case (c == '-' || c == '_') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

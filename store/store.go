@@ -1,0 +1,375 @@
+// Package store keeps one JSON file per session in $MEW_HOME/sessions. Every
+// change happens under a per-session lock (gofrs/flock) as read → change →
+// write a temporary file in the same directory → rename, so a reader never
+// sees half a file and concurrent hook processes never lose an update.
+//
+// Records are encoded with generated code (easyjson, in package session),
+// not reflection: the hook decodes and encodes one on every call.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	"golang.org/x/sys/unix"
+
+	"github.com/mew-dev/mew/session"
+)
+
+const (
+	dirMode  = 0o700
+	fileMode = 0o600
+	// maxRecord bounds what is read of a session file; the reducer keeps
+	// records far smaller, so anything bigger is not ours.
+	maxRecord = 1 << 20
+)
+
+// ErrLockTimeout means another process held the session's lock too long.
+var ErrLockTimeout = errors.New("timed out waiting for the session lock")
+
+// ErrInvalidID means a session id is not a plain safe name.
+var ErrInvalidID = errors.New("session id is not a plain safe name")
+
+// Home returns $MEW_HOME, or ~/.mew.
+func Home() (string, error) {
+	if h := os.Getenv("MEW_HOME"); h != "" {
+		return h, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find the home directory for ~/.mew: %w", err)
+	}
+	return filepath.Join(home, ".mew"), nil
+}
+
+// Store is the session directory of one MEW_HOME.
+type Store struct {
+	Home string
+}
+
+// Open returns the store at $MEW_HOME (or ~/.mew). It creates nothing.
+func Open() (Store, error) {
+	h, err := Home()
+	return Store{Home: h}, err
+}
+
+// Dir is where the session files live.
+func (s Store) Dir() string { return filepath.Join(s.Home, "sessions") }
+
+// Path is the file of session id; an id that is not a plain safe name is
+// refused before any path is built from it.
+func (s Store) Path(id string) (string, error) {
+	if !session.ValidID(id) {
+		return "", fmt.Errorf("%w: %q", ErrInvalidID, truncate(id, 80))
+	}
+	return filepath.Join(s.Dir(), id+".json"), nil
+}
+
+// EnsureDir creates the session directory (0700).
+func (s Store) EnsureDir() error {
+	if err := os.MkdirAll(s.Dir(), dirMode); err != nil {
+		return fmt.Errorf("cannot create the session directory: %w", err)
+	}
+	return nil
+}
+
+// Load reads one session. A missing file is fs.ErrNotExist.
+func (s Store) Load(id string) (session.Record, error) {
+	p, err := s.Path(id)
+	if err != nil {
+		return session.Record{}, err
+	}
+	return readRecord(p, id)
+}
+
+// Update runs change on session id's record under its lock and writes the
+// result if change reports a difference. existed says whether a record was
+// on disk. A corrupt file is set aside as <id>.json.corrupt (never
+// silently lost) and change starts from an empty record; the returned
+// note says so.
+func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *session.Record, existed bool) bool) (note string, err error) {
+	p, err := s.Path(id)
+	if err != nil {
+		return "", err
+	}
+	if err := s.EnsureDir(); err != nil {
+		return "", err
+	}
+	unlock, err := lock(p+".lock", lockTimeout)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+
+	rec, err := readRecord(p, id)
+	existed := err == nil
+	switch {
+	case err == nil, errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, errCorrupt):
+		if rerr := os.Rename(p, p+".corrupt"); rerr != nil {
+			return "", fmt.Errorf("%v; and it could not be set aside: %w", err, rerr)
+		}
+		note = fmt.Sprintf("%v; moved it to %s and started afresh", err, filepath.Base(p)+".corrupt")
+	default:
+		return "", err
+	}
+	if !existed {
+		rec = session.Record{Version: session.RecordVersion, ID: id, Agent: session.AgentClaude}
+	}
+	if !change(&rec, existed) {
+		return note, nil
+	}
+	return note, writeRecord(p, rec)
+}
+
+// Remove deletes a session's file and its lock file, under the lock.
+func (s Store) Remove(id string, lockTimeout time.Duration) error {
+	p, err := s.Path(id)
+	if err != nil {
+		return err
+	}
+	unlock, err := lock(p+".lock", lockTimeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	_ = os.Remove(swapName(p))
+	// The lock file goes last; a hook waiting on it recreates both.
+	_ = os.Remove(p + ".lock")
+	return nil
+}
+
+// LoadError names a session file that could not be read.
+type LoadError struct {
+	File string
+	Err  error
+}
+
+func (e LoadError) Error() string { return fmt.Sprintf("%s: %v", e.File, e.Err) }
+
+// List reads every session file. Files that cannot be read are reported,
+// not fatal, and left as they are. A missing directory is an empty store.
+func (s Store) List() ([]session.Record, []LoadError) {
+	entries, err := os.ReadDir(s.Dir())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, []LoadError{{File: s.Dir(), Err: err}}
+	}
+	var recs []session.Record
+	var errs []LoadError
+	for _, e := range entries {
+		name := e.Name()
+		id, ok := strings.CutSuffix(name, ".json")
+		if !ok || e.IsDir() {
+			continue
+		}
+		if !session.ValidID(id) {
+			errs = append(errs, LoadError{File: name, Err: ErrInvalidID})
+			continue
+		}
+		rec, err := readRecord(filepath.Join(s.Dir(), name), id)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) { // removed since ReadDir
+				errs = append(errs, LoadError{File: name, Err: err})
+			}
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
+	return recs, errs
+}
+
+var errCorrupt = errors.New("corrupt session file")
+
+func readRecord(path, id string) (session.Record, error) {
+	data, err := readStable(path)
+	if err != nil {
+		return session.Record{}, err
+	}
+	var rec session.Record
+	if err := session.DecodeRecord(data, &rec); err != nil {
+		return session.Record{}, fmt.Errorf("%w %s: %v", errCorrupt, filepath.Base(path), err)
+	}
+	if rec.ID != id {
+		return session.Record{}, fmt.Errorf("%w %s: it names session %q", errCorrupt, filepath.Base(path), truncate(rec.ID, 80))
+	}
+	if rec.Version > session.RecordVersion {
+		return session.Record{}, fmt.Errorf("%s was written by a newer Mew (record version %d)", filepath.Base(path), rec.Version)
+	}
+	return rec, nil
+}
+
+// readStable reads a session file, retrying while a writer changes the
+// inode under the read (see writeLocked): a reader without the lock never
+// returns a mix of two records.
+func readStable(path string) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		data, changed, err := readOnce(path)
+		if err != nil || !changed {
+			return data, err
+		}
+		if attempt == 10 {
+			return nil, fmt.Errorf("%s kept changing while being read", filepath.Base(path))
+		}
+	}
+}
+
+func readOnce(path string) (data []byte, changed bool, err error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	var before, after unix.Stat_t
+	if err := unix.Fstat(fd, &before); err != nil {
+		return nil, false, err
+	}
+	if before.Size > maxRecord {
+		return nil, false, fmt.Errorf("%w %s: larger than %d bytes", errCorrupt, filepath.Base(path), maxRecord)
+	}
+	data = make([]byte, 0, before.Size+1)
+	buf := data[:cap(data)]
+	for {
+		n, err := unix.Read(fd, buf[len(data):])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if n == 0 {
+			break
+		}
+		data = buf[:len(data)+n]
+		if len(data) == len(buf) {
+			if len(data) > maxRecord {
+				return nil, false, fmt.Errorf("%w %s: larger than %d bytes", errCorrupt, filepath.Base(path), maxRecord)
+			}
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+	}
+	if err := unix.Fstat(fd, &after); err != nil {
+		return nil, false, err
+	}
+	return data, stamp(&after) != stamp(&before) || after.Size != int64(len(data)), nil
+}
+
+// writeRecord stores rec at path; the caller holds the session lock.
+func writeRecord(path string, rec session.Record) error {
+	data, err := session.EncodeRecord(rec)
+	if err != nil {
+		return err
+	}
+	return writeLocked(path, data)
+}
+
+// WriteFileAtomic writes data to a temporary file in path's directory and
+// moves it over path, so readers see the old or the new file, never a mix.
+// It works on file descriptors directly (unix), not os.File: the hook runs
+// this on every call and os.File's poller set-up is pure overhead here.
+func WriteFileAtomic(path string, data []byte, mode fs.FileMode) error {
+	dir, base := filepath.Split(path)
+	var tmp string
+	var fd int
+	for attempt := 0; ; attempt++ {
+		tmp = filepath.Join(dir, fmt.Sprintf(".%s.%d-%d.tmp", base, os.Getpid(), time.Now().UnixNano()+int64(attempt)))
+		var err error
+		fd, err = unix.Open(tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC, uint32(mode.Perm()))
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, unix.EEXIST) || attempt > 100 {
+			return &fs.PathError{Op: "create", Path: tmp, Err: err}
+		}
+	}
+	err := writeAll(fd, data)
+	if cerr := unix.Close(fd); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// umask may have narrowed the mode; the file must have exactly it.
+		err = unix.Chmod(tmp, uint32(mode.Perm()))
+	}
+	if err == nil {
+		err = unix.Rename(tmp, path)
+	}
+	if err != nil {
+		unix.Unlink(tmp)
+		return &fs.PathError{Op: "write", Path: path, Err: err}
+	}
+	return nil
+}
+
+// stamp is what changes when a file's content changes.
+func stamp(st *unix.Stat_t) [4]int64 {
+	return [4]int64{int64(st.Mtim.Sec), int64(st.Mtim.Nsec), int64(st.Ctim.Sec), int64(st.Ctim.Nsec)}
+}
+
+func writeAll(fd int, data []byte) error {
+	for len(data) > 0 {
+		n, err := unix.Write(fd, data)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	return nil
+}
+
+// lock takes an exclusive flock on path, giving up after timeout. The
+// blocking flock call runs on its own goroutine so the wait is bounded even
+// when another process holds the lock forever; if it is granted after we
+// gave up, the goroutine releases it at once.
+func lock(path string, timeout time.Duration) (unlock func(), err error) {
+	fl := flock.New(path, flock.SetPermissions(fileMode))
+	release := func() { fl.Unlock(); fl.Close() }
+	// Uncontended, the lock is free: take it without starting a goroutine
+	// (and the thread a blocking syscall would cost the hook).
+	if ok, err := fl.TryLock(); err != nil {
+		return nil, fmt.Errorf("cannot lock %s: %w", filepath.Base(path), err)
+	} else if ok {
+		return release, nil
+	}
+	done := make(chan error, 1)
+	go func() { done <- fl.Lock() }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return nil, fmt.Errorf("cannot lock %s: %w", filepath.Base(path), err)
+		}
+		return release, nil
+	case <-timer.C:
+		go func() {
+			if <-done == nil {
+				fl.Unlock()
+			}
+			fl.Close()
+		}()
+		return nil, fmt.Errorf("%w (%s after %v)", ErrLockTimeout, filepath.Base(path), timeout)
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
