@@ -38,7 +38,7 @@ race:
 	CGO_ENABLED=1 $(GO) test -race ./store ./hookbin ./registry ./monitor
 
 fuzz-short:
-	$(GO) test ./hookbin -run '^$$' -fuzz FuzzHookPayload -fuzztime 10s
+	$(GO) test ./hookbin -run '^$$' -fuzz FuzzHookPayload -fuzztime 10s -fuzzminimizetime 50x
 
 bench:
 	$(GO) test ./hookbin -run '^$$' -bench HookProcess -benchtime 400x
@@ -57,3 +57,51 @@ EXTRA_TESTS :=
 
 .PHONY: test-extra
 test-extra: $$(EXTRA_TESTS)
+
+# ---- macOS app: darwin type-check, bundle check, Mew.app (issue 8) ----
+.PHONY: check-darwin bundle-check icon app
+
+# Type-checks every package as it builds for darwin/arm64 and darwin/amd64,
+# cgo faked; the app itself cannot be compiled here (see DEVELOPERS.md).
+check-darwin:
+	$(GO) run ./tools/checkdarwin
+EXTRA_TESTS += check-darwin
+
+# A dry run of `make app` on Linux: the same assembly, with Linux binaries,
+# then the plist, layout and icon checks (the Mach-O check needs the Mac).
+bundle-check:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(GO) build -o "$$tmp/mew" ./cmd/mew && \
+	$(GO) build -o "$$tmp/mew-hook" ./cmd/mew-hook && \
+	$(GO) run ./packaging/bundle-check -assemble -mew "$$tmp/mew" -hook "$$tmp/mew-hook" "$$tmp/Mew.app"
+EXTRA_TESTS += bundle-check
+
+# Redraws assets/Mew.icns from the board's sprites (commit the result).
+icon:
+	$(GO) run ./tools/mkicns -o assets/Mew.icns
+
+# Mew.app for macOS 13+: mew built with cgo for AppKit and the hook without,
+# both universal (arm64 + amd64), ad-hoc signed, zipped for the cask.
+APP_OUT := $(BIN)/app
+app:
+	@if [ "$$(uname -s)" != Darwin ]; then \
+		echo "make app needs macOS (cgo and the macOS SDK for AppKit); here, make check-darwin and make bundle-check check what they can" >&2; \
+		exit 1; \
+	fi
+	rm -rf $(APP_OUT) && mkdir -p $(APP_OUT)/arm64 $(APP_OUT)/amd64
+	for arch in arm64 amd64; do \
+		CGO_ENABLED=1 GOOS=darwin GOARCH=$$arch MACOSX_DEPLOYMENT_TARGET=13.0 \
+			$(GO) build $(GOFLAGS_BIN) -o $(APP_OUT)/$$arch/mew ./cmd/mew && \
+		CGO_ENABLED=0 GOOS=darwin GOARCH=$$arch \
+			$(GO) build $(GOFLAGS_BIN) -o $(APP_OUT)/$$arch/mew-hook ./cmd/mew-hook || exit 1; \
+	done
+	lipo -create -output $(APP_OUT)/mew $(APP_OUT)/arm64/mew $(APP_OUT)/amd64/mew
+	lipo -create -output $(APP_OUT)/mew-hook $(APP_OUT)/arm64/mew-hook $(APP_OUT)/amd64/mew-hook
+	$(GO) run ./packaging/bundle-check -assemble -mew $(APP_OUT)/mew -hook $(APP_OUT)/mew-hook $(APP_OUT)/Mew.app
+	codesign --force --sign - $(APP_OUT)/Mew.app/Contents/MacOS/mew-hook
+	codesign --force --deep --sign - $(APP_OUT)/Mew.app
+	codesign --verify --deep --strict $(APP_OUT)/Mew.app
+	$(GO) run ./packaging/bundle-check -macho arm64,amd64 $(APP_OUT)/Mew.app
+	version=$$(plutil -extract CFBundleShortVersionString raw Info.plist) && \
+	ditto -c -k --keepParent $(APP_OUT)/Mew.app $(APP_OUT)/Mew-$$version.zip && \
+	shasum -a 256 $(APP_OUT)/Mew-$$version.zip

@@ -150,8 +150,9 @@ func errorKind(raw json.RawMessage) string {
 }
 
 // oneLine flattens s to a single line of printable text of at most n runes,
-// ending in "…" when cut. Control characters (escape sequences included) are
-// dropped so a message can't repaint a terminal that shows it.
+// ending in "…" when cut. Control characters (escape sequences included) and
+// bidi overrides are dropped so a message can't repaint a terminal that
+// shows it or disguise itself.
 func oneLine(s string, n int) string {
 	out := make([]rune, 0, min(len(s), n+1))
 	space := false
@@ -162,7 +163,7 @@ func oneLine(s string, n int) string {
 		switch {
 		case unicode.IsSpace(r):
 			space = len(out) > 0
-		case unicode.IsControl(r) || r == utf8.RuneError:
+		case unicode.IsControl(r) || r == utf8.RuneError || isBidiControl(r):
 		default:
 			if space {
 				out = append(out, ' ')
@@ -175,6 +176,12 @@ func oneLine(s string, n int) string {
 		out = append(out[:n-1], '…')
 	}
 	return string(out)
+}
+
+// isBidiControl reports the invisible direction overrides that can make a
+// shown title read differently from what it is.
+func isBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // clip bounds a path-like field without altering it otherwise.

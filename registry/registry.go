@@ -170,12 +170,14 @@ func Observe(prev *session.RegistryState, d Doc, file string, seenAt time.Time) 
 	if prev != nil {
 		r = *prev
 	}
+	// Claude Code's own time for the status is the truth; without one, the
+	// moment Mew first saw this status stands (a re-read is not a change).
 	at := d.StatusAt
 	if at.IsZero() {
 		at = seenAt
-	}
-	if prev != nil && !prev.Gone && prev.Status == d.Status && prev.WaitingFor == d.WaitingFor && !at.After(prev.At) {
-		at = prev.At // the same status re-read: keep when it began
+		if prev != nil && !prev.Gone && prev.Status == d.Status && prev.WaitingFor == d.WaitingFor {
+			at = prev.At
+		}
 	}
 	r.Status, r.WaitingFor, r.At, r.Gone = d.Status, d.WaitingFor, at, false
 	switch d.Status {

@@ -1,0 +1,244 @@
+package hookbin_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/testbin"
+	"github.com/mew-dev/mew/proctree"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+func hookBinary(t testing.TB) string {
+	t.Helper()
+	bin, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+type hookRun struct {
+	exit     int
+	stdout   string
+	stderr   string
+	duration time.Duration
+}
+
+// runHook runs the real binary the way Claude Code does: through `sh -c`,
+// payload on stdin.
+func runHook(t testing.TB, bin, home string, stdin []byte, env ...string) hookRun {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", `"$0"`, bin)
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Env = append(append(os.Environ(), "MEW_HOME="+home), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := hookRun{stdout: out.String(), stderr: errb.String(), duration: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestNeverInterferes(t *testing.T) {
+	bin := hookBinary(t)
+	notADir := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(notADir, nil, 0o600)
+	huge := bytes.Repeat([]byte("x"), 9<<20)
+	cases := []struct {
+		name    string
+		home    string
+		payload []byte
+		stored  bool // whether a session file should appear
+		logged  string
+	}{
+		{"empty", "", nil, false, "not a hook event"},
+		{"not JSON", "", []byte("hello\x00\xff"), false, "not a hook event"},
+		{"JSON but not an object", "", []byte(`[1,2,3]`), false, "not a hook event"},
+		{"no session id", "", []byte(`{"hook_event_name":"Stop"}`), false, "no valid session_id"},
+		{"path in the session id", "", []byte(`{"session_id":"../../x","hook_event_name":"Stop"}`), false, "not a plain safe name"},
+		{"huge", "", huge, false, "over the"},
+		{"unknown event", "", []byte(`{"session_id":"u1","hook_event_name":"SomethingNew"}`), true, ""},
+		{"normal event", "", []byte(`{"session_id":"u2","hook_event_name":"Stop"}`), true, ""},
+		{"unwritable state dir", filepath.Join(notADir, "mew"), []byte(`{"session_id":"u3","hook_event_name":"Stop"}`), false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home := c.home
+			if home == "" {
+				home = t.TempDir()
+			}
+			r := runHook(t, bin, home, c.payload)
+			if r.exit != 0 || r.stdout != "" || r.stderr != "" {
+				t.Fatalf("exit %d stdout %q stderr %q", r.exit, r.stdout, r.stderr)
+			}
+			if r.duration > hookbin.Deadline {
+				t.Fatalf("took %v", r.duration)
+			}
+			entries, _ := filepath.Glob(filepath.Join(home, "sessions", "*.json"))
+			if (len(entries) == 1) != c.stored {
+				t.Fatalf("session files: %v, want stored=%v", entries, c.stored)
+			}
+			if c.logged != "" {
+				log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
+				if !strings.Contains(string(log), c.logged) {
+					t.Fatalf("log %q lacks %q", log, c.logged)
+				}
+			}
+		})
+	}
+}
+
+func TestLockHeldForeverIsBounded(t *testing.T) {
+	bin := hookBinary(t)
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "sessions"), 0o700)
+	held := flock.New(filepath.Join(home, "sessions", "stuck.json.lock"))
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	r := runHook(t, bin, home, []byte(`{"session_id":"stuck","hook_event_name":"PreToolUse","tool_name":"Bash"}`))
+	if r.exit != 0 || r.stdout != "" {
+		t.Fatalf("exit %d stdout %q", r.exit, r.stdout)
+	}
+	if r.duration < hookbin.LockTimeout || r.duration > hookbin.Deadline {
+		t.Fatalf("took %v; want about the lock timeout %v", r.duration, hookbin.LockTimeout)
+	}
+	log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
+	if !strings.Contains(string(log), "session=stuck gave up on PreToolUse") {
+		t.Fatalf("log = %q", log)
+	}
+}
+
+func TestSessionStartRecordsTheAgent(t *testing.T) {
+	bin := hookBinary(t)
+	home := t.TempDir()
+	r := runHook(t, bin, home, []byte(`{"session_id":"ss1","hook_event_name":"SessionStart","source":"startup","cwd":"/p/proj"}`),
+		"TERM_PROGRAM=iTerm.app", "ITERM_SESSION_ID=w0t1p0:ABCD-1234", "TMUX=/tmp/tmux-501/default,4242,0", "TMUX_PANE=%7",
+		"KITTY_WINDOW_ID=bad\nvalue", "VSCODE_IPC_HOOK_CLI=/tmp/vscode-ipc.sock", "UNRELATED_SECRET=x")
+	if r.exit != 0 || r.stdout != "" {
+		t.Fatalf("%+v", r)
+	}
+	rec, err := store.Store{Home: home}.Load("ss1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.Process
+	// The hook ran under sh -c under this test: the agent is this process.
+	self, _ := proctree.Lean{}.Get(os.Getpid())
+	if p == nil || p.Pid != os.Getpid() || p.StartMs != self.StartMs {
+		t.Fatalf("agent = %+v, want pid %d start %d", p, os.Getpid(), self.StartMs)
+	}
+	if p.Env["TERM_PROGRAM"] != "iTerm.app" || p.Env["ITERM_SESSION_ID"] != "w0t1p0:ABCD-1234" || p.Env["VSCODE_IPC_HOOK_CLI"] == "" {
+		t.Fatalf("env = %v", p.Env)
+	}
+	if _, ok := p.Env["KITTY_WINDOW_ID"]; ok {
+		t.Fatal("a value with a newline was kept")
+	}
+	if _, ok := p.Env["UNRELATED_SECRET"]; ok {
+		t.Fatal("an unlisted variable was recorded")
+	}
+	if p.Tmux == nil || p.Tmux.Socket != "/tmp/tmux-501/default" || p.Tmux.Pane != "%7" || p.Tmux.ServerPid != 4242 {
+		t.Fatalf("tmux = %+v", p.Tmux)
+	}
+	if len(p.Ancestors) == 0 || p.HookPid == 0 {
+		t.Fatalf("ancestors = %v hook pid %d", p.Ancestors, p.HookPid)
+	}
+	if rec.Hook.State != session.Idle || rec.Hook.Cwd != "/p/proj" {
+		t.Fatalf("hook = %+v", rec.Hook)
+	}
+	// Other events don't touch the process record.
+	runHook(t, bin, home, []byte(`{"session_id":"ss1","hook_event_name":"UserPromptSubmit","prompt":"hi"}`))
+	rec2, _ := store.Store{Home: home}.Load("ss1")
+	if rec2.Process.Pid != p.Pid || rec2.Hook.State != session.Working {
+		t.Fatalf("after prompt: %+v", rec2)
+	}
+}
+
+func TestLogIsCapped(t *testing.T) {
+	bin := hookBinary(t)
+	home := t.TempDir()
+	logPath := filepath.Join(home, "mew-hook.log")
+	os.WriteFile(logPath, bytes.Repeat([]byte("old line\n"), hookbin.MaxLogSize/9+1), 0o600)
+	runHook(t, bin, home, []byte("garbage"))
+	fi, err := os.Stat(logPath)
+	if err != nil || fi.Size() > 1024 {
+		t.Fatalf("log not rotated: %v %v", fi, err)
+	}
+	if old, err := os.Stat(logPath + ".1"); err != nil || old.Size() < hookbin.MaxLogSize {
+		t.Fatalf("previous log not kept as .1: %v", err)
+	}
+}
+
+// TestConcurrentHooks is the issue's stress case: 200 SubagentStart hook
+// processes at once, then a Stop, then 200 SubagentStop at once, all on one
+// session. Every update must land: the session ends done with no subagent.
+func TestConcurrentHooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 400 processes")
+	}
+	bin := hookBinary(t)
+	home := t.TempDir()
+	st := store.Store{Home: home}
+	burst := func(event string) {
+		var wg sync.WaitGroup
+		errs := make(chan string, 200)
+		for i := range 200 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				payload := fmt.Sprintf(`{"session_id":"busy-1","hook_event_name":%q,"agent_id":"agent-%03d"}`, event, i)
+				cmd := exec.Command(bin)
+				cmd.Stdin = strings.NewReader(payload)
+				cmd.Env = append(os.Environ(), "MEW_HOME="+home)
+				out, err := cmd.CombinedOutput()
+				if err != nil || len(out) > 0 {
+					errs <- fmt.Sprintf("%v %q", err, out)
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+	}
+	runHook(t, bin, home, []byte(`{"session_id":"busy-1","hook_event_name":"UserPromptSubmit","prompt":"go"}`))
+	burst("SubagentStart")
+	rec, _ := st.Load("busy-1")
+	if len(rec.Hook.Subagents) != 200 {
+		t.Fatalf("after 200 SubagentStart: %d subagents (lost updates)", len(rec.Hook.Subagents))
+	}
+	runHook(t, bin, home, []byte(`{"session_id":"busy-1","hook_event_name":"Stop"}`))
+	if rec, _ = st.Load("busy-1"); rec.Hook.State != session.Working {
+		t.Fatalf("Stop with subagents running: %s", rec.Hook.State)
+	}
+	burst("SubagentStop")
+	rec, err := st.Load("busy-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Hook.State != session.Done || len(rec.Hook.Subagents) != 0 || rec.Hook.EventCount != 402 {
+		t.Fatalf("state %s, %d subagents, %d events; want done, 0, 402", rec.Hook.State, len(rec.Hook.Subagents), rec.Hook.EventCount)
+	}
+	if log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log")); len(log) > 0 {
+		t.Fatalf("hook log: %s", log)
+	}
+}
