@@ -153,6 +153,13 @@ func captureProcess(o Options) *session.Process {
 			break
 		}
 		p.Ancestors = append(p.Ancestors, session.Ancestor{Pid: a.Pid, Name: a.Name, Exe: a.Exe})
+		if p.Host == nil {
+			// The host app by path alone (no plist read here); jump
+			// confirms it from the bundle's Info.plist.
+			if app := proctree.OutermostApp(a.Exe); app != "" {
+				p.Host = &session.Host{AppPath: app, Pid: a.Pid}
+			}
+		}
 	}
 	return p
 }

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+func init() {
+	register("jump", "bring a session's terminal tab or tmux pane forward", runJump)
+}
+
+// Exit codes of `mew jump`: what the person can count on.
+const (
+	jumpExact   = 0 // the pane, tab or window is in front
+	jumpNone    = 1 // nothing was brought forward
+	jumpUsage   = 2 // bad arguments, no such session, ambiguous prefix
+	jumpAppOnly = 3 // only the application is in front, not the exact tab
+)
+
+func runJump(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jump", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dryRun := fs.Bool("dry-run", false, "print the plan and run nothing")
+	asJSON := fs.Bool("json", false, "print the plan (with --dry-run) or the result as JSON")
+	timeout := fs.Duration("timeout", jump.DefaultStepTimeout, "time limit for each step")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mew jump [--dry-run] [--json] [--timeout 3s] <session id or unique prefix>")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Brings the terminal tab or tmux pane of a session forward.")
+		fmt.Fprintln(stderr, "Exit status: 0 pane, tab or window; 3 only the application; 1 nothing; 2 usage or unknown session.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return jumpUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return jumpUsage
+	}
+	want := fs.Arg(0)
+	if !session.ValidID(want) {
+		fmt.Fprintf(stderr, "mew jump: %q is not a session id or prefix (letters, digits, '-' and '_' only)\n", jumpClip(want))
+		return jumpUsage
+	}
+	if *timeout <= 0 || *timeout > time.Minute {
+		fmt.Fprintln(stderr, "mew jump: --timeout must be between 0 and 1m")
+		return jumpUsage
+	}
+	st, err := store.Open()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew jump: %v\n", err)
+		return jumpNone
+	}
+	recs, _ := st.List()
+	rec, err := jumpFindSession(recs, want)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew jump: %v\n", err)
+		return jumpUsage
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
+	plan := jump.PlanFor(ctx, rec)
+	cancel()
+
+	if *dryRun {
+		if *asJSON {
+			return jumpWriteJSON(stdout, stderr, plan)
+		}
+		jumpPrintPlan(stdout, plan)
+		return jumpExact
+	}
+	res := jump.Execute(context.Background(), jump.CommandExec{}, plan, *timeout)
+	code := jumpExitCode(res.Precision)
+	if *asJSON {
+		if c := jumpWriteJSON(stdout, stderr, res); c != 0 {
+			return c
+		}
+		return code
+	}
+	if code == jumpNone {
+		fmt.Fprintln(stderr, "mew jump: "+res.Message)
+	} else {
+		fmt.Fprintln(stdout, res.Message)
+	}
+	return code
+}
+
+func jumpExitCode(p jump.Precision) int {
+	switch p {
+	case jump.Pane, jump.Tab, jump.Window:
+		return jumpExact
+	case jump.App:
+		return jumpAppOnly
+	}
+	return jumpNone
+}
+
+// jumpFindSession is the session named by id, or by a prefix of exactly one
+// session's id.
+func jumpFindSession(recs []session.Record, want string) (session.Record, error) {
+	var matches []session.Record
+	for _, r := range recs {
+		if r.ID == want {
+			return r, nil
+		}
+		if strings.HasPrefix(r.ID, want) {
+			matches = append(matches, r)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return session.Record{}, fmt.Errorf("no session %q (see `mew status`)", want)
+	case 1:
+		return matches[0], nil
+	}
+	ids := make([]string, 0, len(matches))
+	for _, m := range matches {
+		ids = append(ids, m.ID)
+	}
+	sort.Strings(ids)
+	if len(ids) > 5 {
+		ids = append(ids[:5], "…")
+	}
+	return session.Record{}, errors.New("prefix " + want + " matches several sessions: " + strings.Join(ids, ", "))
+}
+
+func jumpPrintPlan(w io.Writer, p jump.Plan) {
+	host := p.Host
+	if host == "" {
+		host = "-"
+	}
+	fmt.Fprintf(w, "session:   %s\nhost:      %s\nmechanism: %s\nprecision: %s\nwhy:       %s\n", p.SessionID, host, p.Mechanism, p.Precision, p.Why)
+	step := func(kind string, s jump.Step) {
+		line := fmt.Sprintf("  %-6s %s: %q", kind, s.Name, s.Argv)
+		if s.ScriptName != "" {
+			line += " (AppleScript " + s.ScriptName + " on stdin)"
+		}
+		if len(s.Env) > 0 {
+			line += fmt.Sprintf(" env %q", s.Env)
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, s := range p.Inner {
+		step("inner", s)
+	}
+	for i, s := range p.Outer {
+		kind := "then"
+		if i > 0 {
+			kind = "else"
+		}
+		step(kind, s)
+	}
+}
+
+func jumpWriteJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "mew jump: %v\n", err)
+		return jumpNone
+	}
+	return 0
+}
+
+func jumpClip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}

@@ -1,0 +1,93 @@
+package jump
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Kind is how Mew can reach into a host application.
+type Kind string
+
+const (
+	KindTerminal Kind = "terminal" // Terminal.app: AppleScript tab by tty
+	KindITerm    Kind = "iterm2"   // AppleScript session by unique ID or tty
+	KindGhostty  Kind = "ghostty"  // AppleScript (1.3+) terminal by tty or working directory
+	KindWezTerm  Kind = "wezterm"  // wezterm cli activate-pane
+	KindKitty    Kind = "kitty"    // kitten @ focus-window
+	KindVSCode   Kind = "vscode"   // VS Code and its forks: the window of a folder
+	KindApp      Kind = "app"      // anything else: bring the application forward
+)
+
+// editor is one product of the VS Code family: its name and the folder of
+// its user data (where globalStorage/storage.json lists the open folders).
+type editor struct{ name, dataDir string }
+
+var editors = map[string]editor{
+	"com.microsoft.VSCode":          {"Visual Studio Code", "Code"},
+	"com.microsoft.VSCodeInsiders":  {"Visual Studio Code - Insiders", "Code - Insiders"},
+	"com.todesktop.230313mzl4w4u92": {"Cursor", "Cursor"},
+	"com.exafunction.windsurf":      {"Windsurf", "Windsurf"},
+	"com.vscodium":                  {"VSCodium", "VSCodium"},
+}
+
+var hostNames = map[string]string{
+	"com.apple.Terminal":     "Terminal",
+	"com.googlecode.iterm2":  "iTerm2",
+	"com.mitchellh.ghostty":  "Ghostty",
+	"com.github.wez.wezterm": "WezTerm",
+	"net.kovidgoyal.kitty":   "kitty",
+	"dev.warp.Warp-Stable":   "Warp",
+	"dev.zed.Zed":            "Zed",
+	"org.alacritty":          "Alacritty",
+}
+
+// KindOf classifies a host by its bundle identifier (macOS).
+func KindOf(bundleID string) Kind {
+	switch bundleID {
+	case "com.apple.Terminal":
+		return KindTerminal
+	case "com.googlecode.iterm2":
+		return KindITerm
+	case "com.mitchellh.ghostty":
+		return KindGhostty
+	case "com.github.wez.wezterm":
+		return KindWezTerm
+	case "net.kovidgoyal.kitty":
+		return KindKitty
+	}
+	if _, ok := editors[bundleID]; ok {
+		return KindVSCode
+	}
+	return KindApp
+}
+
+// linuxTerminals are the terminal programs Mew can reach into on Linux,
+// known by their executable's name (Linux has no bundles).
+var linuxTerminals = map[string]Kind{
+	"wezterm-gui": KindWezTerm,
+	"kitty":       KindKitty,
+}
+
+// KindOfExe classifies a Linux process by its executable name; "" when Mew
+// cannot reach into it.
+func KindOfExe(exe string) Kind { return linuxTerminals[filepath.Base(exe)] }
+
+// hostName is what messages call the host.
+func hostName(h Host) string {
+	if n, ok := hostNames[h.BundleID]; ok {
+		return n
+	}
+	if e, ok := editors[h.BundleID]; ok {
+		return e.name
+	}
+	if h.AppPath != "" {
+		return strings.TrimSuffix(filepath.Base(h.AppPath), ".app")
+	}
+	if h.Exe != "" {
+		return filepath.Base(h.Exe)
+	}
+	if ValidBundleID(h.BundleID) {
+		return h.BundleID
+	}
+	return "the terminal"
+}

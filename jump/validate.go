@@ -1,0 +1,90 @@
+package jump
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Every value a plan hands to a command comes from a session record, a
+// terminal's environment or another process: each is checked against the
+// narrow shape it must have before it goes anywhere.
+var (
+	darwinTty   = regexp.MustCompile(`^/dev/ttys?[0-9]+$`)
+	linuxTty    = regexp.MustCompile(`^/dev/pts/[0-9]+$`)
+	itermGUID   = regexp.MustCompile(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
+	tmuxPane    = regexp.MustCompile(`^%[0-9]{1,9}$`)
+	smallNumber = regexp.MustCompile(`^[0-9]{1,9}$`)
+	bundleID    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$`)
+	kittyName   = regexp.MustCompile(`^@[A-Za-z0-9._-]{1,100}$`)
+)
+
+// ValidTty reports whether s names a terminal device on goos.
+func ValidTty(goos, s string) bool {
+	if goos == "darwin" {
+		return darwinTty.MatchString(s)
+	}
+	return linuxTty.MatchString(s)
+}
+
+// ValidITermSession reports whether s is an iTerm2 session GUID.
+func ValidITermSession(s string) bool { return itermGUID.MatchString(s) }
+
+// ITermSession is the session GUID in $ITERM_SESSION_ID ("w0t1p0:GUID"):
+// the part after the last colon, or "" when that is not a GUID.
+func ITermSession(env string) string {
+	i := strings.LastIndexByte(env, ':')
+	if i < 0 {
+		return ""
+	}
+	if guid := env[i+1:]; ValidITermSession(guid) {
+		return guid
+	}
+	return ""
+}
+
+// ValidTmuxPane reports whether s is a tmux pane id (%N).
+func ValidTmuxPane(s string) bool { return tmuxPane.MatchString(s) }
+
+// ValidPaneNumber reports whether s is a WezTerm pane id or a kitty window
+// id: a small decimal number.
+func ValidPaneNumber(s string) bool { return smallNumber.MatchString(s) }
+
+// ValidBundleID reports whether s has the shape of a bundle identifier.
+func ValidBundleID(s string) bool {
+	return bundleID.MatchString(s) && !strings.Contains(s, "..")
+}
+
+// ValidPath reports whether s is a clean absolute path without control
+// characters: what a path must be before it is passed to any command.
+func ValidPath(s string) bool {
+	if s == "" || s[0] != '/' || len(s) > 4096 || filepath.Clean(s) != s {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// maxSocketPath is the shortest sun_path of the systems Mew runs on (104
+// bytes on macOS, counting the NUL).
+const maxSocketPath = 103
+
+// ValidSocket reports whether s can be a Unix socket path.
+func ValidSocket(s string) bool { return ValidPath(s) && len(s) <= maxSocketPath }
+
+// ValidAppPath reports whether s is a path to an application bundle.
+func ValidAppPath(s string) bool { return ValidPath(s) && strings.HasSuffix(s, ".app") }
+
+// ValidKittyListen reports whether s is a kitty remote-control address Mew
+// will use: a Unix socket path or an abstract socket name.
+func ValidKittyListen(s string) bool {
+	rest, ok := strings.CutPrefix(s, "unix:")
+	if !ok {
+		return false
+	}
+	return ValidSocket(rest) || kittyName.MatchString(rest)
+}
