@@ -1,0 +1,399 @@
+// Package tui is the terminal board: the same board as the panel, as a
+// live list in a terminal (bubbletea), coloured by state. Arrows move, Enter
+// jumps to the session's terminal, and the bell rings when a session newly
+// waits on the person.
+package tui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/assets"
+	"github.com/mew-dev/mew/session"
+)
+
+// Jumper brings the person to a session's terminal and says where it went.
+type Jumper interface {
+	Jump(id string) (string, error)
+}
+
+// Update is one list of sessions from the monitor.
+type Update struct {
+	Sessions []session.Shown
+	Errors   []error
+}
+
+// NoteMsg sets the line under the list (the demo narrates with it).
+type NoteMsg string
+
+// TickRate is how often ages and settling are refreshed without news.
+const TickRate = 4 // per second
+
+// Options configure a Model.
+type Options struct {
+	// Updates brings the sessions; the board quits when it closes.
+	Updates <-chan Update
+	// Jumper jumps on Enter; nil disables jumping.
+	Jumper Jumper
+	// Bell gets a BEL for every new wait (the terminal); nil: silent.
+	Bell io.Writer
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// Renderer styles the output; lipgloss's default when nil.
+	Renderer *lipgloss.Renderer
+	// Title heads the board ("mew" when empty).
+	Title string
+	// Board overrides the board's settings (DefaultConfig, listing idle
+	// and exited sessions too, when nil).
+	Board *board.Config
+	// Static renders a one-off list: no cursor, no key help.
+	Static bool
+}
+
+// Model is the bubbletea model of the terminal board.
+type Model struct {
+	opt      Options
+	board    *board.Board
+	sessions []session.Shown
+	rows     []board.Row
+	selected string // the selected session's id: kept across reorders
+	cursor   int
+	status   string
+	note     string
+	errors   int
+	width    int
+	rang     int
+	jumping  string
+	st       styles
+}
+
+type (
+	tickMsg   time.Time
+	closedMsg struct{}
+	jumpedMsg struct {
+		id, where string
+		err       error
+	}
+)
+
+// New returns a board showing nothing yet.
+func New(o Options) *Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Renderer == nil {
+		o.Renderer = lipgloss.DefaultRenderer()
+	}
+	if o.Title == "" {
+		o.Title = "mew"
+	}
+	cfg := board.DefaultConfig()
+	cfg.ShowQuiet = true // the terminal board is the whole list
+	if o.Board != nil {
+		cfg = *o.Board
+	}
+	return &Model{opt: o, board: board.New(cfg), width: 100, st: newStyles(o.Renderer)}
+}
+
+// Init starts listening and ticking.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.next(), tick())
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second/TickRate, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// next waits for the monitor's next list.
+func (m *Model) next() tea.Cmd {
+	if m.opt.Updates == nil {
+		return nil
+	}
+	ch := m.opt.Updates
+	return func() tea.Msg {
+		u, ok := <-ch
+		if !ok {
+			return closedMsg{}
+		}
+		return u
+	}
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case Update:
+		m.sessions = msg.Sessions
+		m.errors = len(msg.Errors)
+		m.refresh()
+		return m, m.next()
+	case closedMsg:
+		return m, tea.Quit
+	case tickMsg:
+		m.refresh()
+		return m, tick()
+	case NoteMsg:
+		m.note = string(msg)
+		return m, nil
+	case tea.WindowSizeMsg:
+		m.width = msg.Width
+		return m, nil
+	case jumpedMsg:
+		m.jumping = ""
+		if msg.err != nil {
+			m.status = "could not jump: " + msg.err.Error()
+		} else {
+			m.status = msg.where
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "q", "esc", "ctrl+c":
+		return m, tea.Quit
+	case "up", "k":
+		m.move(-1)
+	case "down", "j":
+		m.move(1)
+	case "home", "g":
+		m.move(-len(m.rows))
+	case "end", "G":
+		m.move(len(m.rows))
+	case "enter":
+		return m, m.jump()
+	}
+	return m, nil
+}
+
+func (m *Model) move(d int) {
+	if len(m.rows) == 0 {
+		return
+	}
+	m.cursor = min(max(m.cursor+d, 0), len(m.rows)-1)
+	m.selected = m.rows[m.cursor].Session.ID
+}
+
+func (m *Model) jump() tea.Cmd {
+	if len(m.rows) == 0 {
+		return nil
+	}
+	if m.opt.Jumper == nil {
+		m.status = "jumping is not available here"
+		return nil
+	}
+	r := m.rows[m.cursor]
+	id, j := r.Session.ID, m.opt.Jumper
+	m.jumping, m.status = id, "jumping to "+r.Project+"…"
+	return func() tea.Msg {
+		where, err := j.Jump(id)
+		return jumpedMsg{id: id, where: where, err: err}
+	}
+}
+
+// refresh re-arranges the board at the current time and rings for new
+// waits.
+func (m *Model) refresh() {
+	v := m.board.Update(m.sessions, m.opt.Now())
+	m.rows = v.Rows
+	for _, a := range v.Alerts {
+		if a.State == session.Waiting && m.opt.Bell != nil {
+			m.opt.Bell.Write([]byte("\a"))
+			m.rang++
+			break // one bell however many began at once
+		}
+	}
+	m.cursor = 0
+	for i, r := range m.rows {
+		if r.Session.ID == m.selected {
+			m.cursor = i
+			return
+		}
+	}
+	if len(m.rows) > 0 {
+		m.selected = m.rows[0].Session.ID
+	}
+}
+
+// Rows returns the rows shown, in order.
+func (m *Model) Rows() []board.Row { return m.rows }
+
+// Selected returns the selected session's id.
+func (m *Model) Selected() string {
+	if len(m.rows) == 0 {
+		return ""
+	}
+	return m.rows[m.cursor].Session.ID
+}
+
+// Bells counts the bells rung so far.
+func (m *Model) Bells() int { return m.rang }
+
+type styles struct {
+	title, dim, sel, note lipgloss.Style
+	state                 map[session.State]lipgloss.Style
+}
+
+func hex(c assets.RGB) lipgloss.Color {
+	return lipgloss.Color(fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B))
+}
+
+func newStyles(r *lipgloss.Renderer) styles {
+	t := assets.Theme
+	s := styles{
+		title: r.NewStyle().Bold(true),
+		dim:   r.NewStyle().Foreground(hex(t.Dim)),
+		sel:   r.NewStyle().Bold(true),
+		note:  r.NewStyle().Italic(true),
+		state: map[session.State]lipgloss.Style{},
+	}
+	for st, c := range map[session.State]assets.RGB{
+		session.Waiting: t.Waiting, session.Done: t.Done, session.Failed: t.Failed,
+		session.Working: t.Working, session.Idle: t.Idle, session.Exited: t.Gone,
+	} {
+		s.state[st] = r.NewStyle().Foreground(hex(c)).Bold(st == session.Waiting || st == session.Failed)
+	}
+	return s
+}
+
+// Column widths of the list.
+const (
+	projectW = 22
+	stateW   = 20
+	ageW     = 5
+)
+
+// View renders the board.
+func (m *Model) View() string {
+	var b strings.Builder
+	b.WriteString(m.st.title.Render(m.opt.Title))
+	b.WriteString("  ")
+	b.WriteString(m.st.dim.Render(summary(m.rows)))
+	b.WriteString("\n\n")
+	if len(m.rows) == 0 {
+		b.WriteString(m.st.dim.Render("  No sessions. Start Claude Code (`mew install` adds the hooks for full detail)."))
+		b.WriteString("\n")
+	}
+	for i, r := range m.rows {
+		b.WriteString(m.line(i, r))
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	if m.note != "" {
+		b.WriteString(m.st.note.Render(m.note))
+		b.WriteString("\n")
+	}
+	if m.status != "" {
+		b.WriteString(m.status)
+		b.WriteString("\n")
+	}
+	if m.errors > 0 {
+		b.WriteString(m.st.dim.Render(fmt.Sprintf("%d session file(s) could not be read; `mew status` lists them", m.errors)))
+		b.WriteString("\n")
+	}
+	if m.opt.Static {
+		return strings.TrimRight(b.String(), "\n")
+	}
+	b.WriteString(m.st.dim.Render("↑/↓ select · enter jump · q quit"))
+	return b.String()
+}
+
+func (m *Model) line(i int, r board.Row) string {
+	marker := "  "
+	if i == m.cursor && !m.opt.Static {
+		marker = "› "
+	}
+	state := string(r.State)
+	if r.Reason != "" {
+		state += " · " + string(r.Reason)
+	}
+	project := pad(clip(oneLine(r.Project), projectW), projectW)
+	age := board.FormatAge(r.Age)
+	fixed := 2 + projectW + 1 + stateW + 1 + ageW + 2
+	detail := clip(oneLine(detailOf(r)), max(m.width-fixed, 0))
+	st := m.st.state[r.State]
+	projStyle := m.opt.Renderer.NewStyle()
+	if i == m.cursor && !m.opt.Static {
+		projStyle = m.st.sel
+	}
+	return marker + projStyle.Render(project) + " " + st.Render(pad(state, stateW)) + " " +
+		m.st.dim.Render(fmt.Sprintf("%*s", ageW, age)) + "  " + m.st.dim.Render(detail)
+}
+
+func detailOf(r board.Row) string {
+	s := r.Session
+	switch {
+	case r.State == session.Waiting && s.ToolDetail != "" && s.Tool != "" && r.Reason == session.ReasonPermission:
+		return s.Tool + ": " + s.ToolDetail
+	case r.State == session.Waiting && s.ToolDetail != "":
+		return s.ToolDetail
+	case (r.State == session.Done || r.State == session.Failed) && s.LastMessage != "":
+		return s.LastMessage
+	}
+	return s.Title
+}
+
+func summary(rows []board.Row) string {
+	counts := map[session.State]int{}
+	for _, r := range rows {
+		counts[r.State]++
+	}
+	var parts []string
+	for _, st := range []session.State{session.Waiting, session.Done, session.Failed, session.Working, session.Idle, session.Exited} {
+		if n := counts[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	if len(parts) == 0 {
+		return "no sessions"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// oneLine strips what could move the cursor or restyle the terminal:
+// project names and messages come from the agent, not from us.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == ' '
+	}), " ")
+}
+
+func clip(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func pad(s string, n int) string {
+	if w := len([]rune(s)); w < n {
+		return s + strings.Repeat(" ", n-w)
+	}
+	return s
+}
+
+// Render returns the board for sessions at one moment, as text, styled by
+// r (plain when r is nil): `mew watch --once` and `mew demo --once`.
+func Render(sessions []session.Shown, cfg board.Config, now time.Time, r *lipgloss.Renderer, width int) string {
+	if r == nil {
+		r = lipgloss.NewRenderer(io.Discard) // no terminal: no colours
+	}
+	m := New(Options{Now: func() time.Time { return now }, Renderer: r, Board: &cfg, Static: true})
+	m.width = width
+	m.Update(Update{Sessions: sessions})
+	return m.View()
+}

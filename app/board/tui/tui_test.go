@@ -1,0 +1,326 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/mew-dev/mew/session"
+)
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+type clock struct{ now time.Time }
+
+func (c *clock) Now() time.Time { return c.now }
+
+type fakeJumper struct {
+	mu  sync.Mutex
+	ids []string
+	err error
+}
+
+func (j *fakeJumper) Jump(id string) (string, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.ids = append(j.ids, id)
+	if j.err != nil {
+		return "", j.err
+	}
+	return "jumped to tmux pane %3", nil
+}
+
+func (j *fakeJumper) calls() []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return append([]string(nil), j.ids...)
+}
+
+func plain() *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
+	return r
+}
+
+func shown(id string, st session.State, r session.Reason, age time.Duration, cwd string) session.Shown {
+	return session.Shown{ID: id, State: st, Reason: r, Since: t0.Add(-age), Cwd: cwd, Title: "task of " + id}
+}
+
+func newModel(c *clock, j Jumper, bell io.Writer) *Model {
+	return New(Options{Now: c.Now, Jumper: j, Bell: bell, Renderer: plain()})
+}
+
+// step feeds a message and runs the command it returns when it is a jump
+// (the rest are timers and channel reads a real program would run).
+func step(t *testing.T, m *Model, msg tea.Msg) tea.Cmd {
+	t.Helper()
+	_, cmd := m.Update(msg)
+	return cmd
+}
+
+func key(s string) tea.KeyMsg {
+	switch s {
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func listed(m *Model) []string {
+	var out []string
+	for _, r := range m.Rows() {
+		out = append(out, r.Session.ID)
+	}
+	return out
+}
+
+func TestListOrderAndText(t *testing.T) {
+	c := &clock{t0}
+	m := newModel(c, nil, nil)
+	step(t, m, Update{Sessions: []session.Shown{
+		shown("work1", session.Working, "", time.Minute, "/src/alpha"),
+		shown("done1", session.Done, "", 5*time.Minute, "/src/beta"),
+		shown("wait1", session.Waiting, session.ReasonPermission, 2*time.Minute, "/src/gamma"),
+		shown("exit1", session.Exited, "", time.Minute, "/src/delta"),
+	}})
+	want := []string{"wait1", "done1", "work1", "exit1"}
+	if got := listed(m); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("rows %v, want %v", got, want)
+	}
+	lines := strings.Split(m.View(), "\n")
+	var rows []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "› ") || strings.HasPrefix(l, "  ") && strings.Contains(l, "task of") {
+			rows = append(rows, l)
+		}
+	}
+	if len(rows) != 4 {
+		t.Fatalf("view has %d session lines:\n%s", len(rows), m.View())
+	}
+	for i, w := range []struct{ project, state, age string }{
+		{"gamma", "waiting · permission", "2m"},
+		{"beta", "done", "5m"},
+		{"alpha", "working", "1m"},
+		{"delta", "exited", "1m"},
+	} {
+		f := strings.Fields(rows[i])
+		if !strings.Contains(rows[i], w.project) || !strings.Contains(rows[i], w.state) || !containsField(f, w.age) {
+			t.Errorf("line %d = %q, want %s, %q, %s", i, rows[i], w.project, w.state, w.age)
+		}
+	}
+	if !strings.HasPrefix(rows[0], "› ") {
+		t.Errorf("the first row is not selected: %q", rows[0])
+	}
+	if !strings.Contains(m.View(), "1 waiting · 1 done · 1 working · 1 exited") {
+		t.Errorf("summary missing:\n%s", m.View())
+	}
+}
+
+func containsField(f []string, s string) bool {
+	for _, x := range f {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestColouredByState(t *testing.T) {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.TrueColor)
+	m := New(Options{Now: (&clock{t0}).Now, Renderer: r})
+	step(t, m, Update{Sessions: []session.Shown{
+		shown("wait1", session.Waiting, session.ReasonQuestion, time.Minute, "/src/a"),
+		shown("fail1", session.Failed, "", time.Minute, "/src/b"),
+	}})
+	v := m.View()
+	for what, seq := range map[string]string{"waiting": "38;2;255;184;60", "failed": "38;2;255;100;100"} {
+		if !strings.Contains(v, seq) {
+			t.Errorf("%s is not in its colour (%s):\n%q", what, seq, v)
+		}
+	}
+}
+
+func TestNavigateAndJump(t *testing.T) {
+	c := &clock{t0}
+	j := &fakeJumper{}
+	m := newModel(c, j, nil)
+	sessions := []session.Shown{
+		shown("a", session.Waiting, session.ReasonPermission, 3*time.Minute, "/src/a"),
+		shown("b", session.Waiting, session.ReasonQuestion, 2*time.Minute, "/src/b"),
+		shown("c", session.Working, "", time.Minute, "/src/c"),
+	}
+	step(t, m, Update{Sessions: sessions})
+	step(t, m, key("down"))
+	step(t, m, key("down"))
+	step(t, m, key("down")) // stays on the last row
+	step(t, m, key("up"))
+	if m.Selected() != "b" {
+		t.Fatalf("selected %q, want b", m.Selected())
+	}
+	// The selection follows the session when the order changes.
+	sessions[0].State, sessions[0].Reason, sessions[0].Since = session.Working, "", t0
+	step(t, m, Update{Sessions: sessions})
+	if got := listed(m); got[0] != "b" || m.Selected() != "b" {
+		t.Fatalf("after a reorder rows %v selected %q, want b still selected", got, m.Selected())
+	}
+	cmd := step(t, m, key("enter"))
+	if cmd == nil {
+		t.Fatal("enter gave no command")
+	}
+	if !strings.Contains(m.View(), "jumping to b") {
+		t.Errorf("no progress shown:\n%s", m.View())
+	}
+	step(t, m, cmd())
+	if calls := j.calls(); len(calls) != 1 || calls[0] != "b" {
+		t.Fatalf("jumper calls %v, want [b]", calls)
+	}
+	if !strings.Contains(m.View(), "jumped to tmux pane %3") {
+		t.Errorf("the jump's result is not shown:\n%s", m.View())
+	}
+	j.err = errors.New("no terminal found")
+	step(t, m, step(t, m, key("enter"))())
+	if !strings.Contains(m.View(), "could not jump: no terminal found") {
+		t.Errorf("the jump's error is not shown:\n%s", m.View())
+	}
+	if _, cmd := m.Update(key("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Error("q does not quit")
+	}
+}
+
+func TestBellOnNewWait(t *testing.T) {
+	c := &clock{t0}
+	var bell bytes.Buffer
+	m := newModel(c, nil, &bell)
+	sessions := []session.Shown{shown("a", session.Working, "", time.Minute, "/src/a")}
+	step(t, m, Update{Sessions: sessions})
+	advance := func(d time.Duration) { c.now = c.now.Add(d); step(t, m, tickMsg(c.now)) }
+
+	sessions[0] = shown("a", session.Waiting, session.ReasonPermission, 0, "/src/a")
+	sessions[0].Since = c.now
+	step(t, m, Update{Sessions: sessions})
+	if bell.Len() != 0 {
+		t.Fatal("rang before the wait settled")
+	}
+	advance(250 * time.Millisecond)
+	advance(250 * time.Millisecond)
+	if bell.String() != "\a" {
+		t.Fatalf("bell %q after the wait settled, want one BEL", bell.String())
+	}
+	for range 8 {
+		advance(250 * time.Millisecond)
+	}
+	if bell.Len() != 1 {
+		t.Fatalf("polling rang again: %q", bell.String())
+	}
+	// Another session starts waiting: another bell. A done one: none.
+	sessions = append(sessions, shown("b", session.Waiting, session.ReasonQuestion, 0, "/src/b"), shown("c", session.Done, "", 0, "/src/c"))
+	sessions[1].Since, sessions[2].Since = c.now, c.now
+	step(t, m, Update{Sessions: sessions})
+	for range 8 {
+		advance(250 * time.Millisecond)
+	}
+	if bell.Len() != 2 || m.Bells() != 2 {
+		t.Fatalf("bells %q (%d), want two", bell.String(), m.Bells())
+	}
+}
+
+func TestHostileTextStaysOnItsLine(t *testing.T) {
+	m := newModel(&clock{t0}, nil, nil)
+	s := shown("a", session.Done, "", time.Minute, "/src/evil\x1b]0;pwned\a\nname")
+	s.LastMessage = "line one\r\n\x1b[2Jline two"
+	step(t, m, Update{Sessions: []session.Shown{s}})
+	v := m.View()
+	if strings.ContainsAny(v, "\x1b\a\r") {
+		t.Errorf("control characters reach the terminal: %q", v)
+	}
+	// The title, a blank, the row, a blank, the help: a newline in the
+	// data would add one.
+	if n := strings.Count(v, "\n"); n != 4 {
+		t.Errorf("view has %d lines, want 5: %q", n+1, v)
+	}
+}
+
+func TestQuitsWhenUpdatesEnd(t *testing.T) {
+	ch := make(chan Update)
+	m := New(Options{Updates: ch, Now: (&clock{t0}).Now, Renderer: plain()})
+	close(ch)
+	msg := m.next()()
+	if _, cmd := m.Update(msg); cmd == nil || cmd() != tea.Quit() {
+		t.Error("the board does not quit when the monitor stops")
+	}
+}
+
+// The board in a real bubbletea program, headless: messages in, rendered
+// frames out.
+func TestProgramHeadless(t *testing.T) {
+	ch := make(chan Update, 1)
+	j := &fakeJumper{}
+	m := New(Options{Updates: ch, Jumper: j, Now: (&clock{t0}).Now, Renderer: plain()})
+	var out safeBuffer
+	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignals())
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	ch <- Update{Sessions: []session.Shown{
+		shown("a", session.Waiting, session.ReasonPermission, time.Minute, "/src/first"),
+		shown("b", session.Done, "", time.Minute, "/src/second"),
+	}}
+	waitFor(t, func() bool { return strings.Contains(out.String(), "second") })
+	p.Send(tea.KeyMsg{Type: tea.KeyDown})
+	p.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, func() bool { return len(j.calls()) == 1 })
+	waitFor(t, func() bool { return strings.Contains(out.String(), "jumped to tmux pane") })
+	p.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		p.Kill()
+		t.Fatal("the program did not quit on q")
+	}
+	if got := j.calls(); got[0] != "b" {
+		t.Errorf("jumped to %v, want b", got)
+	}
+}
+
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

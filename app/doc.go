@@ -1,0 +1,6 @@
+// Package app is the macOS menu-bar app: status item, floating panel, timer,
+// login item and notifications, all in _darwin.go files that only translate
+// the board's finished frames and the jump runner's plans into AppKit calls.
+// The decisions — what is shown, when the panel opens, what a click hits —
+// live in the pure, tested package app/board.
+package app

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/app/board/tui"
+	"github.com/mew-dev/mew/demo"
+	"github.com/mew-dev/mew/monitor"
+)
+
+func init() {
+	register("demo", "watch simulated sessions light up the board (no agent needed)", runDemo)
+}
+
+func runDemo(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	once := fs.Bool("once", false, "play the script, print the board at each narrated step, and exit")
+	speed := fs.Float64("speed", 0, "play the script this many times faster (default 1; 20 with --once)")
+	agentHook := fs.String("agent", "", "internal: be a stand-in agent that runs this mew-hook for each payload line on stdin")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mew demo: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *agentHook != "" {
+		if err := demo.Agent(*agentHook, os.Stdin, stdout); err != nil {
+			fmt.Fprintf(stderr, "mew demo: stand-in agent: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	switch {
+	case *speed < 0 || *speed > 1000:
+		fmt.Fprintln(stderr, "mew demo: --speed must be between 0 and 1000")
+		return 2
+	case *speed == 0 && *once:
+		*speed = 20
+	case *speed == 0:
+		*speed = 1
+	}
+	hook, err := findHook()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew demo: %v\n", err)
+		return 1
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew demo: %v\n", err)
+		return 1
+	}
+	dir, err := os.MkdirTemp("", "mew-demo-")
+	if err != nil {
+		fmt.Fprintf(stderr, "mew demo: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	// The board, the monitor and jumps read these: everything happens in
+	// the demo's own scratch directory, never in the person's ~/.mew.
+	os.Setenv("MEW_HOME", demo.Home(dir))
+	os.Setenv("CLAUDE_CONFIG_DIR", demo.ClaudeDir(dir))
+	o, err := monitor.Default()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew demo: %v\n", err)
+		return 1
+	}
+	d, err := demo.Start(demo.Options{HookPath: hook, AgentArgv: []string{exe, "demo", "--agent", hook}, Dir: dir, Speed: *speed})
+	if err != nil {
+		fmt.Fprintf(stderr, "mew demo: %v\n", err)
+		return 1
+	}
+	defer d.Close()
+
+	// SIGPIPE too (`mew demo --once | head`): end the demo cleanly, so the
+	// stand-ins stop and the scratch directory goes.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGPIPE)
+	defer stop()
+	if *once || !isTerminal(stdout) {
+		return playOnce(ctx, d, o, stdout, stderr)
+	}
+	return runTerminalBoard(ctx, o, "mew demo", stdout, stderr, func(p *tea.Program) {
+		d.SetNote(func(s string) { p.Send(tui.NoteMsg(s)) })
+		go func() {
+			if err := d.Play(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				p.Send(tui.NoteMsg("the demo stopped: " + err.Error()))
+			}
+		}()
+	})
+}
+
+// playOnce plays the script and prints the board after each narrated step.
+// The states are printed as soon as they are recorded, without the settle
+// time the live boards wait for.
+func playOnce(ctx context.Context, d *demo.Demo, o monitor.Options, stdout, stderr io.Writer) int {
+	var note string
+	d.SetNote(func(s string) { note = s })
+	d.SetStepped(func(i int, st demo.Step) {
+		if st.Note == "" {
+			return
+		}
+		shown, errs := monitor.Snapshot(o)
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "mew demo: skipped: %v\n", e)
+		}
+		fmt.Fprintf(stdout, "== step %d: %s\n%s\n\n", i, note, tui.Render(shown, board.Config{ShowQuiet: true}, time.Now(), nil, 120))
+	})
+	if err := d.Play(ctx); err != nil {
+		fmt.Fprintf(stderr, "mew demo: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// findHook finds mew-hook next to this mew (where `make build` and the
+// packages put it), else on PATH.
+func findHook() (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		p := filepath.Join(filepath.Dir(exe), "mew-hook")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath("mew-hook"); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs, nil
+		}
+	}
+	return "", errors.New("cannot find mew-hook next to mew or on PATH (`make build` puts both in bin/)")
+}

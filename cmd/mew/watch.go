@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/app/board/tui"
+	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+func init() {
+	register("watch", "the terminal board: a live list of sessions; arrows and Enter jump", runWatch)
+}
+
+func runWatch(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	once := fs.Bool("once", false, "print the board once and exit (also when the output is not a terminal)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mew watch: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	o, err := monitor.Default()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew watch: %v\n", err)
+		return 1
+	}
+	if *once || !isTerminal(stdout) {
+		shown, errs := monitor.Snapshot(o)
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "mew watch: skipped: %v\n", e)
+		}
+		cfg := board.DefaultConfig()
+		cfg.ShowQuiet = true
+		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), nil, 120))
+		return 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runTerminalBoard(ctx, o, "mew", stdout, stderr, nil)
+}
+
+// runTerminalBoard runs the live board until the person quits or ctx ends.
+// started, when set, gets the program once it runs (the demo narrates
+// through it).
+func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdout, stderr io.Writer, started func(*tea.Program)) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	updates, err := monitor.Watch(ctx, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew %s: %v\n", title, err)
+		return 1
+	}
+	feed := make(chan tui.Update)
+	go func() {
+		defer close(feed)
+		for u := range updates {
+			select {
+			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var bell io.Writer
+	if isTerminal(stderr) {
+		bell = stderr // the same terminal, outside bubbletea's frame
+	}
+	m := tui.New(tui.Options{
+		Updates: feed, Jumper: &boardJumper{runner: &jump.Runner{Exec: jump.CommandExec{}}},
+		Bell: bell, Title: title, Renderer: lipgloss.NewRenderer(stdout),
+	})
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithAltScreen())
+	if started != nil {
+		started(p)
+	}
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "mew %s: %v\n", title, err)
+		return 1
+	}
+	return 0
+}
+
+// boardJumper jumps with the jump package, one jump at a time (a newer
+// Enter replaces a jump still waiting to start).
+type boardJumper struct {
+	runner *jump.Runner
+}
+
+func (j *boardJumper) Jump(id string) (string, error) {
+	if !session.ValidID(id) {
+		return "", fmt.Errorf("%q is not a session id", id)
+	}
+	st, err := store.Open()
+	if err != nil {
+		return "", err
+	}
+	rec, err := st.Load(id)
+	if err != nil {
+		return "", fmt.Errorf("cannot read the session: %w", err)
+	}
+	done := make(chan jump.Result, 1)
+	j.runner.Submit(func(ctx context.Context) jump.Plan {
+		return jump.Make(jump.Gather(ctx, rec, jump.LocalSystem()))
+	}, func(r jump.Result) { done <- r })
+	r := <-done
+	if r.Dropped || r.Precision == jump.None {
+		return "", errors.New(r.Message)
+	}
+	return r.Message, nil
+}
+
+// isTerminal reports whether w is a terminal (not a pipe, file or
+// /dev/null).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
