@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The cask is Ruby and is only run by Homebrew on a Mac; this keeps what
+// it says in step with Info.plist and with what `make app` produces.
+func TestCaskMatchesPlist(t *testing.T) {
+	data, err := os.ReadFile("../mew.rb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cask := string(data)
+	info, problems := checkPlist([]byte(repoPlist(t)))
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	field := func(pattern string) string {
+		m := regexp.MustCompile(pattern).FindStringSubmatch(cask)
+		if m == nil {
+			t.Fatalf("cask lacks %s", pattern)
+		}
+		return m[1]
+	}
+	if v := field(`(?m)^\s*version "([^"]+)"`); v != info["CFBundleShortVersionString"] {
+		t.Errorf("cask version %q, Info.plist CFBundleShortVersionString %q", v, info["CFBundleShortVersionString"])
+	}
+	if u := field(`(?m)^\s*url "([^"]+)"`); !strings.HasSuffix(u, "/Mew-#{version}.zip") {
+		t.Errorf("cask url %q does not fetch the zip make app names Mew-<version>.zip", u)
+	}
+	if a := field(`(?m)^\s*app "([^"]+)"`); a != "Mew.app" {
+		t.Errorf("cask installs %q, make app builds Mew.app", a)
+	}
+	if b := field(`(?m)^\s*binary "([^"]+)"`); b != "#{appdir}/Mew.app/Contents/MacOS/"+info["CFBundleExecutable"].(string) {
+		t.Errorf("cask binary %q is not the bundle's executable", b)
+	}
+	if q := field(`uninstall quit: "([^"]+)"`); q != info["CFBundleIdentifier"] {
+		t.Errorf("cask quits %q, the bundle id is %q", q, info["CFBundleIdentifier"])
+	}
+	// Homebrew names macOS releases; 13 is Ventura.
+	if m := field(`depends_on macos: ">= :(\w+)"`); m != "ventura" || info["LSMinimumSystemVersion"] != "13.0" {
+		t.Errorf("cask needs macOS %q, Info.plist LSMinimumSystemVersion %q", m, info["LSMinimumSystemVersion"])
+	}
+}
