@@ -1,0 +1,130 @@
+// Package install puts Mew's hook into Claude Code's settings and takes it
+// out again (`mew install`, `mew uninstall`), and checks the set-up
+// (`mew doctor`).
+//
+// The settings file is the person's dotfile: only the value of its top-level
+// "hooks" key ever changes, every other byte stays, and the person's own hooks
+// are kept. Mew's entries are recognised by their command (IsMewCommand).
+package install
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mew-dev/mew/reducer"
+)
+
+// Timeout is the seconds Claude Code gives one run of Mew's hook. The hook
+// gives up by itself after hookbin.Deadline (4 s), so this only matters if
+// the machine is badly stalled; it is kept short so a stall never holds the
+// agent long.
+const Timeout = 10
+
+// HookName is the hook binary's file name; MewHome/bin/HookName is where
+// `mew install` puts it.
+const HookName = "mew-hook"
+
+// Events are the hook events Mew registers for: exactly the reducer's.
+var Events = reducer.Events
+
+// noMatcher lists the events for which Claude Code has no matcher (it
+// ignores one if given); every other event of ours filters on a matcher
+// (tool name, notification type, session source, agent type…), where "*"
+// matches everything.
+var noMatcher = map[string]bool{
+	reducer.UserPromptSubmit: true,
+	reducer.Stop:             true,
+}
+
+// usesMatcher says whether event's groups carry a "matcher".
+func usesMatcher(event string) bool { return !noMatcher[event] }
+
+// ErrUnsafePath means a path cannot be put into a shell command safely.
+var ErrUnsafePath = errors.New("path cannot be quoted safely for the shell")
+
+// HookPath is where the installed hook binary lives.
+func HookPath(mewHome string) string { return filepath.Join(mewHome, "bin", HookName) }
+
+// HookCommand is the command string written to settings.json for the hook
+// installed under mewHome; home is the person's home directory.
+//
+// Claude Code runs hook commands through a shell, and settings.json is often
+// shared in a dotfiles repository, so the command never contains the
+// person's absolute home path: under home it is written as "$HOME/…" (in
+// double quotes, so a space in the path is fine and $HOME still expands).
+// With a MEW_HOME other than ~/.mew the hook must also be told where its
+// state lives (Claude Code's environment may not have MEW_HOME), so the
+// command sets it: MEW_HOME="$HOME/x" "$HOME/x/bin/mew-hook".
+func HookCommand(mewHome, home string) (string, error) {
+	if !filepath.IsAbs(mewHome) {
+		return "", fmt.Errorf("MEW_HOME %q is not an absolute path", mewHome)
+	}
+	mewHome = filepath.Clean(mewHome)
+	dir, err := shellPath(mewHome, home)
+	if err != nil {
+		return "", err
+	}
+	cmd := `"` + dir + "/bin/" + HookName + `"`
+	if home == "" || mewHome != filepath.Join(filepath.Clean(home), ".mew") {
+		cmd = `MEW_HOME="` + dir + `" ` + cmd
+	}
+	return cmd, nil
+}
+
+// shellPath is p as it goes between double quotes in a shell command:
+// "$HOME/rel" when p is under home, else p itself.
+func shellPath(p, home string) (string, error) {
+	out := p
+	if home != "" && filepath.IsAbs(home) {
+		home = filepath.Clean(home)
+		rel, err := filepath.Rel(home, p)
+		switch {
+		case err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)):
+		case rel == ".":
+			out, p = "$HOME", ""
+		default:
+			out = "$HOME/" + filepath.ToSlash(rel)
+			p = rel // only the part written literally needs checking
+		}
+	}
+	if err := checkQuotable(p); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// checkQuotable refuses what double quotes don't make literal in a POSIX
+// shell ($, `, \, ") and what has no business in a path written to a JSON
+// file (control characters, newlines, invalid UTF-8).
+func checkQuotable(p string) error {
+	if !utf8.ValidString(p) {
+		return fmt.Errorf("%w: %q is not valid UTF-8", ErrUnsafePath, p)
+	}
+	for _, r := range p {
+		switch {
+		case r == '"' || r == '$' || r == '`' || r == '\\':
+			return fmt.Errorf("%w: %q contains %q; choose a MEW_HOME without it", ErrUnsafePath, p, r)
+		case r < 0x20 || r == 0x7f:
+			return fmt.Errorf("%w: %q contains a control character; choose a MEW_HOME without it", ErrUnsafePath, p)
+		}
+	}
+	return nil
+}
+
+// IsMewCommand says whether a hook command is one Mew wrote. The rule,
+// precise so that nothing of the person's is ever touched: the command,
+// without trailing blanks, ends in `/mew-hook` or `/mew-hook"`, and the text
+// before that final `/mew-hook` contains "mew" (any case) — the directory
+// Mew installs into, $MEW_HOME/bin, is ~/.mew/bin by default. So
+// "$HOME/.mew/bin/mew-hook" and MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"
+// are Mew's; `mew-hook --verbose`, `/usr/local/bin/mew-hook`,
+// `~/.mew/bin/my-mew-hook` and `/x/mew/bin/mew-hook.sh` are not.
+func IsMewCommand(cmd string) bool {
+	s := strings.TrimRight(cmd, " \t\r\n")
+	s = strings.TrimSuffix(s, `"`)
+	before, ok := strings.CutSuffix(s, "/"+HookName)
+	return ok && strings.Contains(strings.ToLower(before), "mew")
+}

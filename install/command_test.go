@@ -1,0 +1,114 @@
+package install
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestHookCommand(t *testing.T) {
+	cases := []struct{ mewHome, home, want string }{
+		{"/Users/me/.mew", "/Users/me", `"$HOME/.mew/bin/mew-hook"`},
+		{"/Users/me/.mew/", "/Users/me/", `"$HOME/.mew/bin/mew-hook"`},
+		{"/Users/me/.config/mew", "/Users/me", `MEW_HOME="$HOME/.config/mew" "$HOME/.config/mew/bin/mew-hook"`},
+		{"/Users/me/My Stuff/mew", "/Users/me", `MEW_HOME="$HOME/My Stuff/mew" "$HOME/My Stuff/mew/bin/mew-hook"`},
+		{"/Users/me", "/Users/me", `MEW_HOME="$HOME" "$HOME/bin/mew-hook"`},
+		{"/Users/me2/.mew", "/Users/me", `MEW_HOME="/Users/me2/.mew" "/Users/me2/.mew/bin/mew-hook"`},
+		{"/opt/mew & co", "/Users/me", `MEW_HOME="/opt/mew & co" "/opt/mew & co/bin/mew-hook"`},
+		{"/opt/mew", "", `MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`},
+		// Only what is written literally must be quotable: an odd home
+		// directory stays behind $HOME.
+		{"/home/a$b/.mew", "/home/a$b", `"$HOME/.mew/bin/mew-hook"`},
+	}
+	for _, c := range cases {
+		got, err := HookCommand(c.mewHome, c.home)
+		if err != nil || got != c.want {
+			t.Errorf("HookCommand(%q, %q) = %s, %v; want %s", c.mewHome, c.home, got, err, c.want)
+		}
+		if !IsMewCommand(got) {
+			t.Errorf("IsMewCommand does not recognise %s", got)
+		}
+	}
+	for _, bad := range []string{"/opt/m\"ew", "/opt/m$ew", "/opt/m`ew`", `/opt/m\ew`, "/opt/m\new", "/opt/m\x01", "/opt/m\xffew", "/Users/me/x$y"} {
+		if _, err := HookCommand(bad, "/Users/me"); !errors.Is(err, ErrUnsafePath) {
+			t.Errorf("HookCommand(%q) err = %v, want ErrUnsafePath", bad, err)
+		}
+	}
+	if _, err := HookCommand("relative/mew", "/Users/me"); err == nil {
+		t.Error("relative MEW_HOME accepted")
+	}
+}
+
+// TestHookCommandRunsInShell runs the command strings through sh, as
+// Claude Code does: $HOME expands, spaces survive, MEW_HOME reaches the hook.
+func TestHookCommandRunsInShell(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	home := t.TempDir()
+	for _, mewHome := range []string{
+		filepath.Join(home, ".mew"),
+		filepath.Join(home, "dir with spaces", "mew & co"),
+		filepath.Join(t.TempDir(), "elsewhere (mew)"),
+	} {
+		hook := HookPath(mewHome)
+		os.MkdirAll(filepath.Dir(hook), 0o755)
+		os.WriteFile(hook, []byte("#!/bin/sh\nprintf 'ran:%s' \"$MEW_HOME\"\n"), 0o755)
+		cmdline, err := HookCommand(mewHome, home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(cmdline, home) {
+			t.Errorf("command %s contains the home path", cmdline)
+		}
+		cmd := exec.Command(sh, "-c", cmdline)
+		cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+		out, err := cmd.CombinedOutput()
+		want := "ran:" + mewHome
+		if mewHome == filepath.Join(home, ".mew") {
+			want = "ran:" // the default needs no MEW_HOME
+		}
+		if err != nil || string(out) != want {
+			t.Errorf("sh -c %s: %q %v; want %q", cmdline, out, err, want)
+		}
+	}
+}
+
+func TestIsMewCommand(t *testing.T) {
+	yes := []string{
+		`"$HOME/.mew/bin/mew-hook"`,
+		`"$HOME/.mew/bin/mew-hook"  `,
+		`$HOME/.mew/bin/mew-hook`,
+		`~/.mew/bin/mew-hook`,
+		`/Users/me/.mew/bin/mew-hook`,
+		`MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`,
+		`"/Users/me/Library/Application Support/Mew/bin/mew-hook"`,
+	}
+	no := []string{
+		``,
+		`mew-hook`,
+		`mew-hook --verbose`,
+		`/usr/local/bin/mew-hook`,
+		`"$HOME/bin/mew-hook"`,
+		`~/.mew/bin/my-mew-hook`,
+		`/x/mew/bin/mew-hook.sh`,
+		`/x/mew/bin/mew-hooks`,
+		`"$HOME/.mew/bin/mew-hook" && say done`,
+		`echo mew | /bin/cat`,
+		`say done`,
+	}
+	for _, c := range yes {
+		if !IsMewCommand(c) {
+			t.Errorf("IsMewCommand(%s) = false", c)
+		}
+	}
+	for _, c := range no {
+		if IsMewCommand(c) {
+			t.Errorf("IsMewCommand(%s) = true", c)
+		}
+	}
+}

@@ -1,0 +1,404 @@
+package install
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Level is how much a finding of `mew doctor` matters.
+type Level int
+
+const (
+	OK      Level = iota
+	Warning       // worth knowing; Mew still works
+	Problem       // stops Mew from working
+)
+
+func (l Level) String() string {
+	switch l {
+	case OK:
+		return "ok"
+	case Warning:
+		return "warning"
+	default:
+		return "problem"
+	}
+}
+
+// Finding is one line of the doctor's report.
+type Finding struct {
+	Level Level
+	Text  string
+}
+
+// DoctorOptions are the doctor's inputs.
+type DoctorOptions struct {
+	Env
+	// HookSource is the mew-hook shipped with this mew ("" when not found),
+	// which the installed one should be a copy of.
+	HookSource string
+	// Cwd is where project settings (.claude/settings*.json) are looked for.
+	Cwd string
+	// Managed are the managed-policy settings files to check.
+	Managed []string
+	// Claude is the claude executable ("" when not on PATH).
+	Claude string
+	// VersionTimeout bounds `claude --version`.
+	VersionTimeout time.Duration
+}
+
+// ManagedSettings are the managed-policy settings files of Claude Code on
+// goos; policy there can turn every user hook off.
+func ManagedSettings(goos string) []string {
+	switch goos {
+	case "darwin":
+		return []string{"/Library/Application Support/ClaudeCode/managed-settings.json"}
+	case "linux":
+		return []string{"/etc/claude-code/managed-settings.json"}
+	}
+	return nil
+}
+
+// Failed says whether any finding stops Mew from working.
+func Failed(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Level == Problem {
+			return true
+		}
+	}
+	return false
+}
+
+// Doctor checks what Mew needs: its hook registered for every event and
+// pointing at an existing, current binary; a writable state directory; no
+// setting that turns hooks off; Claude Code's session registry; and Claude
+// Code's version when it is on PATH.
+func Doctor(o DoctorOptions) []Finding {
+	var out []Finding
+	add := func(l Level, format string, args ...any) {
+		out = append(out, Finding{Level: l, Text: fmt.Sprintf(format, args...)})
+	}
+	want, err := o.Want()
+	if err != nil {
+		add(Problem, "%v", err)
+		return out
+	}
+	checkHooks(o, want, add)
+	checkBinary(o, add)
+	checkStateDir(o.MewHome, add)
+	checkDisabled(o, add)
+	reg := filepath.Join(o.ClaudeDir, "sessions")
+	if fi, err := os.Stat(reg); err == nil && fi.IsDir() {
+		add(OK, "Claude Code's session registry is at %s", reg)
+	} else {
+		add(Warning, "Claude Code's session registry %s is not there (Claude Code has not run yet, or is older than 2.1); Mew goes by hooks alone", reg)
+	}
+	checkClaude(o, add)
+	return out
+}
+
+type addFunc func(Level, string, ...any)
+
+func checkHooks(o DoctorOptions, want Want, add addFunc) {
+	f, err := readSettings(o.SettingsPath())
+	if err != nil {
+		add(Problem, "cannot read Claude Code's settings: %v", err)
+		return
+	}
+	if !f.exists {
+		add(Problem, "%s does not exist, so Mew's hook is not registered; run `mew install`", f.path)
+		return
+	}
+	doc, err := parseSettings(f.data)
+	if err != nil {
+		add(Problem, "%s: %v; Claude Code cannot read it either", f.path, err)
+		return
+	}
+	var missing, wrong, twice []string
+	other := map[string]bool{} // Mew commands other than this mew's
+	for _, event := range want.Events {
+		n := 0
+		for _, e := range doc.entries[event] {
+			switch {
+			case e.command == want.Command && e.firesAlways:
+				n++
+			case e.command != want.Command && IsMewCommand(e.command):
+				other[e.command] = true
+			}
+		}
+		switch {
+		case n == 0 && len(other) > 0:
+			wrong = append(wrong, event)
+		case n == 0:
+			missing = append(missing, event)
+		case n > 1:
+			twice = append(twice, event)
+		}
+	}
+	switch {
+	case len(wrong) > 0:
+		add(Problem, "Mew's hook in %s runs %s, but this mew (MEW_HOME %s) needs %s; run `mew install`", f.path, strings.Join(sortedKeys(other), ", "), o.MewHome, want.Command)
+	case len(missing) == len(want.Events):
+		add(Problem, "Mew's hook is not registered in %s; run `mew install`", f.path)
+	case len(missing) > 0:
+		add(Problem, "Mew's hook is missing for %s in %s; run `mew install`", strings.Join(missing, ", "), f.path)
+	default:
+		add(OK, "Mew's hook is registered for all %d events in %s", len(want.Events), f.path)
+	}
+	if len(twice) > 0 {
+		add(Warning, "Mew's hook is registered more than once for %s; `mew install` tidies that", strings.Join(twice, ", "))
+	}
+}
+
+func checkBinary(o DoctorOptions, add addFunc) {
+	p := HookPath(o.MewHome)
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		add(Problem, "the hook binary %s is missing; run `mew install`", p)
+		return
+	case err != nil:
+		add(Problem, "cannot check the hook binary: %v", err)
+		return
+	case !fi.Mode().IsRegular() || fi.Mode().Perm()&0o100 == 0:
+		add(Problem, "the hook binary %s is not an executable file; run `mew install`", p)
+		return
+	}
+	if o.HookSource == "" {
+		add(Warning, "the hook binary %s is there, but this mew has no mew-hook beside it to compare with", p)
+		return
+	}
+	a, errA := fileDigest(p)
+	b, errB := fileDigest(o.HookSource)
+	switch {
+	case errA != nil || errB != nil:
+		add(Warning, "cannot compare the hook binary with %s: %v", o.HookSource, errors.Join(errA, errB))
+	case a != b:
+		add(Warning, "the hook binary %s is not the one that ships with this mew (%s); run `mew install` to update it", p, o.HookSource)
+	default:
+		add(OK, "the hook binary %s is current", p)
+	}
+}
+
+func fileDigest(p string) ([32]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [32]byte{}, err
+	}
+	var sum [32]byte
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+}
+
+// checkStateDir checks the hook can write session files: in the sessions
+// directory, or, before the first event, in the nearest directory that
+// exists (the hook creates the rest).
+func checkStateDir(mewHome string, add addFunc) {
+	dir := filepath.Join(mewHome, "sessions")
+	fi, err := os.Stat(dir)
+	if err == nil && fi.IsDir() {
+		f, err := os.CreateTemp(dir, ".mew-doctor-*")
+		if err != nil {
+			add(Problem, "the state directory %s is not writable: %v", dir, err)
+			return
+		}
+		f.Close()
+		os.Remove(f.Name())
+		add(OK, "the state directory %s is writable", dir)
+		return
+	}
+	if err == nil {
+		add(Problem, "%s is not a directory; Mew keeps its session files there", dir)
+		return
+	}
+	parent := filepath.Dir(dir)
+	for {
+		if _, err := os.Stat(parent); err == nil || filepath.Dir(parent) == parent {
+			break
+		}
+		parent = filepath.Dir(parent)
+	}
+	if err := unix.Access(parent, unix.W_OK|unix.X_OK); err != nil {
+		add(Problem, "the state directory %s cannot be created: %s is not writable", dir, parent)
+		return
+	}
+	add(OK, "the state directory %s will be created at the first hook event", dir)
+}
+
+func checkDisabled(o DoctorOptions, add addFunc) {
+	user := o.SettingsPath()
+	if doc, ok := readForDoctor(user); ok && doc.disableAll {
+		add(Problem, "%s has \"disableAllHooks\": true, so Claude Code runs no hooks at all", user)
+	}
+	for _, p := range o.Managed {
+		doc, ok := readForDoctor(p)
+		switch {
+		case !ok:
+		case doc.disableAll:
+			add(Problem, "the managed policy %s turns all hooks off (\"disableAllHooks\")", p)
+		case doc.managedOnly:
+			add(Problem, "the managed policy %s allows only managed hooks (\"allowManagedHooksOnly\"), so Mew's hook does not run", p)
+		}
+	}
+	if o.Cwd == "" {
+		return
+	}
+	for _, name := range []string{"settings.json", "settings.local.json"} {
+		p := filepath.Join(o.Cwd, ".claude", name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		doc, err := parseSettings(data)
+		switch {
+		case err != nil:
+			add(Warning, "the project settings %s: %v; Claude Code may not start here", p, err)
+		case doc.disableAll:
+			add(Warning, "the project settings %s turn hooks off (\"disableAllHooks\"): Mew won't see sessions started in %s", p, o.Cwd)
+		}
+	}
+}
+
+func readForDoctor(p string) (settingsDoc, bool) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return settingsDoc{}, false
+	}
+	doc, err := parseSettings(data)
+	return doc, err == nil
+}
+
+func checkClaude(o DoctorOptions, add addFunc) {
+	if o.Claude == "" {
+		add(Warning, "claude is not on PATH, so its version is unknown (Mew is tested with Claude Code 2.1)")
+		return
+	}
+	timeout := o.VersionTimeout
+	if timeout <= 0 {
+		timeout = 3 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, o.Claude, "--version") // an argv: no shell
+	cmd.WaitDelay = time.Second                            // a child holding the pipe can't stall us
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	err := cmd.Run()
+	ver := strings.TrimSpace(firstLine(stdout.String()))
+	switch {
+	case ctx.Err() != nil:
+		add(Warning, "`%s --version` did not answer within %v", o.Claude, timeout)
+	case err != nil || ver == "":
+		add(Warning, "`%s --version` failed: %v", o.Claude, err)
+	default:
+		add(OK, "Claude Code %s (%s)", clip(ver, 80), o.Claude)
+	}
+}
+
+func firstLine(s string) string {
+	s = strings.TrimLeft(s, "\r\n")
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// settingsDoc is what the doctor reads from a settings file.
+type settingsDoc struct {
+	disableAll  bool
+	managedOnly bool
+	entries     map[string][]foundEntry // Mew's or not, by event
+}
+
+type foundEntry struct {
+	command     string
+	firesAlways bool // its group's matcher matches everything (or the event has none)
+}
+
+// parseSettings reads a settings document leniently: odd shapes the doctor
+// skips rather than fails on; only invalid JSON is an error.
+func parseSettings(data []byte) (settingsDoc, error) {
+	doc := settingsDoc{entries: map[string][]foundEntry{}}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return doc, nil
+	}
+	if err := validate(data); err != nil {
+		return doc, err
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return doc, ErrNotObject
+	}
+	_ = json.Unmarshal(top["disableAllHooks"], &doc.disableAll)
+	_ = json.Unmarshal(top["allowManagedHooksOnly"], &doc.managedOnly)
+	var hooks map[string]json.RawMessage
+	if json.Unmarshal(top["hooks"], &hooks) != nil {
+		return doc, nil
+	}
+	for event, raw := range hooks {
+		var groups []json.RawMessage
+		if json.Unmarshal(raw, &groups) != nil {
+			continue
+		}
+		for _, g := range groups {
+			var group struct {
+				Matcher *json.RawMessage  `json:"matcher"`
+				Hooks   []json.RawMessage `json:"hooks"`
+			}
+			if json.Unmarshal(g, &group) != nil {
+				continue
+			}
+			always := !usesMatcher(event) || group.Matcher == nil
+			if group.Matcher != nil {
+				var m string
+				always = always || json.Unmarshal(*group.Matcher, &m) == nil && (m == "" || m == "*")
+			}
+			for _, h := range group.Hooks {
+				var e struct {
+					Type    string `json:"type"`
+					Command string `json:"command"`
+				}
+				if json.Unmarshal(h, &e) != nil || e.Command == "" || (e.Type != "" && e.Type != "command") {
+					continue
+				}
+				doc.entries[event] = append(doc.entries[event], foundEntry{command: e.Command, firesAlways: always})
+			}
+		}
+	}
+	return doc, nil
+}

@@ -1,0 +1,480 @@
+package install
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/gofrs/flock"
+
+	"github.com/mew-dev/mew/store"
+)
+
+// BackupSuffix names the copy of the previous bytes kept next to the
+// settings file before Mew changes it.
+const BackupSuffix = ".mew-bak"
+
+// recordName is install's memory in $MEW_HOME: for each settings file it
+// changed, the bytes from before and a hash of what it wrote. Uninstall
+// puts the old bytes back exactly when the file is still what install
+// wrote; otherwise it takes Mew's entries out and leaves the rest.
+const recordName = "install.json"
+
+// maxSettings bounds what is read of a settings file.
+const maxSettings = 16 << 20
+
+// Env says where things are.
+type Env struct {
+	Home      string // the person's home directory ($HOME)
+	ClaudeDir string // $CLAUDE_CONFIG_DIR, or ~/.claude
+	MewHome   string // $MEW_HOME, or ~/.mew
+}
+
+// EnvFromOS reads HOME, CLAUDE_CONFIG_DIR and MEW_HOME; relative paths are
+// made absolute.
+func EnvFromOS() (Env, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return Env{}, fmt.Errorf("cannot find your home directory: %w", err)
+	}
+	mewHome, err := store.Home()
+	if err != nil {
+		return Env{}, err
+	}
+	claude := os.Getenv("CLAUDE_CONFIG_DIR")
+	if claude == "" {
+		claude = filepath.Join(home, ".claude")
+	}
+	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome}
+	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome} {
+		if *p, err = filepath.Abs(*p); err != nil {
+			return Env{}, err
+		}
+	}
+	return e, nil
+}
+
+// SettingsPath is Claude Code's user settings file.
+func (e Env) SettingsPath() string { return filepath.Join(e.ClaudeDir, "settings.json") }
+
+// Want is what install writes for this Env.
+func (e Env) Want() (Want, error) {
+	cmd, err := HookCommand(e.MewHome, e.Home)
+	if err != nil {
+		return Want{}, err
+	}
+	return Want{Command: cmd, Events: Events, Timeout: Timeout}, nil
+}
+
+// Options of Install and Uninstall.
+type Options struct {
+	Env
+	// HookSource is the mew-hook binary Install copies to
+	// $MEW_HOME/bin/mew-hook; "" copies nothing.
+	HookSource string
+	// DryRun computes the change and writes nothing.
+	DryRun bool
+}
+
+// Report says what Install or Uninstall did (or, dry, would do).
+type Report struct {
+	Settings    string // the file that changes: the link's target for a symlink
+	Link        string // settings.json when it is a symlink
+	Changes     []Change
+	HooksBefore []byte
+	HooksAfter  []byte
+	Wrote       bool   // the settings file was (or would be) written
+	Created     bool   // it did not exist
+	Backup      string // where the previous bytes were saved
+	Restored    bool   // uninstall put the exact pre-install bytes back
+	Removed     bool   // uninstall removed the file install had created
+	Hook        string // the installed hook binary
+	HookUpdated bool   // it was (or would be) copied
+}
+
+// FileError is a settings file Mew would not or could not change.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	return fmt.Sprintf("%s: %v; Mew changed nothing in it", e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ErrReadOnly means the settings file has no write permission, which Mew
+// takes as the person's wish that it not be changed.
+var ErrReadOnly = errors.New("the file is read-only")
+
+// Install copies the hook binary and registers it in Claude Code's user
+// settings. Running it again changes nothing.
+func Install(o Options) (Report, error) {
+	want, err := o.Want()
+	if err != nil {
+		return Report{}, err
+	}
+	unlock, err := o.lock(true)
+	if err != nil {
+		return Report{}, err
+	}
+	defer unlock()
+
+	f, err := readSettings(o.SettingsPath())
+	if err != nil {
+		return Report{}, err
+	}
+	ed, err := Edit(f.data, want)
+	if err != nil {
+		return Report{}, &FileError{Path: f.path, Err: err}
+	}
+	rep := f.report(ed)
+	if o.HookSource != "" {
+		rep.Hook, rep.HookUpdated, err = copyHook(o.HookSource, o.MewHome, o.DryRun)
+		if err != nil {
+			return rep, err
+		}
+	}
+	if len(ed.Changes) == 0 || o.DryRun {
+		return rep, nil
+	}
+	if err := f.writable(); err != nil {
+		return rep, err
+	}
+
+	recs, err := loadRecords(o.MewHome)
+	if err != nil {
+		return rep, err
+	}
+	rec := recs.Settings[f.path]
+	ours := rec != nil && f.exists && digest(f.data) == rec.Wrote
+	if !ours {
+		// What is there now is the person's: it is what uninstall restores.
+		rec = &settingsRecord{Existed: f.exists, Before: f.data, HooksAdded: ed.HooksAdded}
+	}
+	if !f.exists {
+		created, err := mkdirAll(filepath.Dir(f.path))
+		if err != nil {
+			return rep, &FileError{Path: f.path, Err: err}
+		}
+		if !ours {
+			rec.CreatedDirs = created
+		}
+	}
+	// The backup keeps the person's last version; bytes that are exactly
+	// Mew's own earlier output hold nothing of theirs and would only
+	// overwrite it.
+	if f.exists && !ours {
+		rep.Backup = f.path + BackupSuffix
+		if err := store.WriteFileAtomic(rep.Backup, f.data, f.mode); err != nil {
+			return rep, &FileError{Path: f.path, Err: fmt.Errorf("cannot save a backup: %w", err)}
+		}
+	}
+	rec.Wrote = digest(ed.Doc)
+	recs.Settings[f.path] = rec
+	if err := saveRecords(o.MewHome, recs); err != nil {
+		return rep, err
+	}
+	if err := f.replace(ed.Doc); err != nil {
+		return rep, err
+	}
+	rep.Wrote = true
+	return rep, nil
+}
+
+// Uninstall takes Mew's entries out of Claude Code's user settings. When
+// the file is still exactly what install wrote, it gets back its bytes from
+// before install (or is removed, with the directories install created, if
+// there was none). The hook binary stays: sessions already running still
+// call it.
+func Uninstall(o Options) (Report, error) {
+	unlock, err := o.lock(false)
+	if err != nil {
+		return Report{}, err
+	}
+	defer unlock()
+
+	f, err := readSettings(o.SettingsPath())
+	if err != nil {
+		return Report{}, err
+	}
+	recs, err := loadRecords(o.MewHome)
+	if err != nil {
+		return Report{}, err
+	}
+	rec := recs.Settings[f.path]
+	if !f.exists {
+		if rec != nil && !o.DryRun {
+			delete(recs.Settings, f.path)
+			return f.report(Edited{Doc: f.data}), saveRecords(o.MewHome, recs)
+		}
+		return f.report(Edited{Doc: f.data}), nil
+	}
+	ours := rec != nil && digest(f.data) == rec.Wrote
+	ed, err := Edit(f.data, Want{DropEmptyHooks: rec != nil && rec.HooksAdded})
+	if err != nil && !ours {
+		return Report{}, &FileError{Path: f.path, Err: err}
+	}
+	rep := f.report(ed)
+	switch {
+	case ours && !rec.Existed && f.link == "":
+		rep.Removed, rep.Wrote = true, true
+		rep.HooksAfter = nil
+	case ours && rec.Existed:
+		rep.Restored, rep.Wrote = true, !bytes.Equal(rec.Before, f.data)
+		rep.HooksAfter = hooksOf(rec.Before)
+	default: // changed since install, or installed by an older record: take Mew's entries out
+		rep.Wrote = !bytes.Equal(ed.Doc, f.data)
+	}
+	if o.DryRun {
+		return rep, nil
+	}
+	if rep.Wrote {
+		if err := f.writable(); err != nil {
+			return rep, err
+		}
+	}
+	switch {
+	case rep.Removed:
+		if err := f.checkUnchanged(); err != nil {
+			return rep, err
+		}
+		if err := os.Remove(f.path); err != nil {
+			return rep, &FileError{Path: f.path, Err: err}
+		}
+		for i := len(rec.CreatedDirs) - 1; i >= 0; i-- {
+			_ = os.Remove(rec.CreatedDirs[i]) // only if empty: anything else there stays
+		}
+	case rep.Restored && rep.Wrote:
+		// The bytes there are Mew's own output (the digest says so): no
+		// backup, so the person's backup from install stays.
+		if err := f.replace(rec.Before); err != nil {
+			return rep, err
+		}
+	case rep.Wrote:
+		rep.Backup = f.path + BackupSuffix
+		if err := store.WriteFileAtomic(rep.Backup, f.data, f.mode); err != nil {
+			return rep, &FileError{Path: f.path, Err: fmt.Errorf("cannot save a backup: %w", err)}
+		}
+		if err := f.replace(ed.Doc); err != nil {
+			return rep, err
+		}
+	}
+	if rec != nil {
+		delete(recs.Settings, f.path)
+		if err := saveRecords(o.MewHome, recs); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// hooksOf is the "hooks" value of a document, nil when it has none or is
+// not one Mew can read.
+func hooksOf(doc []byte) []byte {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(doc, &top) != nil {
+		return nil
+	}
+	if h, ok := top["hooks"]; ok {
+		return h
+	}
+	return nil
+}
+
+// lock serialises concurrent `mew install`/`uninstall` runs of one
+// MEW_HOME. A dry run takes no lock and creates nothing.
+func (o Options) lock(create bool) (func(), error) {
+	if o.DryRun {
+		return func() {}, nil
+	}
+	if create {
+		if err := os.MkdirAll(o.MewHome, 0o700); err != nil {
+			return nil, fmt.Errorf("cannot create %s: %w", o.MewHome, err)
+		}
+	} else if _, err := os.Stat(o.MewHome); err != nil {
+		return func() {}, nil // nothing of Mew's to protect
+	}
+	fl := flock.New(filepath.Join(o.MewHome, "install.lock"), flock.SetPermissions(0o600))
+	ok, err := fl.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock %s: %w", fl.Path(), err)
+	}
+	if !ok {
+		return nil, errors.New("another `mew install` or `mew uninstall` is running; try again when it is done")
+	}
+	return func() { fl.Unlock(); fl.Close() }, nil
+}
+
+// settingsFile is the settings file as read.
+type settingsFile struct {
+	path   string // the file itself (a symlink's final target)
+	link   string // the symlink named by the settings path, if it is one
+	exists bool
+	data   []byte
+	mode   fs.FileMode
+}
+
+func (f settingsFile) report(ed Edited) Report {
+	return Report{
+		Settings: f.path, Link: f.link, Changes: ed.Changes, Created: !f.exists,
+		HooksBefore: ed.HooksBefore, HooksAfter: ed.HooksAfter,
+		Wrote: len(ed.Changes) > 0 || ed.HooksRemoved,
+	}
+}
+
+// readSettings reads the settings file at path, following a symlink to the
+// file it names.
+func readSettings(path string) (settingsFile, error) {
+	f := settingsFile{path: path, mode: 0o600}
+	li, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return f, nil
+	case err != nil:
+		return f, &FileError{Path: path, Err: err}
+	case li.Mode()&fs.ModeSymlink != 0:
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			dest, _ := os.Readlink(path)
+			return f, &FileError{Path: path, Err: fmt.Errorf("it is a symlink to %s, which cannot be followed (%v)", dest, err)}
+		}
+		f.link, f.path = path, target
+	}
+	fi, err := os.Stat(f.path)
+	if err != nil {
+		return f, &FileError{Path: f.path, Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		return f, &FileError{Path: f.path, Err: errors.New("not a regular file")}
+	}
+	if fi.Size() > maxSettings {
+		return f, &FileError{Path: f.path, Err: fmt.Errorf("larger than %d bytes", maxSettings)}
+	}
+	fh, err := os.Open(f.path)
+	if err != nil {
+		return f, &FileError{Path: f.path, Err: err}
+	}
+	defer fh.Close()
+	f.data, err = io.ReadAll(io.LimitReader(fh, maxSettings+1))
+	if err != nil {
+		return f, &FileError{Path: f.path, Err: err}
+	}
+	f.exists, f.mode = true, fi.Mode().Perm()
+	return f, nil
+}
+
+// writable refuses a file without write permission for its owner: someone
+// made it read-only (or a package manager owns it), and an atomic rename
+// would replace it all the same.
+func (f settingsFile) writable() error {
+	if f.exists && f.mode&0o200 == 0 {
+		return &FileError{Path: f.path, Err: fmt.Errorf("%w (mode %04o); make it writable or add the hooks by hand (`mew install --dry-run` shows them)", ErrReadOnly, f.mode)}
+	}
+	return nil
+}
+
+// checkUnchanged fails when the file changed since it was read: Claude
+// Code or an editor wrote it meanwhile, and that write must not be lost.
+func (f settingsFile) checkUnchanged() error {
+	now, err := readSettings(f.path)
+	if err != nil {
+		return err
+	}
+	if now.exists != f.exists || !bytes.Equal(now.data, f.data) {
+		return &FileError{Path: f.path, Err: errors.New("it changed while Mew was working on it; run the command again")}
+	}
+	return nil
+}
+
+// replace writes data over the file atomically (temporary file in the same
+// directory + rename), keeping its mode; for a symlink the target changes
+// and the link stays.
+func (f settingsFile) replace(data []byte) error {
+	if err := f.checkUnchanged(); err != nil {
+		return err
+	}
+	if err := store.WriteFileAtomic(f.path, data, f.mode); err != nil {
+		return &FileError{Path: f.path, Err: err}
+	}
+	return nil
+}
+
+// mkdirAll creates dir and its missing parents (0700), returning the ones
+// it created, outermost first.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	for i, j := 0, len(missing)-1; i < j; i, j = i+1, j-1 {
+		missing[i], missing[j] = missing[j], missing[i]
+	}
+	return missing, nil
+}
+
+type records struct {
+	Version  int                        `json:"version"`
+	Settings map[string]*settingsRecord `json:"settings"`
+}
+
+type settingsRecord struct {
+	Existed     bool     `json:"existed"`
+	Before      []byte   `json:"before"` // base64: the file's bytes before install
+	HooksAdded  bool     `json:"hooks_added"`
+	Wrote       string   `json:"wrote_sha256"`
+	CreatedDirs []string `json:"created_dirs,omitempty"`
+}
+
+func loadRecords(mewHome string) (records, error) {
+	recs := records{Version: 1, Settings: map[string]*settingsRecord{}}
+	data, err := os.ReadFile(filepath.Join(mewHome, recordName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return recs, nil
+	}
+	if err != nil {
+		return recs, err
+	}
+	if err := json.Unmarshal(data, &recs); err != nil || recs.Settings == nil {
+		// A damaged record only costs the exact restore; uninstall still
+		// takes Mew's entries out.
+		return records{Version: 1, Settings: map[string]*settingsRecord{}}, nil
+	}
+	return recs, nil
+}
+
+func saveRecords(mewHome string, recs records) error {
+	if err := os.MkdirAll(mewHome, 0o700); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(recs, "", "  ")
+	if err != nil {
+		return err
+	}
+	// 0600: it holds a copy of the settings, which can hold secrets.
+	return store.WriteFileAtomic(filepath.Join(mewHome, recordName), append(data, '\n'), 0o600)
+}
+
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
