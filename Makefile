@@ -40,8 +40,13 @@ race:
 fuzz-short:
 	$(GO) test ./hookbin -run '^$$' -fuzz FuzzHookPayload -fuzztime 10s -fuzzminimizetime 50x
 
+# Timing goals, reported as ratios and percentiles (never as timed tests):
+# the hook vs a no-op Go binary, registry write → `mew status --watch` line,
+# and the board's tick rate.
 bench:
 	$(GO) test ./hookbin -run '^$$' -bench HookProcess -benchtime 400x
+	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLatency -benchtime 200x
+	$(GO) test ./app/board -run '^$$' -bench . -benchtime 4000x
 
 run: build
 	$(BIN)/mew demo
@@ -155,7 +160,7 @@ EXTRA_TESTS += race-board
 E2E_CLAUDE_VERSION ?= 2.1.328
 E2E_CACHE ?= $(or $(MEW_E2E_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mew-e2e)
 E2E_CLAUDE_DIR := $(E2E_CACHE)/claude-code-$(E2E_CLAUDE_VERSION)
-.PHONY: claude-code e2e e2e-if-available
+.PHONY: claude-code e2e e2e-if-available race-e2e
 # --ignore-scripts: the native binary comes in the platform package (an
 # optional dependency); the postinstall only copies it, and the driver runs
 # it from the platform package directly.
@@ -178,3 +183,8 @@ e2e-if-available:
 		$(MAKE) --no-print-directory e2e; \
 	fi
 EXTRA_TESTS += e2e-if-available
+# The stand-in API, the driver's samplers and the recorder's hook are
+# concurrent: race detector on their own tests.
+race-e2e:
+	CGO_ENABLED=1 $(GO) test -race ./e2e/fakeapi ./e2e/driver ./tools/record-fixture
+EXTRA_TESTS += race-e2e
