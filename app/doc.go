@@ -2,5 +2,8 @@
 // login item and notifications, all in _darwin.go files that only translate
 // the board's finished frames and the jump runner's plans into AppKit calls.
 // The decisions — what is shown, when the panel opens, what a click hits —
-// live in the pure, tested package app/board.
+// live in the pure, tested package app/board; the app's own decisions
+// (Controller's effects, the menu, the panel's geometry, the timer's run
+// policy, the login item, notifications, the status icon) are in this
+// package's files without a build tag, tested on every platform.
 package app

@@ -1,0 +1,86 @@
+package app
+
+import (
+	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/session"
+)
+
+// AlertSound is the one sound to play for the alerts of one update: the
+// most urgent (they come ordered), so a burst rings once. "" for none.
+func AlertSound(alerts []board.Alert, s Settings) string {
+	if !s.Sounds {
+		return ""
+	}
+	for _, a := range alerts {
+		if a.Sound != "" {
+			return a.Sound
+		}
+	}
+	return ""
+}
+
+// Notification is one macOS notification.
+type Notification struct {
+	// ID identifies it to the notification center: one per session, so a
+	// newer alert of the same session replaces the older one.
+	ID    string
+	Title string
+	Body  string
+}
+
+const (
+	notifyTitleRunes = 80
+	notifyBodyRunes  = 240
+)
+
+// Notifications are the notifications to post for alerts, given the rows
+// of the same update (for the details). None when the setting is off or
+// notifications cannot be used here.
+func Notifications(alerts []board.Alert, rows []board.Row, s Settings, available bool) []Notification {
+	if !s.Notifications || !available {
+		return nil
+	}
+	byID := make(map[string]board.Row, len(rows))
+	for _, r := range rows {
+		byID[r.Session.ID] = r
+	}
+	var out []Notification
+	for _, a := range alerts {
+		if !session.ValidID(a.ID) {
+			continue
+		}
+		project := a.Project
+		if project == "" {
+			project = "A session"
+		}
+		title := project + " " + alertVerb(a)
+		var body string
+		if r, ok := byID[a.ID]; ok {
+			body = sessionTip(r)
+		}
+		out = append(out, Notification{
+			ID:    BundleID + ".session." + a.ID,
+			Title: oneLine(title, notifyTitleRunes),
+			Body:  oneLine(body, notifyBodyRunes),
+		})
+	}
+	return out
+}
+
+func alertVerb(a board.Alert) string {
+	switch a.State {
+	case session.Done:
+		return "is done"
+	case session.Failed:
+		return "failed"
+	}
+	switch a.Reason {
+	case session.ReasonPermission:
+		return "needs your permission"
+	case session.ReasonQuestion:
+		return "has a question"
+	case session.ReasonPlan:
+		return "has a plan for you to review"
+	}
+	return "is waiting for you"
+}

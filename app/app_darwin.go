@@ -1,0 +1,217 @@
+//go:build darwin && cgo
+
+// The macOS side of the app. Every file here only carries out what the
+// pure code decided (Controller's Effects, BuildMenu's items, PanelRect,
+// the login and notification choices). The cgo constraint: darwinkit is
+// cgo, so a CGO_ENABLED=0 darwin build (mew-hook's, `GOOS=darwin go vet`)
+// leaves the app out instead of failing.
+
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/progrium/darwinkit/dispatch"
+	"github.com/progrium/darwinkit/macos/appkit"
+	"github.com/progrium/darwinkit/macos/foundation"
+	"github.com/progrium/darwinkit/objc"
+
+	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/monitor"
+)
+
+// darwinkit rule "AppKit only on the main thread": AppKit must run on the
+// process's first thread, and main() starts there only if the goroutine
+// is locked to it before anything else runs (package init runs on the
+// main goroutine, before main).
+func init() { runtime.LockOSThread() }
+
+// The app's Go state. Main thread only: every reader and writer runs on
+// the main queue (AppKit callbacks, mainAsync tasks).
+var (
+	ctrl     *Controller
+	settings Settings
+	mewHome  string
+	exePath  string // this mew, symlinks resolved
+	jumper   *Jumper
+	logger   *log.Logger
+	// notifyOK: UNUserNotificationCenter may be used (NotificationsAvailable).
+	notifyOK  bool
+	notifyWhy string
+)
+
+// nsApp is the shared NSApplication: a singleton AppKit itself keeps.
+var nsApp appkit.Application
+
+// appDelegate stays referenced from Go for the app's life; darwinkit also
+// keeps the wrapper alive (cgo handle + associated object) once set.
+var appDelegate *appkit.ApplicationDelegate
+
+// Run runs the menu-bar app until the person quits. It must be called on
+// the main goroutine (cmd/mew's main), which init locked to thread 0.
+func Run(stdout, stderr io.Writer) int {
+	logger = log.New(stderr, "mew app: ", log.LstdFlags)
+	opts, err := monitor.Default()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew app: %v\n", err)
+		return 1
+	}
+	mewHome = opts.Store.Home
+	release, ok, err := AcquireInstance(mewHome)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "mew app: %v\n", err)
+		return 1
+	case !ok:
+		fmt.Fprintln(stdout, "Mew is already running (its icon is in the menu bar).")
+		return 0
+	}
+	defer release()
+	if settings, err = LoadSettings(mewHome); err != nil {
+		logger.Printf("settings: %v (using the defaults)", err)
+	}
+	if exePath, err = Executable(); err != nil {
+		logger.Printf("cannot find this executable: %v", err)
+	}
+	ctrl = NewController(board.DefaultConfig())
+	jumper = &Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Store: opts.Store, Plan: jump.PlanFor}
+
+	// Store and registry watching (fsnotify) on its own goroutines.
+	updates, err := monitor.Watch(context.Background(), opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew app: %v\n", err)
+		return 1
+	}
+
+	// darwinkit rule "autorelease pools off the main thread": before
+	// Run() there is no event loop to drain a pool yet.
+	objc.WithAutoreleasePool(func() {
+		nsApp = appkit.Application_SharedApplication()
+		// No Dock icon, no app menu (LSUIElement in Info.plist does the
+		// same for Mew.app before this line runs).
+		nsApp.SetActivationPolicy(appkit.ApplicationActivationPolicyAccessory)
+		appDelegate = &appkit.ApplicationDelegate{}
+		appDelegate.SetApplicationDidFinishLaunching(func(foundation.Notification) {
+			startUI()
+			go feedUpdates(updates)
+		})
+		// A display added, removed or rearranged: the top-right corner moved.
+		appDelegate.SetApplicationDidChangeScreenParameters(func(foundation.Notification) {
+			if ctrl.PanelShown() {
+				placePanel()
+			}
+		})
+		nsApp.SetDelegate(appDelegate)
+	})
+	nsApp.Run() // returns only if the app stops; Quit terminates the process
+	return 0
+}
+
+// startUI builds the status item and the panel; main thread (the app
+// delegate's didFinishLaunching).
+func startUI() {
+	notifyOK, notifyWhy = NotificationsAvailable(exePath, foundation.Bundle_MainBundle().BundleIdentifier())
+	setupLogin()
+	setupStatusItem()
+	setupPanel()
+	if settings.Notifications && notifyOK {
+		requestNotificationPermission()
+	}
+	apply(ctrl.Recheck(time.Now())) // the icon for "no sessions yet"
+}
+
+// pendingUpdate coalesces monitor updates for the main thread.
+var pendingUpdate Latest[monitor.Update]
+
+// feedUpdates runs on its own goroutine: it hands each monitor update to
+// the main thread, keeping at most one hand-over queued.
+func feedUpdates(updates <-chan monitor.Update) {
+	for u := range updates {
+		if pendingUpdate.Put(u) {
+			mainAsync(func() {
+				if u, ok := pendingUpdate.Take(); ok {
+					logProblems(u.Errors)
+					apply(ctrl.SetSessions(u.Sessions, len(u.Errors), time.Now()))
+				}
+			})
+		}
+	}
+}
+
+// lastProblems is the monitor's last list of problems, logged when it
+// changes (the monitor repeats it every second); main thread only.
+var lastProblems string
+
+func logProblems(errs []error) {
+	var b strings.Builder
+	for _, e := range errs {
+		b.WriteString(e.Error())
+		b.WriteByte('\n')
+	}
+	if b.String() != lastProblems {
+		lastProblems = b.String()
+		for _, e := range errs {
+			logger.Printf("skipped: %v", e)
+		}
+	}
+}
+
+// mainAsync runs task on the main thread (darwinkit rule "AppKit only on
+// the main thread": the only way work from a goroutine reaches AppKit).
+// dispatch_async itself makes no Objective-C objects, so the calling
+// goroutine needs no pool; the task gets its own, since a main-queue block
+// may run outside the event loop's pool.
+func mainAsync(task func()) {
+	dispatch.MainQueue().DispatchAsync(func() { objc.WithAutoreleasePool(task) })
+}
+
+// apply carries out one event's Effects; main thread.
+func apply(e Effects) {
+	if e.Resize || e.Show {
+		placePanel()
+	}
+	switch {
+	case e.Show:
+		showPanel()
+	case e.Hide:
+		hidePanel()
+	}
+	if e.Redraw {
+		redrawPanel()
+	}
+	setTicking(e.Tick)
+	scheduleRecheck(e.Recheck)
+	if len(e.Alerts) > 0 {
+		ring(e.Alerts)
+	}
+	if e.Icon != nil {
+		setStatusIcon(*e.Icon)
+	}
+}
+
+// jumpTo starts a jump from a click (panel or menu); main thread. The
+// jump runs on the runner's goroutine, never here: AppleScript and tmux
+// can take seconds.
+func jumpTo(id string) {
+	jumper.Jump(id, func(r jump.Result) {
+		// The runner's goroutine: log here, sound on the main thread.
+		logger.Print(r.Message)
+		if s := JumpFeedback(r); s != "" {
+			mainAsync(func() { playSound(s) })
+		}
+	})
+}
+
+// quit ends the app; main thread.
+func quit() {
+	nsApp.Terminate(nil)
+	os.Exit(0) // not reached: terminate: exits
+}

@@ -1,0 +1,124 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// CommandTimeout bounds a subcommand run from the menu: `mew doctor` asks
+// `claude --version`, which may hang.
+const CommandTimeout = 30 * time.Second
+
+// maxCommandOutput bounds what a dialog shows of a command's output.
+const (
+	maxCommandOutput = 64 << 10
+	dialogLines      = 40
+)
+
+// RunCommand runs an argument vector (no shell) with its output
+// collected, bounded by ctx.
+func RunCommand(ctx context.Context, argv []string) (string, error) {
+	if len(argv) == 0 || !filepath.IsAbs(argv[0]) {
+		return "", errors.New("the program must be an absolute path")
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var out limitedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdin = nil
+	cmd.WaitDelay = time.Second // a child that keeps the pipes open
+	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		err = fmt.Errorf("no answer within the time limit: %w", ctx.Err())
+	}
+	return out.String(), err
+}
+
+// limitedBuffer keeps the first maxCommandOutput bytes written to it.
+type limitedBuffer struct{ b bytes.Buffer }
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := maxCommandOutput - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (l *limitedBuffer) String() string { return l.b.String() }
+
+// Dialog is a message for the person: what an NSAlert shows.
+type Dialog struct {
+	Title string
+	Text  string
+	// Failed: shown as a warning.
+	Failed bool
+}
+
+// SelfCommand is a menu item that runs one of mew's own subcommands.
+type SelfCommand struct {
+	Name string   // for the dialog's title
+	Args []string // after the executable
+}
+
+// The menu's commands: the same text as in a terminal.
+var (
+	InstallCommand = SelfCommand{Name: "Install Hooks", Args: []string{"install"}}
+	DoctorCommand  = SelfCommand{Name: "Doctor", Args: []string{"doctor"}}
+)
+
+// RunSelf runs exe (this mew) with c's arguments and returns the dialog
+// that reports it. It blocks: call it off the main thread.
+func RunSelf(ctx context.Context, exe string, c SelfCommand) Dialog {
+	ctx, cancel := context.WithTimeout(ctx, CommandTimeout)
+	defer cancel()
+	out, err := RunCommand(ctx, append([]string{exe}, c.Args...))
+	return commandDialog(c, out, err)
+}
+
+// commandDialog words a command's outcome.
+func commandDialog(c SelfCommand, out string, err error) Dialog {
+	text := clipLines(strings.TrimSpace(out), dialogLines, "mew "+strings.Join(c.Args, " "))
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		if text == "" {
+			text = "Done."
+		}
+		return Dialog{Title: c.Name, Text: text}
+	case errors.As(err, &exit) && exit.Exited():
+		if text == "" {
+			text = fmt.Sprintf("mew %s failed with status %d.", strings.Join(c.Args, " "), exit.ExitCode())
+		}
+		return Dialog{Title: c.Name + ": problems found", Text: text, Failed: true}
+	}
+	msg := fmt.Sprintf("Could not run mew %s: %v", strings.Join(c.Args, " "), err)
+	if text != "" {
+		msg += "\n\n" + text
+	}
+	return Dialog{Title: c.Name + " failed", Text: msg, Failed: true}
+}
+
+// clipLines keeps the first n lines of s, saying how many were left out
+// and which command shows them all.
+func clipLines(s string, n int, command string) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %d more lines (run `%s` in a terminal to see all)", len(lines)-n, command)
+}
+
+// Executable is this program's path with symlinks resolved.
+func Executable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(exe)
+}

@@ -1,0 +1,215 @@
+package app
+
+import (
+	"time"
+
+	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/session"
+)
+
+// Controller holds the app's state between events and decides what the
+// macOS side does: show or hide the panel, resize it, redraw it, run or
+// stop the 8 Hz timer, ring, change the status icon. It is not safe for
+// concurrent use: the app calls it on the main thread only, and the
+// darwin code carries out the Effects it returns.
+type Controller struct {
+	cfg      board.Config
+	board    *board.Board
+	scene    *board.Scene
+	sessions []session.Shown
+	problems int
+	rows     []board.Row
+
+	frame        board.Frame // the latest frame the scene drew
+	framed       bool
+	sizedW       int // the frame size the panel was last sized for
+	sizedH       int
+	shown        bool // the panel is on screen, as last decided
+	occluded     bool // the window server says no part of the panel is visible
+	icon         StatusIcon
+	iconReported bool
+}
+
+// Effects are what one event asks of the macOS side, in this order:
+// resize, show or hide, redraw, timer, alerts, icon.
+type Effects struct {
+	// Show puts the panel on screen and in front (also when it already
+	// is and a session newly needs the person); Hide takes it off. At most
+	// one is set.
+	Show, Hide bool
+	// Resize: the frame's size changed; the panel gets the size of
+	// Controller.Frame (see PanelRect).
+	Resize bool
+	// Redraw: the frame changed; the view draws Controller.Frame.
+	Redraw bool
+	// Tick is whether the 8 Hz timer should run from now on.
+	Tick bool
+	// Recheck, when the timer is stopped and more than zero, asks for
+	// Recheck to be called after this long: a needs-you state settles then,
+	// and the panel must open without waiting for the next file event.
+	Recheck time.Duration
+	// Alerts are the sounds (and notifications) due, most urgent first.
+	Alerts []board.Alert
+	// Icon is set when the status item must change.
+	Icon *StatusIcon
+}
+
+// recheckSlack puts a recheck just past the settle deadline, so the state
+// has surely settled when it runs.
+const recheckSlack = 5 * time.Millisecond
+
+// NewController starts with no sessions and the panel hidden.
+func NewController(cfg board.Config) *Controller {
+	return &Controller{cfg: cfg, board: board.New(cfg), scene: board.NewScene()}
+}
+
+// ShouldTick is the timer's run policy: animate only a panel that is on
+// screen and not fully covered (hidden behind a full-screen app, on a
+// sleeping display, behind the screen saver).
+func ShouldTick(shown, occluded bool) bool { return shown && !occluded }
+
+// SetSessions takes a monitor update.
+func (c *Controller) SetSessions(sessions []session.Shown, problems int, now time.Time) Effects {
+	c.sessions, c.problems = sessions, problems
+	return c.update(now)
+}
+
+// Recheck re-evaluates the board at now without new sessions (settling).
+func (c *Controller) Recheck(now time.Time) Effects { return c.update(now) }
+
+// Tick is one step of the 8 Hz timer: the board at now, then the next
+// frame of the cats.
+// A tick that fires after the timer stopped (queued before the panel
+// hid) only updates the board.
+func (c *Controller) Tick(now time.Time) Effects {
+	e, opened := c.updateOpened(now)
+	if c.shown && !opened { // a panel that just opened has its frame already
+		c.step(now, &e)
+	}
+	return e
+}
+
+// ShowPanel is the person opening the panel from the menu: it stays up
+// until they close it.
+func (c *Controller) ShowPanel(now time.Time) Effects {
+	c.board.Show()
+	return c.update(now)
+}
+
+// HidePanel is the person closing the panel: it stays closed until a
+// session newly needs them.
+func (c *Controller) HidePanel(now time.Time) Effects {
+	c.board.Close()
+	return c.update(now)
+}
+
+// SetOccluded takes the window server's word on whether any part of the
+// panel is visible. Only the timer changes.
+func (c *Controller) SetOccluded(occluded bool, now time.Time) Effects {
+	c.occluded = occluded
+	e := Effects{Tick: ShouldTick(c.shown, c.occluded)}
+	if !e.Tick {
+		e.Recheck = nextSettle(c.sessions, now, c.cfg)
+	}
+	return e
+}
+
+// Click returns the session at a point of the panel, in logical pixels.
+func (c *Controller) Click(x, y int) (id string, ok bool) {
+	if !c.shown || !c.framed {
+		return "", false
+	}
+	return c.frame.HitTest(x, y)
+}
+
+// Frame is the frame the view draws. Its slices are shared with the scene:
+// read-only.
+func (c *Controller) Frame() (board.Frame, bool) { return c.frame, c.framed }
+
+// Rows are the sessions as the board last listed them.
+func (c *Controller) Rows() []board.Row { return c.rows }
+
+// Problems is how many sources the last monitor update could not read.
+func (c *Controller) Problems() int { return c.problems }
+
+// PanelShown reports whether the panel is on screen.
+func (c *Controller) PanelShown() bool { return c.shown }
+
+func (c *Controller) update(now time.Time) Effects {
+	e, _ := c.updateOpened(now)
+	return e
+}
+
+// updateOpened folds the time and sessions into the board; opened reports
+// that the panel opened on this update (and its frame was drawn).
+func (c *Controller) updateOpened(now time.Time) (e Effects, opened bool) {
+	v := c.board.Update(c.sessions, now)
+	c.rows = v.Rows
+	switch {
+	case v.Open && !c.shown:
+		c.shown, e.Show, opened = true, true, true
+		// Just ordered front: visible until the window server says
+		// otherwise (a stale "occluded" from the last hide must not keep
+		// the timer off).
+		c.occluded = false
+		c.step(now, &e)
+	case v.Open && len(v.Entered) > 0:
+		e.Show = true // bring it forward for the newcomer
+	case !v.Open && c.shown:
+		c.shown, e.Hide = false, true
+	}
+	e.Tick = ShouldTick(c.shown, c.occluded)
+	if !e.Tick {
+		e.Recheck = nextSettle(c.sessions, now, c.cfg)
+	}
+	e.Alerts = v.Alerts
+	if icon := IconFor(c.rows); !c.iconReported || icon != c.icon {
+		c.icon, c.iconReported = icon, true
+		e.Icon = &icon
+	}
+	return e, opened
+}
+
+// step draws the next frame into e.
+func (c *Controller) step(now time.Time, e *Effects) {
+	f := c.scene.Tick(c.rows, now)
+	if f.Unchanged && c.framed {
+		return
+	}
+	c.frame, c.framed = f, true
+	e.Redraw = true
+	if f.W != c.sizedW || f.H != c.sizedH {
+		c.sizedW, c.sizedH = f.W, f.H
+		e.Resize = true
+	}
+}
+
+// nextSettle is how long until the first needs-you state that has not
+// settled yet does, or 0 when none is pending.
+func nextSettle(sessions []session.Shown, now time.Time, cfg board.Config) time.Duration {
+	var next time.Duration
+	for _, s := range sessions {
+		var settle time.Duration
+		switch s.State {
+		case session.Waiting:
+			settle = cfg.WaitingSettle
+		case session.Done, session.Failed:
+			settle = cfg.DoneSettle
+		default:
+			continue
+		}
+		if s.Since.IsZero() {
+			continue
+		}
+		left := s.Since.Add(settle).Sub(now)
+		if left <= 0 || left >= settle+time.Second {
+			// Settled already, or a Since in the future (a clock step):
+			// the monitor's next pass re-evaluates anyway.
+			continue
+		}
+		if left += recheckSlack; next == 0 || left < next {
+			next = left
+		}
+	}
+	return next
+}

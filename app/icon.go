@@ -1,0 +1,177 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"sync"
+
+	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/assets"
+	"github.com/mew-dev/mew/session"
+)
+
+// StatusIcon is what the menu-bar item shows.
+type StatusIcon struct {
+	// Attention: a session needs the person (waiting, done or failed):
+	// the coloured cat facing out instead of the sitting outline.
+	Attention bool
+	// Title is the number of sessions that need the person, next to the
+	// cat; "" when none.
+	Title   string
+	ToolTip string
+}
+
+// IconFor decides the status icon from the board's rows (settled states,
+// so a prompt approved within milliseconds never flashes the icon).
+func IconFor(rows []board.Row) StatusIcon {
+	var waiting, done, failed, working int
+	for _, r := range rows {
+		switch r.Group {
+		case board.GroupWaiting:
+			waiting++
+		case board.GroupDone:
+			if r.State == session.Failed {
+				failed++
+			} else {
+				done++
+			}
+		case board.GroupWorking:
+			working++
+		}
+	}
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(waiting, "waiting")
+	add(done, "done")
+	add(failed, "failed")
+	add(working, "working")
+	tip := "Mew: no sessions"
+	if len(parts) > 0 {
+		tip = "Mew: " + strings.Join(parts, ", ")
+	}
+	needs := waiting + done + failed
+	icon := StatusIcon{Attention: needs > 0, ToolTip: tip}
+	if needs > 0 {
+		icon.Title = fmt.Sprint(needs)
+	}
+	return icon
+}
+
+// IconImage is a status-item picture: PNG bytes at IconPixelsPerPoint
+// pixels per point, and its size in points.
+type IconImage struct {
+	PNG []byte
+	// W and H are the size in points (the PNG is IconPixelsPerPoint times
+	// larger, for Retina menu bars).
+	W, H float64
+	// Template: an outline the system tints for light and dark menu bars.
+	// The attention cat keeps its colours, so it is not one.
+	Template bool
+}
+
+// IconPixelsPerPoint: one sprite pixel is one point, drawn as 2×2 pixels
+// so Retina menu bars show it sharp.
+const IconPixelsPerPoint = 2
+
+// Sprites of the two icons: the cat that sits quietly, and the one that
+// turned to face you (what the panel shows for a waiting session).
+const (
+	iconQuietSprite     = "sit"
+	iconAttentionSprite = "front"
+	// templateFill is the alpha of the quiet cat's body: the outline is
+	// solid, the fur a faint tint, so the template reads as a drawing.
+	templateFill = 0x50
+)
+
+var iconImages = sync.OnceValue(func() [2]IconImage {
+	return [2]IconImage{renderIcon(false), renderIcon(true)}
+})
+
+// IconImageFor returns the picture for the quiet or the attention state.
+func IconImageFor(attention bool) IconImage {
+	if attention {
+		return iconImages()[1]
+	}
+	return iconImages()[0]
+}
+
+func renderIcon(attention bool) IconImage {
+	name := iconQuietSprite
+	if attention {
+		name = iconAttentionSprite
+	}
+	rows := cropSprite(assets.Sprites[name])
+	h, w := len(rows), len(rows[0])
+	const k = IconPixelsPerPoint
+	img := image.NewNRGBA(image.Rect(0, 0, w*k, h*k))
+	coat := assets.Coats[0]
+	for y, row := range rows {
+		for x := 0; x < len(row); x++ {
+			col, ok := spritePaint(row[x], coat)
+			if !ok {
+				continue
+			}
+			if !attention {
+				// Template images are read for their alpha only.
+				a := uint8(templateFill)
+				if row[x] == 'K' {
+					a = 0xff
+				}
+				col = color.NRGBA{A: a}
+			}
+			for dy := 0; dy < k; dy++ {
+				for dx := 0; dx < k; dx++ {
+					img.SetNRGBA(x*k+dx, y*k+dy, col)
+				}
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		panic("app: encoding the status icon: " + err.Error()) // an in-memory NRGBA always encodes
+	}
+	return IconImage{PNG: buf.Bytes(), W: float64(w), H: float64(h), Template: !attention}
+}
+
+// spritePaint is the colour of one sprite character; '.' is transparent.
+func spritePaint(ch byte, coat assets.Coat) (color.NRGBA, bool) {
+	rgb := func(c assets.RGB) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, 0xff} }
+	switch ch {
+	case '.':
+		return color.NRGBA{}, false
+	case 'F':
+		return rgb(coat.Fur), true
+	case 'S':
+		return rgb(coat.Shade), true
+	case 'W':
+		return rgb(coat.W), true
+	}
+	c, ok := assets.Ink[ch]
+	return rgb(c), ok
+}
+
+// cropSprite trims the transparent rows and columns around a sprite.
+func cropSprite(rows []string) []string {
+	top, bottom, left, right := len(rows), -1, 1<<30, -1
+	for r, row := range rows {
+		for c := 0; c < len(row); c++ {
+			if row[c] != '.' {
+				top, bottom = min(top, r), max(bottom, r)
+				left, right = min(left, c), max(right, c)
+			}
+		}
+	}
+	var out []string
+	for r := top; r <= bottom; r++ {
+		out = append(out, rows[r][left:right+1])
+	}
+	return out
+}

@@ -1,0 +1,249 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"howett.net/plist"
+
+	"github.com/mew-dev/mew/store"
+)
+
+// BundleID is Mew.app's bundle identifier (Info.plist) and the label of
+// the LaunchAgent fallback.
+const BundleID = "dev.mew.Mew"
+
+// LoginStatus is the Launch at Login item's state.
+type LoginStatus struct {
+	On bool
+	// NeedsApproval: registered, but macOS waits for the person to allow
+	// it in System Settings › Login Items.
+	NeedsApproval bool
+	// Unavailable says why the item cannot be used ("" when it can).
+	Unavailable string
+}
+
+// LoginBackend is how Mew registers itself to start at login.
+type LoginBackend int
+
+const (
+	// LoginAppService is SMAppService.mainAppService (macOS 13+): the
+	// system's Login Items list, and only for an app run from its bundle.
+	LoginAppService LoginBackend = iota
+	// LoginLaunchAgent is a ~/Library/LaunchAgents plist: for a mew binary
+	// run outside a bundle, or where SMAppService is missing.
+	LoginLaunchAgent
+)
+
+func (b LoginBackend) String() string {
+	if b == LoginAppService {
+		return "SMAppService"
+	}
+	return "LaunchAgent"
+}
+
+// ChooseLoginBackend picks SMAppService when the app runs from its bundle
+// and the class exists, the LaunchAgent otherwise.
+func ChooseLoginBackend(inBundle, appServiceAvailable bool) LoginBackend {
+	if inBundle && appServiceAvailable {
+		return LoginAppService
+	}
+	return LoginLaunchAgent
+}
+
+// SMAppService.Status values (ServiceManagement/SMAppService.h).
+const (
+	SMStatusNotRegistered    = 0
+	SMStatusEnabled          = 1
+	SMStatusRequiresApproval = 2
+	SMStatusNotFound         = 3
+)
+
+// LoginStatusFromSM maps SMAppService's status to the menu's state.
+func LoginStatusFromSM(status int) LoginStatus {
+	switch status {
+	case SMStatusEnabled:
+		return LoginStatus{On: true}
+	case SMStatusRequiresApproval:
+		return LoginStatus{On: true, NeedsApproval: true}
+	case SMStatusNotRegistered:
+		return LoginStatus{}
+	case SMStatusNotFound:
+		// The system cannot find the app's service: a copy run from a
+		// disk image or a translocated download.
+		return LoginStatus{Unavailable: "move Mew to Applications"}
+	}
+	return LoginStatus{Unavailable: "unknown status " + strconv.Itoa(status)}
+}
+
+// LoginOp is what choosing Launch at Login does.
+type LoginOp int
+
+const (
+	LoginEnable LoginOp = iota
+	LoginDisable
+	// LoginOpenSettings: registered but not approved; the person approves
+	// in System Settings (toggling would only register it again).
+	LoginOpenSettings
+	LoginNothing // unavailable
+)
+
+// LoginToggle decides what a click on the item does.
+func LoginToggle(s LoginStatus) LoginOp {
+	switch {
+	case s.Unavailable != "":
+		return LoginNothing
+	case s.NeedsApproval:
+		return LoginOpenSettings
+	case s.On:
+		return LoginDisable
+	}
+	return LoginEnable
+}
+
+// LaunchAgent is the login item for a Mew that is not run from Mew.app:
+// a plist in ~/Library/LaunchAgents, loaded into the person's GUI session
+// with launchctl.
+type LaunchAgent struct {
+	Home string // the person's home directory
+	UID  int    // their user id: the launchd domain is gui/<uid>
+	Exe  string // the mew executable, absolute
+	// ServiceName is this process's $XPC_SERVICE_NAME: launchd's label
+	// for a process it started as a job.
+	ServiceName string
+	// Run runs an argument vector (never a shell line) and returns its
+	// combined output; the app passes RunCommand.
+	Run func(ctx context.Context, argv []string) (string, error)
+}
+
+// Launchctl is launchctl's absolute path: the app's PATH may be minimal.
+const Launchctl = "/bin/launchctl"
+
+// Path is the agent's plist file.
+func (a LaunchAgent) Path() string {
+	return filepath.Join(a.Home, "Library", "LaunchAgents", BundleID+".plist")
+}
+
+// launchAgentPlist is the LaunchAgent's property list.
+type launchAgentPlist struct {
+	Label                  string   `plist:"Label"`
+	ProgramArguments       []string `plist:"ProgramArguments"`
+	RunAtLoad              bool     `plist:"RunAtLoad"`
+	ProcessType            string   `plist:"ProcessType"`
+	LimitLoadToSessionType string   `plist:"LimitLoadToSessionType"`
+}
+
+// LaunchAgentPlist is the plist that starts exe's panel app at login:
+// `exe app` in the person's GUI (Aqua) session, once, not kept alive (Quit
+// means quit).
+func LaunchAgentPlist(exe string) ([]byte, error) {
+	if err := checkExe(exe); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := plist.NewEncoderForFormat(&buf, plist.XMLFormat)
+	enc.Indent("\t")
+	err := enc.Encode(launchAgentPlist{
+		Label:                  BundleID,
+		ProgramArguments:       []string{exe, "app"},
+		RunAtLoad:              true,
+		ProcessType:            "Interactive",
+		LimitLoadToSessionType: "Aqua",
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// checkExe refuses executables a login item must not point at.
+func checkExe(exe string) error {
+	switch {
+	case exe == "" || !filepath.IsAbs(exe) || filepath.Clean(exe) != exe:
+		return fmt.Errorf("the executable %q is not a clean absolute path", exe)
+	case strings.ContainsAny(exe, "\x00\n\r"):
+		return errors.New("the executable's path contains a NUL or line break")
+	case strings.Contains(exe, string(filepath.Separator)+"go-build"):
+		// `go run` builds into a temporary directory that is gone by the
+		// next login.
+		return errors.New("this mew was started with `go run`: build it (make build) or use Mew.app")
+	}
+	return nil
+}
+
+// Status reads the plist: on when it is Mew's and starts this executable.
+// A plist left by a Mew at another path counts as off (enabling replaces
+// it).
+func (a LaunchAgent) Status() LoginStatus {
+	if err := checkExe(a.Exe); err != nil {
+		return LoginStatus{Unavailable: "needs a built mew"}
+	}
+	data, err := os.ReadFile(a.Path())
+	if err != nil {
+		return LoginStatus{}
+	}
+	var p launchAgentPlist
+	if _, err := plist.Unmarshal(data, &p); err != nil {
+		return LoginStatus{}
+	}
+	return LoginStatus{On: p.Label == BundleID && len(p.ProgramArguments) > 0 && p.ProgramArguments[0] == a.Exe}
+}
+
+func (a LaunchAgent) domain() string { return "gui/" + strconv.Itoa(a.UID) }
+
+// LaunchctlArgv is the command that loads (bootstrap) or unloads
+// (bootout) the agent's plist in the person's GUI domain.
+func (a LaunchAgent) LaunchctlArgv(verb string) []string {
+	return []string{Launchctl, verb, a.domain(), a.Path()}
+}
+
+// launchedByAgent reports whether this process is the agent's own job:
+// launchd names the job it starts in XPC_SERVICE_NAME. Unloading that job
+// would stop this very Mew, so then the plist alone changes (it counts at
+// the next login).
+func (a LaunchAgent) launchedByAgent() bool { return a.ServiceName == BundleID }
+
+// Enable writes the plist and loads it. Loading starts `mew app` at once
+// (RunAtLoad); that second copy finds this one running and exits
+// (AcquireInstance). An older job of the same label is unloaded first, so
+// the new plist replaces it. A failure to load is returned as a note, not
+// an error: the plist on disk is what launchd reads at the next login.
+func (a LaunchAgent) Enable(ctx context.Context) (note string, err error) {
+	data, err := LaunchAgentPlist(a.Exe)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(a.Path()), 0o755); err != nil {
+		return "", err
+	}
+	if err := store.WriteFileAtomic(a.Path(), data, 0o644); err != nil {
+		return "", err
+	}
+	if a.launchedByAgent() {
+		return "", nil // the job is loaded: it is this process
+	}
+	_, _ = a.Run(ctx, a.LaunchctlArgv("bootout")) // fails when not loaded: nothing to replace
+	if out, err := a.Run(ctx, a.LaunchctlArgv("bootstrap")); err != nil {
+		return fmt.Sprintf("launchctl bootstrap: %v: %s (Mew starts at the next login anyway)", err, strings.TrimSpace(out)), nil
+	}
+	return "", nil
+}
+
+// Disable removes the plist and unloads the job (unless it is this
+// process, see launchedByAgent).
+func (a LaunchAgent) Disable(ctx context.Context) error {
+	if err := os.Remove(a.Path()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if !a.launchedByAgent() {
+		_, _ = a.Run(ctx, a.LaunchctlArgv("bootout")) // fails when not loaded: fine
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+//go:build darwin && cgo
+
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"unsafe"
+
+	"github.com/progrium/darwinkit/macos/foundation"
+	"github.com/progrium/darwinkit/objc"
+)
+
+// The login item. Main thread only (the menu's action and menu delegate).
+var (
+	loginBackend LoginBackend
+	appService   objc.Class // SMAppService, when loginBackend is LoginAppService
+	launchAgent  LaunchAgent
+	// loginBusy: a LaunchAgent change is running on its goroutine.
+	loginBusy bool
+)
+
+// loadFramework loads a system framework darwinkit does not link
+// (ServiceManagement, UserNotifications); until then its classes do not
+// exist and objc.GetClass returns nil.
+func loadFramework(name string) bool {
+	b := foundation.Bundle_BundleWithPath("/System/Library/Frameworks/" + name + ".framework")
+	return !b.IsNil() && b.Load()
+}
+
+// classNamed returns a class if its framework loaded and the system has it.
+func classNamed(framework, class string) (objc.Class, bool) {
+	if !loadFramework(framework) {
+		return objc.Class{}, false
+	}
+	c := objc.GetClass(class)
+	return c, c.Ptr() != nil
+}
+
+func setupLogin() {
+	_, inBundle := BundleOf(exePath)
+	var hasService bool
+	appService, hasService = classNamed("ServiceManagement", "SMAppService")
+	loginBackend = ChooseLoginBackend(inBundle, hasService)
+	home, _ := os.UserHomeDir()
+	launchAgent = LaunchAgent{
+		Home: home, UID: os.Getuid(), Exe: exePath,
+		ServiceName: os.Getenv("XPC_SERVICE_NAME"), Run: RunCommand,
+	}
+}
+
+// mainAppService is [SMAppService mainAppService] (macOS 13+): the app
+// itself as a login item. Only called with loginBackend LoginAppService.
+func mainAppService() objc.Object {
+	return objc.Call[objc.Object](appService, objc.Sel("mainAppService"))
+}
+
+// loginStatus is the menu's Launch at Login state.
+func loginStatus() LoginStatus {
+	if loginBusy {
+		return LoginStatus{Unavailable: "changing…"}
+	}
+	if loginBackend == LoginAppService {
+		return LoginStatusFromSM(objc.Call[int](mainAppService(), objc.Sel("status"))) // NSInteger
+	}
+	return launchAgent.Status()
+}
+
+// toggleLogin carries out LoginToggle's decision; main thread.
+func toggleLogin() {
+	op := LoginToggle(loginStatus())
+	if loginBackend == LoginAppService {
+		var err error
+		switch op {
+		case LoginEnable:
+			err = appServiceCall("registerAndReturnError:")
+		case LoginDisable:
+			err = appServiceCall("unregisterAndReturnError:")
+		case LoginOpenSettings:
+			objc.Call[objc.Void](appService, objc.Sel("openSystemSettingsLoginItems"))
+		}
+		if err != nil {
+			showDialog(Dialog{Title: "Launch at Login", Text: err.Error(), Failed: true})
+		}
+		return
+	}
+	if op != LoginEnable && op != LoginDisable {
+		return
+	}
+	// launchctl runs as a process: off the main thread.
+	loginBusy = true
+	agent := launchAgent
+	go func() {
+		var note string
+		var err error
+		if op == LoginEnable {
+			note, err = agent.Enable(context.Background())
+		} else {
+			err = agent.Disable(context.Background())
+		}
+		mainAsync(func() {
+			loginBusy = false
+			switch {
+			case err != nil:
+				showDialog(Dialog{Title: "Launch at Login", Text: err.Error(), Failed: true})
+			case note != "":
+				logger.Print(note)
+			}
+		})
+	}()
+}
+
+// appServiceCall sends a -xxxAndReturnError: message to the main app
+// service, with the NSError** out-parameter as darwinkit's own
+// foundation_custom.go passes it.
+func appServiceCall(sel string) error {
+	var nsErr foundation.Error
+	if objc.Call[bool](mainAppService(), objc.Sel(sel), unsafe.Pointer(&nsErr)) {
+		return nil
+	}
+	if err := foundation.ToGoError(nsErr); err != nil {
+		return err
+	}
+	return errors.New("macOS refused the change (" + sel + ")")
+}

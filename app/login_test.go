@@ -1,0 +1,221 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"howett.net/plist"
+)
+
+func TestChooseLoginBackend(t *testing.T) {
+	if ChooseLoginBackend(true, true) != LoginAppService {
+		t.Error("bundle with SMAppService: want SMAppService")
+	}
+	for _, c := range [][2]bool{{false, true}, {true, false}, {false, false}} {
+		if got := ChooseLoginBackend(c[0], c[1]); got != LoginLaunchAgent {
+			t.Errorf("inBundle=%v service=%v: got %v, want LaunchAgent", c[0], c[1], got)
+		}
+	}
+}
+
+func TestLoginStatusFromSMAndToggle(t *testing.T) {
+	cases := []struct {
+		status int
+		want   LoginStatus
+		op     LoginOp
+	}{
+		{SMStatusNotRegistered, LoginStatus{}, LoginEnable},
+		{SMStatusEnabled, LoginStatus{On: true}, LoginDisable},
+		{SMStatusRequiresApproval, LoginStatus{On: true, NeedsApproval: true}, LoginOpenSettings},
+		{SMStatusNotFound, LoginStatus{Unavailable: "move Mew to Applications"}, LoginNothing},
+		{42, LoginStatus{Unavailable: "unknown status 42"}, LoginNothing},
+	}
+	for _, c := range cases {
+		got := LoginStatusFromSM(c.status)
+		if got != c.want {
+			t.Errorf("status %d: %+v, want %+v", c.status, got, c.want)
+		}
+		if op := LoginToggle(got); op != c.op {
+			t.Errorf("status %d: toggle %v, want %v", c.status, op, c.op)
+		}
+	}
+}
+
+func TestLaunchAgentPlist(t *testing.T) {
+	exe := "/Users/me/bin/mew"
+	data, err := LaunchAgentPlist(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if format, err := plist.Unmarshal(data, &got); err != nil || format != plist.XMLFormat {
+		t.Fatalf("not an XML plist (%v): %s", err, data)
+	}
+	want := map[string]any{
+		"Label":                  "dev.mew.Mew",
+		"ProgramArguments":       []any{exe, "app"},
+		"RunAtLoad":              true,
+		"ProcessType":            "Interactive",
+		"LimitLoadToSessionType": "Aqua",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("plist:\n%#v\nwant:\n%#v", got, want)
+	}
+	if !strings.HasPrefix(string(data), `<?xml version="1.0" encoding="UTF-8"?>`) ||
+		!strings.Contains(string(data), "<!DOCTYPE plist") {
+		t.Errorf("launchd expects a standard XML plist header:\n%s", data)
+	}
+	// A path with XML's special characters is escaped, not injected.
+	odd := "/Users/me/Apps & <Tools>/mew"
+	data, err = LaunchAgentPlist(odd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p launchAgentPlist
+	if _, err := plist.Unmarshal(data, &p); err != nil || p.ProgramArguments[0] != odd {
+		t.Fatalf("round trip of %q: %v %+v", odd, err, p)
+	}
+}
+
+func TestLaunchAgentPlistRefusesBadExe(t *testing.T) {
+	for _, exe := range []string{
+		"", "mew", "./mew", "/usr/local/../bin/mew", "/a/b\n/mew", "/a\x00/mew",
+		"/var/folders/xy/T/go-build12345/b001/exe/mew",
+	} {
+		if _, err := LaunchAgentPlist(exe); err == nil {
+			t.Errorf("LaunchAgentPlist(%q) accepted a path a login item must not start", exe)
+		}
+	}
+}
+
+type launchctlCall []string
+
+func fakeAgent(t *testing.T, fail map[string]error) (LaunchAgent, *[]launchctlCall) {
+	t.Helper()
+	var calls []launchctlCall
+	a := LaunchAgent{
+		Home: t.TempDir(), UID: 501, Exe: "/Applications/Tools/mew",
+		Run: func(ctx context.Context, argv []string) (string, error) {
+			calls = append(calls, argv)
+			if err := fail[argv[1]]; err != nil {
+				return "Bootstrap failed: 5: Input/output error\n", err
+			}
+			return "", nil
+		},
+	}
+	return a, &calls
+}
+
+func TestLaunchAgentEnableDisable(t *testing.T) {
+	a, calls := fakeAgent(t, map[string]error{"bootout": errors.New("exit status 3")})
+	if s := a.Status(); s.On || s.Unavailable != "" {
+		t.Fatalf("before: %+v", s)
+	}
+	note, err := a.Enable(context.Background())
+	if err != nil || note != "" {
+		t.Fatalf("Enable: %v %q", err, note)
+	}
+	path := filepath.Join(a.Home, "Library", "LaunchAgents", "dev.mew.Mew.plist")
+	if a.Path() != path {
+		t.Fatalf("path %s", a.Path())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := LaunchAgentPlist(a.Exe); string(data) != string(want) {
+		t.Fatalf("written plist differs:\n%s", data)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Errorf("plist mode %v, want 0644 (launchd ignores group/world-writable agents)", st.Mode().Perm())
+	}
+	wantCalls := []launchctlCall{
+		{"/bin/launchctl", "bootout", "gui/501", path},
+		{"/bin/launchctl", "bootstrap", "gui/501", path},
+	}
+	if !reflect.DeepEqual(*calls, wantCalls) {
+		t.Fatalf("launchctl calls %q, want %q", *calls, wantCalls)
+	}
+	if s := a.Status(); !s.On {
+		t.Fatalf("after Enable: %+v", s)
+	}
+	if LoginToggle(a.Status()) != LoginDisable {
+		t.Fatal("an enabled agent toggles to disable")
+	}
+
+	*calls = nil
+	if err := a.Disable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("plist still there: %v", err)
+	}
+	if !reflect.DeepEqual(*calls, []launchctlCall{{"/bin/launchctl", "bootout", "gui/501", path}}) {
+		t.Fatalf("disable calls %q", *calls)
+	}
+	if s := a.Status(); s.On {
+		t.Fatalf("after Disable: %+v", s)
+	}
+	// Disabling twice is fine.
+	if err := a.Disable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLaunchAgentBootstrapFailureIsANote(t *testing.T) {
+	a, _ := fakeAgent(t, map[string]error{"bootstrap": errors.New("exit status 5")})
+	note, err := a.Enable(context.Background())
+	if err != nil {
+		t.Fatalf("a load failure must not fail Enable (the plist counts at login): %v", err)
+	}
+	if !strings.Contains(note, "bootstrap") || !strings.Contains(note, "Input/output error") {
+		t.Fatalf("note %q", note)
+	}
+	if !a.Status().On {
+		t.Fatal("the plist is in place: status on")
+	}
+}
+
+// Run by launchd as the agent's job, unloading the job would stop this
+// very process: only the file changes.
+func TestLaunchAgentNeverUnloadsItself(t *testing.T) {
+	a, calls := fakeAgent(t, nil)
+	a.ServiceName = BundleID
+	if _, err := a.Enable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Disable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(*calls) != 0 {
+		t.Fatalf("launchctl called from inside the job: %q", *calls)
+	}
+}
+
+func TestLaunchAgentStatusOtherExe(t *testing.T) {
+	a, _ := fakeAgent(t, nil)
+	if _, err := a.Enable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	moved := a
+	moved.Exe = "/Applications/Other/mew"
+	if s := moved.Status(); s.On {
+		t.Fatalf("a plist for another executable must count as off: %+v", s)
+	}
+	moved.Exe = "relative/mew"
+	if s := moved.Status(); s.Unavailable == "" {
+		t.Fatalf("a bad executable makes the item unavailable: %+v", s)
+	}
+	// A corrupt plist counts as off, and enabling replaces it.
+	if err := os.WriteFile(a.Path(), []byte("not a plist"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := a.Status(); s.On {
+		t.Fatalf("corrupt plist: %+v", s)
+	}
+}

@@ -1,0 +1,205 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/session"
+)
+
+// Action is what choosing a menu item does.
+type Action int
+
+const (
+	ActionNone                Action = iota // a label
+	ActionJump                              // bring MenuItem.SessionID's terminal forward
+	ActionShowPanel                         // the person opens the panel
+	ActionHidePanel                         // the person closes it
+	ActionInstallHooks                      // `mew install`, result in a dialog
+	ActionDoctor                            // `mew doctor`, result in a dialog
+	ActionToggleSounds                      // the Sounds setting
+	ActionToggleNotifications               // the Notifications setting
+	ActionToggleLogin                       // Launch at login
+	ActionQuit
+)
+
+// MenuItem is one line of the status item's menu. A zero MenuItem with
+// Separator set is a separator line.
+type MenuItem struct {
+	Separator bool
+	Title     string
+	ToolTip   string
+	Action    Action
+	SessionID string // for ActionJump: a valid session id
+	Enabled   bool
+	Checked   bool
+	Key       string // key equivalent, "" for none
+}
+
+// Toggle is a setting's menu state.
+type Toggle struct {
+	On bool
+	// Unavailable says why the setting cannot be used here ("" when it
+	// can); the item is then disabled and says so.
+	Unavailable string
+}
+
+// MenuState is everything the menu shows.
+type MenuState struct {
+	Rows          []board.Row
+	Problems      int // sources the monitor could not read
+	PanelShown    bool
+	Sounds        bool
+	Notifications Toggle
+	Login         LoginStatus
+}
+
+// Menu limits.
+const (
+	// MaxMenuSessions is how many sessions the menu lists; the panel
+	// shows them all.
+	MaxMenuSessions = 12
+	menuTitleRunes  = 60
+	menuTipRunes    = 200
+)
+
+// BuildMenu decides the menu's lines: the sessions (needs-you first, as
+// the board orders them), the panel, the hooks, the settings, Quit.
+func BuildMenu(st MenuState) []MenuItem {
+	sep := MenuItem{Separator: true}
+	var items []MenuItem
+	listed := 0
+	for _, r := range st.Rows {
+		if !session.ValidID(r.Session.ID) {
+			continue // an id goes to the jump; the board drops these already
+		}
+		if listed == MaxMenuSessions {
+			items = append(items, MenuItem{Title: fmt.Sprintf("%d more in the panel", len(st.Rows)-listed)})
+			break
+		}
+		listed++
+		items = append(items, MenuItem{
+			Title:     sessionTitle(r),
+			ToolTip:   oneLine(sessionTip(r), menuTipRunes),
+			Action:    ActionJump,
+			SessionID: r.Session.ID,
+			Enabled:   true,
+		})
+	}
+	if listed == 0 {
+		items = append(items, MenuItem{Title: "No sessions"})
+	}
+	if st.Problems > 0 {
+		items = append(items, MenuItem{
+			Title:   fmt.Sprintf("%d session %s unreadable (see Doctor)", st.Problems, plural(st.Problems, "file", "files")),
+			ToolTip: "Mew skipped sources it could not read; Doctor checks the setup.",
+		})
+	}
+	items = append(items, sep)
+	if st.PanelShown {
+		items = append(items, MenuItem{Title: "Hide Panel", Action: ActionHidePanel, Enabled: true})
+	} else {
+		items = append(items, MenuItem{Title: "Show Panel", Action: ActionShowPanel, Enabled: true})
+	}
+	items = append(items, sep,
+		MenuItem{Title: "Install Hooks…", Action: ActionInstallHooks, Enabled: true,
+			ToolTip: "Register Mew's hook with Claude Code (mew install)"},
+		MenuItem{Title: "Doctor…", Action: ActionDoctor, Enabled: true,
+			ToolTip: "Check that Mew can see your sessions (mew doctor)"},
+		sep,
+		MenuItem{Title: "Sounds", Action: ActionToggleSounds, Enabled: true, Checked: st.Sounds},
+		toggleItem("Notifications", ActionToggleNotifications, st.Notifications),
+		loginItem(st.Login),
+		sep,
+		MenuItem{Title: "Quit Mew", Action: ActionQuit, Enabled: true, Key: "q"},
+	)
+	return items
+}
+
+func toggleItem(title string, a Action, t Toggle) MenuItem {
+	it := MenuItem{Title: title, Action: a, Enabled: true, Checked: t.On}
+	if t.Unavailable != "" {
+		it.Title += " (" + t.Unavailable + ")"
+		it.Enabled, it.Checked = false, false
+	}
+	return it
+}
+
+func loginItem(s LoginStatus) MenuItem {
+	it := MenuItem{Title: "Launch at Login", Action: ActionToggleLogin, Enabled: true, Checked: s.On}
+	switch {
+	case s.Unavailable != "":
+		it.Title += " (" + s.Unavailable + ")"
+		it.Enabled, it.Checked = false, false
+	case s.NeedsApproval:
+		it.Title += " (approve in System Settings)"
+		it.ToolTip = "macOS asks you to allow Mew in System Settings › General › Login Items."
+	}
+	return it
+}
+
+// sessionTitle is "project — waiting · permission · 12s".
+func sessionTitle(r board.Row) string {
+	project := r.Project
+	if project == "" {
+		project = r.Session.ID
+	}
+	state := string(r.State)
+	if r.Reason != "" {
+		state += " · " + string(r.Reason)
+	}
+	tail := " — " + state + " · " + board.FormatAge(r.Age)
+	return oneLine(project, menuTitleRunes-len([]rune(tail))) + tail
+}
+
+// sessionTip is what the person needs to recognise the moment.
+func sessionTip(r board.Row) string {
+	s := r.Session
+	switch {
+	case r.State == session.Waiting && s.Tool != "" && s.ToolDetail != "":
+		return s.Tool + ": " + s.ToolDetail
+	case r.State == session.Waiting && s.ToolDetail != "":
+		return s.ToolDetail
+	case r.NeedsYou() && s.LastMessage != "":
+		return s.LastMessage
+	case s.Title != "":
+		return s.Title
+	}
+	return s.Cwd
+}
+
+// oneLine makes untrusted text one short line: control and format
+// characters (newlines, escapes, bidi overrides) and runs of spaces become
+// one space, and it is cut to n runes, the last one "…".
+func oneLine(s string, n int) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	rs := []rune(b.String())
+	if n < 1 {
+		n = 1
+	}
+	if len(rs) > n {
+		return string(rs[:n-1]) + "…"
+	}
+	return string(rs)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,141 @@
+//go:build darwin && cgo
+
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/progrium/darwinkit/macos/appkit"
+	"github.com/progrium/darwinkit/macos/foundation"
+	"github.com/progrium/darwinkit/objc"
+)
+
+// App-lifetime objects (darwinkit rule "retained globals"): package
+// variables, each retained once with objc.Retain, so neither the event
+// loop's autorelease pool nor Go's collector frees them. Main thread only.
+var (
+	statusItem    appkit.StatusItem
+	statusMenu    appkit.Menu
+	quietIcon     appkit.Image
+	attentionIcon appkit.Image
+	// menuDelegate: darwinkit keeps the wrapper alive once set; the global
+	// keeps the Go value reachable too.
+	menuDelegate *appkit.MenuDelegate
+)
+
+func setupStatusItem() {
+	statusItem = appkit.StatusBar_SystemStatusBar().StatusItemWithLength(appkit.VariableStatusItemLength)
+	objc.Retain(&statusItem)
+	quietIcon = iconImage(IconImageFor(false))
+	objc.Retain(&quietIcon)
+	attentionIcon = iconImage(IconImageFor(true))
+	objc.Retain(&attentionIcon)
+	statusItem.Button().SetImagePosition(appkit.ImageLeft) // the count right of the cat
+
+	statusMenu = appkit.NewMenuWithTitle("Mew")
+	objc.Retain(&statusMenu)
+	statusMenu.SetAutoenablesItems(false) // BuildMenu decides what is enabled
+	menuDelegate = &appkit.MenuDelegate{}
+	// The session list and ages change all the time: rebuild on opening.
+	menuDelegate.SetMenuNeedsUpdate(func(menu appkit.Menu) { fillMenu(menu) })
+	statusMenu.SetDelegate(menuDelegate)
+	statusItem.SetMenu(statusMenu)
+}
+
+func iconImage(ic IconImage) appkit.Image {
+	img := appkit.NewImageWithData(ic.PNG)
+	img.SetSize(foundation.Size{Width: ic.W, Height: ic.H})
+	img.SetTemplate(ic.Template)
+	return img
+}
+
+// setStatusIcon shows IconFor's decision.
+func setStatusIcon(icon StatusIcon) {
+	b := statusItem.Button()
+	if icon.Attention {
+		b.SetImage(attentionIcon)
+	} else {
+		b.SetImage(quietIcon)
+	}
+	b.SetTitle(icon.Title)
+	b.SetToolTip(icon.ToolTip)
+}
+
+// fillMenu replaces the menu's items with BuildMenu's; main thread (the
+// menu delegate).
+func fillMenu(menu appkit.Menu) {
+	apply(ctrl.Recheck(time.Now())) // ages as of now
+	items := BuildMenu(MenuState{
+		Rows:          ctrl.Rows(),
+		Problems:      ctrl.Problems(),
+		PanelShown:    ctrl.PanelShown(),
+		Sounds:        settings.Sounds,
+		Notifications: Toggle{On: settings.Notifications, Unavailable: notifyWhy},
+		Login:         loginStatus(),
+	})
+	menu.RemoveAllItems()
+	for _, it := range items {
+		if it.Separator {
+			menu.AddItem(appkit.MenuItem_SeparatorItem())
+			continue
+		}
+		item := it // each handler keeps its own item
+		mi := appkit.NewMenuItemWithAction(it.Title, it.Key, func(objc.Object) { menuAction(item) })
+		mi.SetEnabled(it.Enabled)
+		if it.Checked {
+			mi.SetState(appkit.ControlStateValueOn)
+		}
+		if it.ToolTip != "" {
+			mi.SetToolTip(it.ToolTip)
+		}
+		menu.AddItem(mi)
+	}
+}
+
+// menuAction carries out a chosen item; main thread (the item's action).
+func menuAction(it MenuItem) {
+	now := time.Now()
+	switch it.Action {
+	case ActionJump:
+		jumpTo(it.SessionID)
+	case ActionShowPanel:
+		apply(ctrl.ShowPanel(now))
+	case ActionHidePanel:
+		apply(ctrl.HidePanel(now))
+	case ActionInstallHooks:
+		runSelfInBackground(InstallCommand)
+	case ActionDoctor:
+		runSelfInBackground(DoctorCommand)
+	case ActionToggleSounds:
+		settings.Sounds = !settings.Sounds
+		saveSettings()
+	case ActionToggleNotifications:
+		settings.Notifications = !settings.Notifications
+		saveSettings()
+		if settings.Notifications && notifyOK {
+			requestNotificationPermission()
+		}
+	case ActionToggleLogin:
+		toggleLogin()
+	case ActionQuit:
+		quit()
+	}
+}
+
+func saveSettings() {
+	if err := SaveSettings(mewHome, settings); err != nil {
+		showDialog(Dialog{Title: "Mew could not save its settings", Text: err.Error(), Failed: true})
+	}
+}
+
+// runSelfInBackground runs `mew install` or `mew doctor` on a goroutine
+// (they read files and may ask `claude --version`: never on the main
+// thread) and shows the result from the main thread.
+func runSelfInBackground(c SelfCommand) {
+	exe := exePath
+	go func() {
+		d := RunSelf(context.Background(), exe, c)
+		mainAsync(func() { showDialog(d) })
+	}()
+}
