@@ -108,14 +108,15 @@ func renderIcon(attention bool) IconImage {
 	if attention {
 		name = iconAttentionSprite
 	}
-	rows := cropSprite(assets.Sprites[name])
+	rows := assets.Crop(assets.Sprites[name])
 	h, w := len(rows), len(rows[0])
 	const k = IconPixelsPerPoint
 	img := image.NewNRGBA(image.Rect(0, 0, w*k, h*k))
 	coat := assets.Coats[0]
 	for y, row := range rows {
 		for x := 0; x < len(row); x++ {
-			col, ok := spritePaint(row[x], coat)
+			ink, ok := coat.Paint(row[x])
+			col := color.NRGBA{ink.R, ink.G, ink.B, 0xff}
 			if !ok {
 				continue
 			}
@@ -139,39 +140,4 @@ func renderIcon(attention bool) IconImage {
 		panic("app: encoding the status icon: " + err.Error()) // an in-memory NRGBA always encodes
 	}
 	return IconImage{PNG: buf.Bytes(), W: float64(w), H: float64(h), Template: !attention}
-}
-
-// spritePaint is the colour of one sprite character; '.' is transparent.
-func spritePaint(ch byte, coat assets.Coat) (color.NRGBA, bool) {
-	rgb := func(c assets.RGB) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, 0xff} }
-	switch ch {
-	case '.':
-		return color.NRGBA{}, false
-	case 'F':
-		return rgb(coat.Fur), true
-	case 'S':
-		return rgb(coat.Shade), true
-	case 'W':
-		return rgb(coat.W), true
-	}
-	c, ok := assets.Ink[ch]
-	return rgb(c), ok
-}
-
-// cropSprite trims the transparent rows and columns around a sprite.
-func cropSprite(rows []string) []string {
-	top, bottom, left, right := len(rows), -1, 1<<30, -1
-	for r, row := range rows {
-		for c := 0; c < len(row); c++ {
-			if row[c] != '.' {
-				top, bottom = min(top, r), max(bottom, r)
-				left, right = min(left, c), max(right, c)
-			}
-		}
-	}
-	var out []string
-	for r := top; r <= bottom; r++ {
-		out = append(out, rows[r][left:right+1])
-	}
-	return out
 }

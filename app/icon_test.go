@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/assets"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -112,8 +113,8 @@ func TestIconImages(t *testing.T) {
 }
 
 func TestCropSprite(t *testing.T) {
-	got := cropSprite([]string{"....", ".K..", "..F.", "...."})
+	got := assets.Crop([]string{"....", ".K..", "..F.", "...."})
 	if len(got) != 2 || got[0] != "K." || got[1] != ".F" {
-		t.Fatalf("cropSprite = %q", got)
+		t.Fatalf("Crop = %q", got)
 	}
 }

@@ -2,11 +2,11 @@ package app
 
 import (
 	"fmt"
-	"strings"
-	"unicode"
 
 	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/session"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // Action is what choosing a menu item does.
@@ -170,32 +170,8 @@ func sessionTip(r board.Row) string {
 	return s.Cwd
 }
 
-// oneLine makes untrusted text one short line: control and format
-// characters (newlines, escapes, bidi overrides) and runs of spaces become
-// one space, and it is cut to n runes, the last one "…".
-func oneLine(s string, n int) string {
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		if unicode.IsControl(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	rs := []rune(b.String())
-	if n < 1 {
-		n = 1
-	}
-	if len(rs) > n {
-		return string(rs[:n-1]) + "…"
-	}
-	return string(rs)
-}
+// oneLine makes untrusted text one short line (see internal/text).
+func oneLine(s string, n int) string { return text.OneLine(s, max(n, 1)) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

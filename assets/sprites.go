@@ -263,3 +263,39 @@ var SpriteNames = []string{
 	"bubble", "mark-permission", "mark-question", "mark-plan", "mark-input",
 	"zz", "alarm", "window", "window-night", "plant", "cushion", "desk",
 }
+
+// Paint is the colour a sprite character paints with in coat c: the coat's
+// roles F, S and W, a fixed Ink colour, or nothing ('.', transparent, or a
+// character the legend does not know).
+func (c Coat) Paint(ch byte) (RGB, bool) {
+	switch ch {
+	case '.':
+		return RGB{}, false
+	case 'F':
+		return c.Fur, true
+	case 'S':
+		return c.Shade, true
+	case 'W':
+		return c.W, true
+	}
+	ink, ok := Ink[ch]
+	return ink, ok
+}
+
+// Crop trims the transparent rows and columns around a sprite.
+func Crop(rows []string) []string {
+	top, bottom, left, right := len(rows), -1, 1<<30, -1
+	for r, row := range rows {
+		for c := 0; c < len(row); c++ {
+			if row[c] != '.' {
+				top, bottom = min(top, r), max(bottom, r)
+				left, right = min(left, c), max(right, c)
+			}
+		}
+	}
+	var out []string
+	for r := top; r <= bottom; r++ {
+		out = append(out, rows[r][left:right+1])
+	}
+	return out
+}

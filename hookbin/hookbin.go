@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
@@ -187,14 +188,4 @@ func printable(s string) bool {
 	return true
 }
 
-func clipForLog(s string) string {
-	if len(s) > 80 {
-		s = s[:80] + "…"
-	}
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, s)
-}
+func clipForLog(s string) string { return text.OneLine(s, 80) }

@@ -14,10 +14,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strconv"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/mailru/easyjson/jlexer"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // Claude Code 2.1.x hook event names.
@@ -149,40 +149,8 @@ func errorKind(raw json.RawMessage) string {
 	return "error"
 }
 
-// oneLine flattens s to a single line of printable text of at most n runes,
-// ending in "…" when cut. Control characters (escape sequences included) and
-// bidi overrides are dropped so a message can't repaint a terminal that
-// shows it or disguise itself.
-func oneLine(s string, n int) string {
-	out := make([]rune, 0, min(len(s), n+1))
-	space := false
-	for _, r := range s {
-		if len(out) > n {
-			break
-		}
-		switch {
-		case unicode.IsSpace(r):
-			space = len(out) > 0
-		case unicode.IsControl(r) || r == utf8.RuneError || isBidiControl(r):
-		default:
-			if space {
-				out = append(out, ' ')
-				space = false
-			}
-			out = append(out, r)
-		}
-	}
-	if len(out) > n {
-		out = append(out[:n-1], '…')
-	}
-	return string(out)
-}
-
-// isBidiControl reports the invisible direction overrides that can make a
-// shown title read differently from what it is.
-func isBidiControl(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
-}
+// oneLine makes agent text safe to show on one line (see internal/text).
+func oneLine(s string, n int) string { return text.OneLine(s, n) }
 
 // clip bounds a path-like field without altering it otherwise.
 func clip(s string) string {

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/mew-dev/mew/assets"
 	"github.com/mew-dev/mew/session"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // TickRate is how often the simulation steps.
@@ -199,9 +200,9 @@ func planRow(r Row, y int, tick uint64) rowPlan {
 	}
 	rp.line3 = detail(r)
 	// Clip here, not when drawing, so the plan holds exactly what is shown.
-	rp.line1 = clip(clean(rp.line1), textChars-len(rp.age)-1)
-	rp.line2 = clip(rp.line2, textChars)
-	rp.line3 = clip(clean(rp.line3), textChars)
+	rp.line1 = text.OneLine(rp.line1, textChars-len(rp.age)-1)
+	rp.line2 = text.Clip(rp.line2, textChars)
+	rp.line3 = text.OneLine(rp.line3, textChars)
 	return rp
 }
 
@@ -280,37 +281,6 @@ func FormatAge(d time.Duration) string {
 		return fmt.Sprintf("%dh", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
-}
-
-// clean makes a one-line string of untrusted text: control characters
-// (escape sequences, newlines) become spaces, runs of spaces collapse.
-func clean(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		if unicode.IsControl(r) || unicode.IsSpace(r) || r == unicode.ReplacementChar {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// clip shortens s to n characters, marking the cut with an ellipsis.
-func clip(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // stateColor is the colour a state is written in.
@@ -421,13 +391,8 @@ func (f *Frame) sprite(a art, name string, x, y int, flip bool, coat assets.Coat
 			rx = x + s.w - r.x - r.w
 		}
 		c := r.ink
-		switch r.role {
-		case 'F':
-			c = coat.Fur
-		case 'S':
-			c = coat.Shade
-		case 'W':
-			c = coat.W
+		if r.role != 0 {
+			c, _ = coat.Paint(r.role)
 		}
 		f.Rects = append(f.Rects, Rect{rx, y + r.y, r.w, 1, c})
 	}

@@ -8,11 +8,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/session"
 )
@@ -77,7 +78,7 @@ func printTable(w io.Writer, shown []session.Shown, now time.Time) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tREASON\tAGE\tPROJECT\tTITLE")
 	for _, s := range shown {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.State, dash(string(s.Reason)), Age(now.Sub(s.Since)), combine.Project(s.Cwd), clipTitle(s.Title, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
 	}
 	tw.Flush()
 }
@@ -115,7 +116,7 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 				}
 				continue
 			}
-			fmt.Fprintf(stdout, "%s  %s  %-8s %-10s %s  %s\n", now.Format("15:04:05"), shortID(s.ID), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), clipTitle(s.Title, 60))
+			fmt.Fprintf(stdout, "%s  %s  %-8s %-10s %s  %s\n", now.Format("15:04:05"), shortID(s.ID), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
 		}
 		for id := range seen {
 			if !present[id] {
@@ -131,21 +132,6 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 	return 0
 }
 
-// Age formats a duration the way the board and the table show it.
-func Age(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
-}
-
 func shortID(id string) string {
 	if len(id) > 8 {
 		return id[:8]
@@ -156,14 +142,6 @@ func shortID(id string) string {
 func dash(s string) string {
 	if s == "" {
 		return "-"
-	}
-	return s
-}
-
-func clipTitle(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
 	}
 	return s
 }

@@ -99,7 +99,7 @@ func render(size int) *image.NRGBA {
 		}
 	}
 
-	rows := crop(assets.Sprites[iconSprite])
+	rows := assets.Crop(assets.Sprites[iconSprite])
 	h, w := len(rows), len(rows[0])
 	scale := max(1, (size*55/100+max(w, h)/2)/max(w, h)) // rounded
 	left := (size - w*scale) / 2
@@ -109,7 +109,8 @@ func render(size int) *image.NRGBA {
 	coat := assets.Coats[0]
 	for r, row := range rows {
 		for c := 0; c < len(row); c++ {
-			col, ok := paint(row[c], coat)
+			ink, ok := coat.Paint(row[c])
+			col := rgba(ink)
 			if !ok {
 				continue
 			}
@@ -133,38 +134,4 @@ func insideRounded(x, y, margin, body, radius int) bool {
 	cy := min(max(y, radius), body-1-radius)
 	dx, dy := x-cx, y-cy
 	return dx*dx+dy*dy <= radius*radius
-}
-
-// paint is the colour of one sprite character; '.' is transparent.
-func paint(ch byte, coat assets.Coat) (color.NRGBA, bool) {
-	switch ch {
-	case '.':
-		return color.NRGBA{}, false
-	case 'F':
-		return rgba(coat.Fur), true
-	case 'S':
-		return rgba(coat.Shade), true
-	case 'W':
-		return rgba(coat.W), true
-	}
-	c, ok := assets.Ink[ch]
-	return rgba(c), ok
-}
-
-// crop trims the transparent rows and columns around a sprite.
-func crop(rows []string) []string {
-	top, bottom, left, right := len(rows), -1, 1<<30, -1
-	for r, row := range rows {
-		for c := 0; c < len(row); c++ {
-			if row[c] != '.' {
-				top, bottom = min(top, r), max(bottom, r)
-				left, right = min(left, c), max(right, c)
-			}
-		}
-	}
-	var out []string
-	for r := top; r <= bottom; r++ {
-		out = append(out, rows[r][left:right+1])
-	}
-	return out
 }

@@ -67,7 +67,7 @@ func TestRenderDrawsTheCatSharpOnTheRoom(t *testing.T) {
 		}
 		// Whole-number scaling: every outline pixel's run length along a
 		// row is a multiple of the scale, so no pixel is smeared.
-		rows := crop(assets.Sprites[iconSprite])
+		rows := assets.Crop(assets.Sprites[iconSprite])
 		scale := max(1, (size*55/100+len(rows)/2)/len(rows))
 		for y := 0; y < size; y++ {
 			run := 0

@@ -16,6 +16,8 @@ import (
 	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/assets"
 	"github.com/mew-dev/mew/session"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // Jumper brings the person to a session's terminal and says where it went.
@@ -317,10 +319,10 @@ func (m *Model) line(i int, r board.Row) string {
 	if r.Reason != "" {
 		state += " · " + string(r.Reason)
 	}
-	project := pad(clip(oneLine(r.Project), projectW), projectW)
+	project := pad(text.OneLine(r.Project, projectW), projectW)
 	age := board.FormatAge(r.Age)
 	fixed := 2 + projectW + 1 + stateW + 1 + ageW + 2
-	detail := clip(oneLine(detailOf(r)), max(m.width-fixed, 0))
+	detail := oneLine(detailOf(r), max(m.width-fixed, 0))
 	st := m.st.state[r.State]
 	projStyle := m.opt.Renderer.NewStyle()
 	if i == m.cursor && !m.opt.Static {
@@ -360,25 +362,6 @@ func summary(rows []board.Row) string {
 	return strings.Join(parts, " · ")
 }
 
-// oneLine strips what could move the cursor or restyle the terminal:
-// project names and messages come from the agent, not from us.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == ' '
-	}), " ")
-}
-
-func clip(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 func pad(s string, n int) string {
 	if w := len([]rune(s)); w < n {
 		return s + strings.Repeat(" ", n-w)
@@ -396,4 +379,12 @@ func Render(sessions []session.Shown, cfg board.Config, now time.Time, r *lipglo
 	m.width = width
 	m.Update(Update{Sessions: sessions})
 	return m.View()
+}
+
+// oneLine cuts untrusted text to n runes on one line; n ≤ 0 leaves nothing.
+func oneLine(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return text.OneLine(s, n)
 }
