@@ -160,7 +160,7 @@ EXTRA_TESTS += race-board
 E2E_CLAUDE_VERSION ?= 2.1.328
 E2E_CACHE ?= $(or $(MEW_E2E_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mew-e2e)
 E2E_CLAUDE_DIR := $(E2E_CACHE)/claude-code-$(E2E_CLAUDE_VERSION)
-.PHONY: claude-code e2e e2e-if-available race-e2e
+.PHONY: claude-code e2e e2e-if-available race-e2e record-fixture
 # --ignore-scripts: the native binary comes in the platform package (an
 # optional dependency); the postinstall only copies it, and the driver runs
 # it from the platform package directly.
@@ -173,8 +173,11 @@ claude-code:
 			"@anthropic-ai/claude-code@$(E2E_CLAUDE_VERSION)" && \
 		touch "$(E2E_CLAUDE_DIR)/.installed"; \
 	fi
+# Four scenarios at a time: on two cores eight CLIs starting at once slow
+# each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
+# suite is no faster for it (~22 s either way).
 e2e:
-	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" $(GO) test ./e2e -count=1 -parallel 8 -timeout 5m -v
+	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" $(GO) test ./e2e -count=1 -parallel 4 -timeout 5m -v
 e2e-if-available:
 	@if ! command -v tmux >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 		echo "e2e: skipped: the end-to-end suite needs tmux and npm (.ci/run installs them)"; \
@@ -183,6 +186,11 @@ e2e-if-available:
 		$(MAKE) --no-print-directory e2e; \
 	fi
 EXTRA_TESTS += e2e-if-available
+# Records a fixture folder (../shared/fixtures format) of the real CLI:
+# make record-fixture OUT=../shared/fixtures/claude-code-2.2.0 E2E_CLAUDE_VERSION=2.2.0
+record-fixture: claude-code
+	@if [ -z "$(OUT)" ]; then echo "usage: make record-fixture OUT=DIR [E2E_CLAUDE_VERSION=$(E2E_CLAUDE_VERSION)]" >&2; exit 2; fi
+	MEW_E2E_CACHE="$(E2E_CACHE)" $(GO) run ./tools/record-fixture -version $(E2E_CLAUDE_VERSION) -out "$(OUT)"
 # The stand-in API, the driver's samplers and the recorder's hook are
 # concurrent: race detector on their own tests.
 race-e2e:

@@ -1,0 +1,231 @@
+package driver
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/session"
+)
+
+func TestPlatformPackage(t *testing.T) {
+	for _, c := range []struct{ goos, goarch, want string }{
+		{"linux", "amd64", "@anthropic-ai/claude-code-linux-x64"},
+		{"darwin", "arm64", "@anthropic-ai/claude-code-darwin-arm64"},
+		{"linux", "arm64", "@anthropic-ai/claude-code-linux-arm64"},
+	} {
+		got, err := platformPackage(c.goos, c.goarch)
+		if err != nil || got != c.want {
+			t.Errorf("%s/%s: %q, %v", c.goos, c.goarch, got, err)
+		}
+	}
+	if _, err := platformPackage("windows", "amd64"); err == nil {
+		t.Error("windows accepted")
+	}
+}
+
+// The state file marks onboarding done, the project trusted and the key
+// approved by its last 20 characters — the shapes Claude Code 2.1.328 reads
+// (checked by experiment: without them it shows its trust or key dialog).
+func TestClaudeJSON(t *testing.T) {
+	b, err := claudeJSON("/tmp/x/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		HasCompletedOnboarding bool
+		Projects               map[string]struct{ HasTrustDialogAccepted bool }
+		CustomAPIKeyResponses  struct{ Approved, Rejected []string } `json:"customApiKeyResponses"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if !v.HasCompletedOnboarding || !v.Projects["/tmp/x/proj"].HasTrustDialogAccepted {
+		t.Errorf("%s", b)
+	}
+	a := v.CustomAPIKeyResponses.Approved
+	if len(a) != 1 || len(a[0]) != 20 || !strings.HasSuffix(TestAPIKey, a[0]) || v.CustomAPIKeyResponses.Rejected == nil {
+		t.Errorf("approved %q rejected %v", a, v.CustomAPIKeyResponses.Rejected)
+	}
+}
+
+// Nothing of the caller's environment but PATH reaches the CLI.
+func TestIsolatedEnv(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "real-key")
+	t.Setenv("CLAUDE_CONFIG_DIR", "/home/me/.claude")
+	t.Setenv("TMUX", "/tmp/tmux-0/default,1,0")
+	env := isolatedEnv("/h", "/h/.claude", "/h/.mew", "/t", "http://127.0.0.1:1")
+	seen := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if _, dup := seen[k]; dup {
+			t.Errorf("%s twice", k)
+		}
+		seen[k] = v
+	}
+	want := map[string]string{"HOME": "/h", "CLAUDE_CONFIG_DIR": "/h/.claude", "MEW_HOME": "/h/.mew",
+		"ANTHROPIC_API_KEY": TestAPIKey, "ANTHROPIC_BASE_URL": "http://127.0.0.1:1",
+		"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "PATH": os.Getenv("PATH")}
+	for k, v := range want {
+		if seen[k] != v {
+			t.Errorf("%s=%q, want %q", k, seen[k], v)
+		}
+	}
+	if _, ok := seen["TMUX"]; ok {
+		t.Error("the caller's TMUX leaked")
+	}
+}
+
+func TestExcerptKeepsTheBottom(t *testing.T) {
+	screen := "top\n\nmiddle   \n" + strings.Repeat("x", 150) + "\n\n❯ prompt\n\n\n"
+	got := Excerpt(screen, 3)
+	lines := strings.Split(got, "\n")
+	if len(lines) != 3 || lines[0] != "middle" || lines[2] != "❯ prompt" || !strings.HasSuffix(lines[1], "…") {
+		t.Fatalf("%q", got)
+	}
+}
+
+func TestTimelineOrdersAndSplitsColumns(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	tl := NewTimeline(t0)
+	tl.Addf(t0.Add(2*time.Second), "mew", "done by registry:idle")
+	tl.Add(Entry{At: t0.Add(time.Second), Source: "registry", Text: "idle", Detail: "❯ \n  footer"})
+	out := tl.String()
+	i, j := strings.Index(out, "registry: idle"), strings.Index(out, "done by registry:idle")
+	if i < 0 || j < 0 || i > j {
+		t.Fatalf("order:\n%s", out)
+	}
+	if !strings.Contains(out, "+1.000s") || !strings.Contains(out, "│   footer") {
+		t.Fatalf("format:\n%s", out)
+	}
+}
+
+func TestRegChange(t *testing.T) {
+	seen := time.UnixMilli(5000)
+	c := RegChange{At: seen, File: "1.json", Raw: []byte(`{}`), Doc: &RegDoc{Status: "waiting", WaitingFor: "permission prompt", StatusUpdatedAt: 4800}}
+	if c.String() != "waiting (permission prompt)" || !c.StatusAt().Equal(time.UnixMilli(4800)) {
+		t.Errorf("%s %v", c, c.StatusAt())
+	}
+	// A statusUpdatedAt in the future (clock skew) is not believed.
+	c.Doc.StatusUpdatedAt = 9000
+	if !c.StatusAt().Equal(seen) {
+		t.Errorf("%v", c.StatusAt())
+	}
+	if (RegChange{File: "1.json"}).String() != "1.json gone" {
+		t.Error("gone")
+	}
+}
+
+// fakeRun is a Run with only recorded observations, for the judging code.
+func fakeRun(samples ...Sample) *Run {
+	r := &Run{TL: NewTimeline(time.Unix(0, 0))}
+	r.rec = newRecorder(r.TL)
+	r.rec.reg = []RegChange{{Doc: &RegDoc{SessionID: "s1"}, Raw: []byte("{}")}}
+	r.rec.samples = samples
+	return r
+}
+
+func sample(startMs, endMs int, st session.State) Sample {
+	s := Sample{Start: time.UnixMilli(int64(startMs)), End: time.UnixMilli(int64(endMs))}
+	if st != "" {
+		s.Sessions = []session.Shown{{ID: "s1", State: st}}
+	}
+	return s
+}
+
+func isDone(sh session.Shown, ok bool) bool { return ok && sh.State == session.Done }
+
+func TestWaitMewBounds(t *testing.T) {
+	ref := time.UnixMilli(1000)
+	// Fast samples: the latency is known within one period.
+	r := fakeRun(sample(900, 910, session.Working), sample(1010, 1020, session.Working),
+		sample(1110, 1120, session.Working), sample(1210, 1220, session.Done))
+	res := r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
+	if !res.OK || !res.Certain || res.Lo != 110*time.Millisecond || res.Hi != 220*time.Millisecond {
+		t.Fatalf("%+v", res)
+	}
+	// A slow sample that straddles the goal: not provably late.
+	r = fakeRun(sample(1010, 1020, session.Working), sample(1400, 1900, session.Done))
+	res = r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
+	if !res.OK || res.Certain {
+		t.Fatalf("straddling: %+v", res)
+	}
+	// Still working in a sample that began after the goal: provably late.
+	r = fakeRun(sample(1600, 1610, session.Working), sample(1700, 1710, session.Done))
+	res = r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
+	if res.OK || !res.Seen || res.Lo != 600*time.Millisecond {
+		t.Fatalf("late: %+v", res)
+	}
+	// Never: not seen; the session missing from a sample counts as not there.
+	r = fakeRun(sample(1100, 1110, ""), sample(1200, 1210, session.Working))
+	if res = r.WaitMew(ref, 100*time.Millisecond, 0, isDone); res.Seen || res.OK {
+		t.Fatalf("never: %+v", res)
+	}
+	// Samples with errors are ignored.
+	bad := sample(1100, 1110, session.Done)
+	bad.Err = "boom"
+	r = fakeRun(bad)
+	if res = r.WaitMew(ref, 100*time.Millisecond, 0, isDone); res.Seen {
+		t.Fatalf("error sample used: %+v", res)
+	}
+}
+
+func TestMewDuringOnlyCountsWholeSamples(t *testing.T) {
+	r := fakeRun(sample(900, 1010, session.Done), sample(1100, 1110, session.Working),
+		sample(1200, 1210, session.Idle), sample(1990, 2010, session.Done))
+	bad := r.MewDuring(time.UnixMilli(1000), time.UnixMilli(2000), func(sh session.Shown, ok bool) bool {
+		return !ok || sh.State == session.Done || sh.State == session.Idle
+	})
+	if len(bad) != 1 || bad[0].Start != time.UnixMilli(1200) {
+		t.Fatalf("%+v", bad)
+	}
+	if n := r.SamplesIn(time.UnixMilli(1000), time.UnixMilli(2000)); n != 2 {
+		t.Fatalf("SamplesIn %d", n)
+	}
+}
+
+func TestSampleDurations(t *testing.T) {
+	var ss []Sample
+	for i := 1; i <= 20; i++ {
+		ss = append(ss, sample(0, i*10, session.Working))
+	}
+	d := SampleDurations(ss)
+	if d.N != 20 || d.Median != 110*time.Millisecond || d.Max != 200*time.Millisecond || d.P95 != 200*time.Millisecond {
+		t.Fatalf("%+v", d)
+	}
+}
+
+// The driver's observer hook goes next to Mew's entries; nothing else in
+// settings.json changes meaning.
+func TestAddObserverHooksKeepsWhatIsThere(t *testing.T) {
+	dir := t.TempDir()
+	settings := dir + "/settings.json"
+	before := `{"model":"x","hooks":{"Notification":[{"matcher":"*","hooks":[{"type":"command","command":"\"$HOME/.mew/bin/mew-hook\""}]}]}}`
+	if err := os.WriteFile(settings, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := addObserverHooks(settings, dir+"/log.jsonl", []string{"Notification", "Stop"}); err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Model string
+		Hooks map[string][]struct {
+			Matcher string
+			Hooks   []struct{ Command string }
+		}
+	}
+	b, _ := os.ReadFile(settings)
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	n := v.Hooks["Notification"]
+	if v.Model != "x" || len(n) != 2 || n[0].Hooks[0].Command != `"$HOME/.mew/bin/mew-hook"` ||
+		!strings.Contains(n[1].Hooks[0].Command, "'"+dir+"/log.jsonl'") || len(v.Hooks["Stop"]) != 1 {
+		t.Fatalf("%s", b)
+	}
+	if err := addObserverHooks(settings, dir+"/a b", []string{"Stop"}); err == nil {
+		t.Error("a path with a space went into a shell command")
+	}
+}

@@ -1,0 +1,572 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mew-dev/mew/session"
+)
+
+// TestAPIKey is the key the CLI sends to the stand-in API. It has the shape
+// of a real key so the CLI's checks accept it; it is approved in
+// .claude.json so no "use this API key?" dialog shows.
+const TestAPIKey = "sk-ant-api03-mew-e2e-" + "0000000000000000000000000000000000000000000000000000000000000000000000000000-AAAAAAAAAA"
+
+// Options describe one run of Claude Code.
+type Options struct {
+	Claude  string   // the native binary (FindClaude)
+	APIURL  string   // the stand-in Messages API
+	Dir     string   // an empty directory that holds everything of the run
+	Args    []string // extra CLI arguments, e.g. --permission-mode plan
+	Cols    int      // pane size; 120×32 when zero, like the fixtures
+	Rows    int
+	Mew     string // the mew binary; "" runs without Mew (no install, no sampling)
+	Install bool   // run `mew install` into the isolated home first
+	// Setup runs after the home is made and before the CLI starts (the
+	// fixture recorder adds its own hooks there).
+	Setup func(r *Run) error
+	// RawFile, when set, receives every byte the CLI writes to its terminal.
+	RawFile string
+	// MewEvery is the `mew status --json` sampling period (100 ms when 0).
+	MewEvery time.Duration
+	// ObserveHooks lists hook events the driver logs with a hook of its own,
+	// added to settings.json after `mew install` (see Run.Hooks).
+	ObserveHooks []string
+	// OnRegistry, when set, sees every registry change as it is recorded
+	// (the fixture recorder notes how much screen output existed then).
+	OnRegistry func(RegChange)
+	Timeline   *Timeline
+}
+
+// Run is a live Claude Code session in its own tmux server and home.
+type Run struct {
+	Opts      Options
+	Home      string // HOME
+	ConfigDir string // CLAUDE_CONFIG_DIR
+	MewHome   string // MEW_HOME
+	Project   string // the CLI's working directory (trusted)
+	Env       []string
+	Tmux      *Tmux
+	TL        *Timeline
+	Started   time.Time // when the CLI was started in the pane
+
+	rec    *recorder
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// isolatedEnv is the run's whole environment: nothing of the caller's leaks
+// in except PATH, so the person's (or an outer agent's) Claude settings,
+// keys and tmux never reach the run, and the CLI talks only to the stand-in.
+func isolatedEnv(home, configDir, mewHome, tmp, apiURL string) []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	return []string{
+		"PATH=" + path,
+		"HOME=" + home,
+		"USER=mew-e2e",
+		"SHELL=/bin/sh",
+		"TERM=xterm-256color",
+		"LANG=C.UTF-8",
+		"TMPDIR=" + tmp,
+		"CLAUDE_CONFIG_DIR=" + configDir,
+		"MEW_HOME=" + mewHome,
+		"ANTHROPIC_BASE_URL=" + apiURL,
+		"ANTHROPIC_API_KEY=" + TestAPIKey,
+		// Everything that would phone home: updates, telemetry, error
+		// reports, the plugin marketplace; NONESSENTIAL_TRAFFIC covers the
+		// rest (feature flags, release notes).
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_UPDATES=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1",
+	}
+}
+
+// claudeJSON is the CLI's global state file: onboarding done, the project
+// trusted (no trust dialog), the test key approved (no key dialog; the CLI
+// remembers a key by its last 20 characters), the auto-mode notice seen.
+func claudeJSON(project string) ([]byte, error) {
+	return json.MarshalIndent(map[string]any{
+		"hasCompletedOnboarding":   true,
+		"hasSeenAutoDefaultNotice": true,
+		"projects": map[string]any{
+			project: map[string]any{"hasTrustDialogAccepted": true},
+		},
+		"customApiKeyResponses": map[string]any{
+			"approved": []string{TestAPIKey[len(TestAPIKey)-20:]},
+			"rejected": []string{},
+		},
+	}, "", "  ")
+}
+
+// Launch makes the isolated home, installs Mew's hooks when asked, starts
+// the CLI in a tmux pane and starts watching it.
+func Launch(o Options) (*Run, error) {
+	if o.Cols == 0 {
+		o.Cols, o.Rows = 120, 32
+	}
+	if o.MewEvery == 0 {
+		o.MewEvery = 100 * time.Millisecond
+	}
+	root, err := filepath.EvalSymlinks(o.Dir) // the CLI keys projects by real path
+	if err != nil {
+		return nil, err
+	}
+	home := filepath.Join(root, "home")
+	r := &Run{
+		Opts:      o,
+		Home:      home,
+		ConfigDir: filepath.Join(home, ".claude"),
+		MewHome:   filepath.Join(home, ".mew"),
+		Project:   filepath.Join(root, "proj"),
+		TL:        o.Timeline,
+		done:      make(chan struct{}),
+	}
+	if r.TL == nil {
+		r.TL = NewTimeline(time.Now())
+	}
+	r.rec = newRecorder(r.TL)
+	tmp := filepath.Join(root, "tmp")
+	for _, d := range []string{r.ConfigDir, r.Project, tmp} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	cj, err := claudeJSON(r.Project)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(r.ConfigDir, ".claude.json"), cj, 0o600); err != nil {
+		return nil, err
+	}
+	r.Env = isolatedEnv(r.Home, r.ConfigDir, r.MewHome, tmp, o.APIURL)
+	if o.Install {
+		if o.Mew == "" {
+			return nil, errors.New("Install needs the mew binary")
+		}
+		if err := r.mewInstall(); err != nil {
+			return nil, err
+		}
+	}
+	hookLog := filepath.Join(root, "observed-hooks.jsonl")
+	if len(o.ObserveHooks) > 0 {
+		if err := addObserverHooks(filepath.Join(r.ConfigDir, "settings.json"), hookLog, o.ObserveHooks); err != nil {
+			return nil, err
+		}
+	}
+	if o.Setup != nil {
+		if err := o.Setup(r); err != nil {
+			return nil, err
+		}
+	}
+	t, err := StartTmux(r.Project, filepath.Join(root, "tmux.sock"), r.Env, o.Cols, o.Rows)
+	if err != nil {
+		return nil, err
+	}
+	r.Tmux = t
+	if err := t.Control(); err != nil {
+		r.TL.Addf(time.Now(), "note", "no tmux control client (%v): capturing with one process per capture", err)
+	}
+	if o.RawFile != "" {
+		if err := t.PipeTo(o.RawFile); err != nil {
+			t.Kill()
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	r.rec.mewID = r.SessionID
+	r.rec.onReg = o.OnRegistry
+	r.Started = time.Now()
+	if err := t.Respawn(r.Project, append([]string{o.Claude}, o.Args...)...); err != nil {
+		cancel()
+		t.Kill()
+		return nil, err
+	}
+	r.TL.Addf(r.Started, "key", "started %s %s", filepath.Base(o.Claude), strings.Join(o.Args, " "))
+	n := 3
+	if o.Mew != "" {
+		n = 4
+	}
+	finished := make(chan struct{}, n)
+	go func() { r.rec.sampleScreen(ctx, t, 50*time.Millisecond); finished <- struct{}{} }()
+	go func() {
+		r.rec.pollRegistry(ctx, filepath.Join(r.ConfigDir, "sessions"), 20*time.Millisecond, r.rec.latestScreen)
+		finished <- struct{}{}
+	}()
+	go func() { r.rec.pollHooks(ctx, hookLog, 20*time.Millisecond); finished <- struct{}{} }()
+	if o.Mew != "" {
+		go func() { r.rec.sampleMew(ctx, o.Mew, r.Env, o.MewEvery); finished <- struct{}{} }()
+	}
+	go func() {
+		for i := 0; i < n; i++ {
+			<-finished
+		}
+		close(r.done)
+	}()
+	return r, nil
+}
+
+// mewInstall runs `mew install` in the isolated home, the way a person would.
+func (r *Run) mewInstall() error {
+	c := exec.Command(r.Opts.Mew, "install")
+	c.Env = r.Env
+	c.Dir = r.Home
+	out, err := c.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("mew install: %v\n%s", err, out)
+	}
+	r.TL.Addf(time.Now(), "note", "mew install: %s", firstLine(string(out)))
+	return nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// Close stops watching, kills the tmux server (the CLI gets SIGHUP, as when
+// a terminal closes) and waits briefly for the CLI to go.
+func (r *Run) Close() {
+	pid := 0
+	if r.Tmux != nil {
+		if st, err := r.Tmux.Pane(); err == nil && !st.Dead {
+			pid = st.Pid
+		}
+	}
+	if r.cancel != nil {
+		r.cancel()
+		<-r.done
+	}
+	if r.Tmux != nil {
+		r.Tmux.Kill()
+	}
+	if pid > 0 {
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if syscall.Kill(pid, 0) == nil {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// SessionID is the CLI's session id from its registry file ("" before it
+// is written).
+func (r *Run) SessionID() string {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	for i := len(r.rec.reg) - 1; i >= 0; i-- {
+		if d := r.rec.reg[i].Doc; d != nil && d.SessionID != "" {
+			return d.SessionID
+		}
+	}
+	return ""
+}
+
+// Registry returns every registry change seen so far, in order.
+func (r *Run) Registry() []RegChange {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	return sortedReg(r.rec.reg)
+}
+
+// Screens returns every distinct screen captured so far.
+func (r *Run) Screens() []Snap {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	return append([]Snap(nil), r.rec.screens...)
+}
+
+// Samples returns Mew's samples so far.
+func (r *Run) Samples() []Sample {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	return append([]Sample(nil), r.rec.samples...)
+}
+
+// Screen is the latest capture.
+func (r *Run) Screen() string { return r.rec.latestScreen() }
+
+// ErrTimeout is returned by the Wait functions.
+var ErrTimeout = errors.New("timed out")
+
+// waitFor calls check after every new observation until it reports done or
+// timeout passes.
+func (r *Run) waitFor(timeout time.Duration, check func() bool) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for {
+		if check() {
+			return nil
+		}
+		if err := r.rec.wait(ctx); err != nil {
+			if check() {
+				return nil
+			}
+			return ErrTimeout
+		}
+	}
+}
+
+// WaitScreen waits for the first capture at or after since that matches re.
+func (r *Run) WaitScreen(since time.Time, re *regexp.Regexp, timeout time.Duration) (Snap, error) {
+	found, err := r.firstScreen(since, re.MatchString, timeout)
+	if err != nil {
+		return Snap{}, fmt.Errorf("screen never matched %q within %v; it shows:\n%s", re, timeout, Excerpt(r.Screen(), 12))
+	}
+	r.TL.Add(Entry{At: found.At, Source: "screen", Text: fmt.Sprintf("shows %q", re.String()), Detail: Excerpt(found.Text, 8)})
+	return found, nil
+}
+
+// firstScreen waits for the first capture at or after since for which ok
+// is true.
+func (r *Run) firstScreen(since time.Time, ok func(string) bool, timeout time.Duration) (Snap, error) {
+	var found Snap
+	err := r.waitFor(timeout, func() bool {
+		for _, s := range r.Screens() {
+			if !s.At.Before(since) && ok(s.Text) {
+				found = s
+				return true
+			}
+		}
+		return false
+	})
+	return found, err
+}
+
+// WaitRegistry waits for the first registry change at or after since that
+// satisfies ok.
+func (r *Run) WaitRegistry(since time.Time, ok func(RegChange) bool, timeout time.Duration) (RegChange, error) {
+	var found RegChange
+	err := r.waitFor(timeout, func() bool {
+		for _, c := range r.Registry() {
+			if !c.At.Before(since) && ok(c) {
+				found = c
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		last := "nothing"
+		if reg := r.Registry(); len(reg) > 0 {
+			last = reg[len(reg)-1].String()
+		}
+		return RegChange{}, fmt.Errorf("registry: no wanted change within %v (last: %s)", timeout, last)
+	}
+	return found, nil
+}
+
+// Status is a registry predicate: the CLI reports status (and, when
+// waitingFor is not empty, that reason).
+func Status(status string) func(RegChange) bool {
+	return func(c RegChange) bool { return c.Doc != nil && c.Doc.Status == status }
+}
+
+// Gone is a registry predicate: the file was removed.
+func Gone(c RegChange) bool { return c.Raw == nil }
+
+// Type types text into the pane and records it.
+func (r *Run) Type(text string) (time.Time, error) {
+	err := r.Tmux.Type(text)
+	at := time.Now()
+	r.TL.Addf(at, "key", "typed %q", text)
+	return at, err
+}
+
+// Keys presses keys and returns when they were sent.
+func (r *Run) Keys(keys ...string) (time.Time, error) {
+	err := r.Tmux.Keys(keys...)
+	at := time.Now()
+	r.TL.Addf(at, "key", "pressed %s", strings.Join(keys, " "))
+	return at, err
+}
+
+// Submit types a prompt, waits for the CLI to echo it in its input box, and
+// presses Enter; it returns when Enter was sent.
+func (r *Run) Submit(prompt string) (time.Time, error) {
+	since, err := r.Type(prompt)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if _, err := r.WaitScreen(since.Add(-time.Second), regexp.MustCompile(`❯.*`+regexp.QuoteMeta(prompt)), 10*time.Second); err != nil {
+		return time.Time{}, err
+	}
+	return r.Keys("Enter")
+}
+
+// inputBox is the CLI's prompt line; it puts a no-break space after ❯.
+var inputBox = regexp.MustCompile(`(?m)^❯[ \x{a0}]`)
+
+// WaitReady waits until the CLI shows its input box and reports idle.
+func (r *Run) WaitReady(timeout time.Duration) error {
+	if _, err := r.WaitRegistry(r.Started, Status("idle"), timeout); err != nil {
+		return fmt.Errorf("the CLI never became ready: %w; screen:\n%s", err, Excerpt(r.Screen(), 12))
+	}
+	_, err := r.WaitScreen(r.Started, inputBox, timeout)
+	return err
+}
+
+// MewResult is the outcome of waiting for Mew to reach a state.
+//
+// A `mew status` sample shows Mew's state at some instant between its start
+// and its end, so a latency is known only within bounds: Hi is the end of
+// the first sample that showed the state (Mew was there by then), Lo the
+// start of the last sample before it that did not (Mew was not there
+// before that). OK is true when Mew was not provably late (Lo ≤ goal);
+// Certain when it was provably on time (Hi ≤ goal).
+type MewResult struct {
+	OK, Certain bool
+	Seen        bool          // some sample showed the state before giving up
+	Sample      Sample        // the first sample that matched, or the last one looked at
+	Shown       session.Shown // Mew's view of the session in Sample
+	Lo, Hi      time.Duration // bounds of the latency after the reference time
+}
+
+// WaitMew waits until a `mew status` sample that ended at or after ref shows
+// the session in a state that satisfies want. It gives up at
+// ref+goal+grace, so a late change is still measured.
+func (r *Run) WaitMew(ref time.Time, goal, grace time.Duration, want func(session.Shown, bool) bool) MewResult {
+	deadline := ref.Add(goal + grace)
+	var res MewResult
+	r.waitFor(time.Until(deadline)+50*time.Millisecond, func() bool {
+		id := r.SessionID()
+		lastMiss := time.Time{}
+		for _, s := range r.Samples() {
+			if s.End.Before(ref) || s.Err != "" {
+				continue
+			}
+			sh, ok := s.Find(id)
+			res.Sample, res.Shown = s, sh
+			if want(sh, ok) {
+				res.Seen = true
+				res.Hi = s.End.Sub(ref)
+				if lastMiss.After(ref) {
+					res.Lo = lastMiss.Sub(ref)
+				}
+				return true
+			}
+			lastMiss = s.Start
+		}
+		if lastMiss.After(ref) {
+			res.Lo = lastMiss.Sub(ref)
+		}
+		return false
+	})
+	res.OK = res.Seen && res.Lo <= goal
+	res.Certain = res.Seen && res.Hi <= goal
+	return res
+}
+
+// WaitSampleAfter waits until a `mew status` sample has started after t.
+func (r *Run) WaitSampleAfter(t time.Time, timeout time.Duration) error {
+	return r.waitFor(timeout, func() bool {
+		s := r.Samples()
+		return len(s) > 0 && s[len(s)-1].Start.After(t)
+	})
+}
+
+// MewDuring returns the samples that lie wholly inside [from, to] and show
+// the session in a state for which bad is true.
+func (r *Run) MewDuring(from, to time.Time, bad func(session.Shown, bool) bool) []Sample {
+	id := r.SessionID()
+	var out []Sample
+	for _, s := range r.Samples() {
+		if s.Start.Before(from) || s.End.After(to) || s.Err != "" {
+			continue
+		}
+		sh, ok := s.Find(id)
+		if bad(sh, ok) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SamplesIn counts the good samples wholly inside [from, to].
+func (r *Run) SamplesIn(from, to time.Time) int {
+	n := 0
+	for _, s := range r.Samples() {
+		if !s.Start.Before(from) && !s.End.After(to) && s.Err == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Dialog timing. Claude Code 2.1.328 drops keys that arrive within about
+// 0.1 s of a dialog appearing (measured: Enter 50-100 ms after the dialog
+// showed was sometimes ignored, never at 120 ms or later), so a stray
+// keystroke cannot answer a permission prompt.
+const (
+	dialogSettle = 300 * time.Millisecond  // a person's quickest answer, as in the fixtures
+	dialogRetry  = 1500 * time.Millisecond // a press still not taken by then is repeated
+	dialogTries  = 3
+)
+
+// Answered says when a dialog was answered.
+type Answered struct {
+	Pressed time.Time // the press the CLI took was sent
+	Gone    time.Time // the first capture without the dialog
+	Presses int       // more than 1 when the CLI ignored a press
+}
+
+// Answer presses keys on the dialog that first showed at shownAt (matched by
+// dialog) and returns when the press the CLI took was sent and when the
+// dialog left the screen.
+func (r *Run) Answer(dialog *regexp.Regexp, shownAt time.Time, keys ...string) (Answered, error) {
+	if wait := time.Until(shownAt.Add(dialogSettle)); wait > 0 {
+		time.Sleep(wait)
+	}
+	for try := 1; try <= dialogTries; try++ {
+		at, err := r.Keys(keys...)
+		if err != nil {
+			return Answered{}, err
+		}
+		// Taken when the dialog leaves the screen or the registry leaves
+		// "waiting", whichever the CLI gets to first: a loaded CLI can be
+		// slow to redraw, and a second press must not reach the next screen.
+		taken := r.waitFor(dialogRetry, func() bool {
+			for _, s := range r.Screens() {
+				if s.At.After(at) && !dialog.MatchString(s.Text) {
+					return true
+				}
+			}
+			for _, c := range r.Registry() {
+				if c.At.After(at) && c.Doc != nil && c.Doc.Status != "" && c.Doc.Status != "waiting" {
+					return true
+				}
+			}
+			return false
+		})
+		if taken == nil {
+			gone, err := r.firstScreen(at, func(s string) bool { return !dialog.MatchString(s) }, 10*time.Second)
+			if err != nil {
+				return Answered{}, fmt.Errorf("the registry left waiting but the dialog %q stays on the screen:\n%s", dialog, Excerpt(r.Screen(), 12))
+			}
+			r.TL.Add(Entry{At: gone.At, Source: "screen", Text: "the dialog is gone", Detail: Excerpt(gone.Text, 6)})
+			return Answered{Pressed: at, Gone: gone.At, Presses: try}, nil
+		}
+		r.TL.Addf(time.Now(), "note", "neither screen nor registry changed %v after %s: pressing again", dialogRetry, strings.Join(keys, " "))
+	}
+	return Answered{}, fmt.Errorf("the dialog %q stayed after %d presses of %s; screen:\n%s", dialog, dialogTries, strings.Join(keys, " "), Excerpt(r.Screen(), 12))
+}
