@@ -34,17 +34,15 @@ var ErrNoProcess = errors.New("no such process")
 // corrupt table must not loop forever.
 const maxDepth = 64
 
-// shells are the programs Claude Code (and people) run hooks through.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "fish": true, "ksh": true,
-	"mksh": true, "tcsh": true, "csh": true, "ash": true, "busybox": true, "nu": true,
-}
-
-// IsShell reports whether a process name is a shell (login shells start
-// with '-').
+// IsShell reports whether a process name is one of the shells Claude Code
+// (and people) run hooks through; login shells start with '-'. A switch,
+// not a map: a package-level map is built at every start of the hook.
 func IsShell(name string) bool {
-	name = strings.TrimPrefix(filepath.Base(name), "-")
-	return shells[name]
+	switch strings.TrimPrefix(filepath.Base(name), "-") {
+	case "sh", "bash", "zsh", "dash", "fish", "ksh", "mksh", "tcsh", "csh", "ash", "busybox", "nu":
+		return true
+	}
+	return false
 }
 
 // Agent returns the nearest ancestor of pid that is not a shell: the agent
