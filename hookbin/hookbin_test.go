@@ -3,6 +3,7 @@ package hookbin_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,12 +37,21 @@ type hookRun struct {
 	duration time.Duration
 }
 
-// runHook runs the real binary the way Claude Code does: through `sh -c`,
-// payload on stdin.
+// runHook runs the real binary the way Claude Code runs the command `mew
+// install` registers: through `sh -c`, with RunEnv, payload on stdin.
 func runHook(t testing.TB, bin, home string, stdin []byte, env ...string) hookRun {
 	t.Helper()
-	cmd := exec.Command("/bin/sh", "-c", `"$0"`, bin)
-	cmd.Stdin = bytes.NewReader(stdin)
+	return runHookCommand(t, hookbin.RunEnv+` "$0"`, bin, home, bytes.NewReader(stdin), env...)
+}
+
+// Both command lines: as installed, and the bare binary (an older install,
+// or someone running it by hand) must behave the same.
+var commandLines = map[string]string{"installed": hookbin.RunEnv + ` "$0"`, "bare": `"$0"`}
+
+func runHookCommand(t testing.TB, cmdline, bin, home string, stdin io.Reader, env ...string) hookRun {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", cmdline, bin)
+	cmd.Stdin = stdin
 	cmd.Env = append(append(os.Environ(), "MEW_HOME="+home), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -107,23 +117,58 @@ func TestNeverInterferes(t *testing.T) {
 
 func TestLockHeldForeverIsBounded(t *testing.T) {
 	bin := hookBinary(t)
-	home := t.TempDir()
-	os.MkdirAll(filepath.Join(home, "sessions"), 0o700)
-	held := flock.New(filepath.Join(home, "sessions", "stuck.json.lock"))
-	if err := held.Lock(); err != nil {
-		t.Fatal(err)
+	for name, cmdline := range commandLines {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			os.MkdirAll(filepath.Join(home, "sessions"), 0o700)
+			held := flock.New(filepath.Join(home, "sessions", "stuck.json.lock"))
+			if err := held.Lock(); err != nil {
+				t.Fatal(err)
+			}
+			defer held.Unlock()
+			payload := strings.NewReader(`{"session_id":"stuck","hook_event_name":"PreToolUse","tool_name":"Bash"}`)
+			r := runHookCommand(t, cmdline, bin, home, payload)
+			if r.exit != 0 || r.stdout != "" {
+				t.Fatalf("exit %d stdout %q", r.exit, r.stdout)
+			}
+			if r.duration < hookbin.LockTimeout || r.duration > hookbin.Deadline {
+				t.Fatalf("took %v; want about the lock timeout %v", r.duration, hookbin.LockTimeout)
+			}
+			log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
+			if !strings.Contains(string(log), "session=stuck gave up on PreToolUse") {
+				t.Fatalf("log = %q", log)
+			}
+		})
 	}
-	defer held.Unlock()
-	r := runHook(t, bin, home, []byte(`{"session_id":"stuck","hook_event_name":"PreToolUse","tool_name":"Bash"}`))
-	if r.exit != 0 || r.stdout != "" {
-		t.Fatalf("exit %d stdout %q", r.exit, r.stdout)
-	}
-	if r.duration < hookbin.LockTimeout || r.duration > hookbin.Deadline {
-		t.Fatalf("took %v; want about the lock timeout %v", r.duration, hookbin.LockTimeout)
-	}
-	log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
-	if !strings.Contains(string(log), "session=stuck gave up on PreToolUse") {
-		t.Fatalf("log = %q", log)
+}
+
+// A payload whose writer never closes stdin cannot hold the agent: the hook
+// exits 0 at its deadline.
+func TestStdinNeverClosedIsBounded(t *testing.T) {
+	bin := hookBinary(t)
+	for name, cmdline := range commandLines {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pw.Close()
+			pw.Write([]byte(`{"session_id":"open","hook_event_name":"Stop"`))
+			r := runHookCommand(t, cmdline, bin, home, pr)
+			pr.Close()
+			if r.exit != 0 || r.stdout != "" || r.stderr != "" {
+				t.Fatalf("exit %d stdout %q stderr %q", r.exit, r.stdout, r.stderr)
+			}
+			if r.duration < hookbin.Deadline || r.duration > hookbin.Deadline+2*time.Second {
+				t.Fatalf("took %v; want the deadline %v", r.duration, hookbin.Deadline)
+			}
+			if _, err := os.Stat(filepath.Join(home, "sessions", "open.json")); err == nil {
+				t.Fatal("an unfinished payload was recorded")
+			}
+		})
 	}
 }
 
@@ -208,6 +253,9 @@ func TestConcurrentHooks(t *testing.T) {
 				cmd := exec.Command(bin)
 				cmd.Stdin = strings.NewReader(payload)
 				cmd.Env = append(os.Environ(), "MEW_HOME="+home)
+				if i%2 == 0 {
+					cmd.Env = append(cmd.Env, hookbin.RunEnv) // as installed; the others bare
+				}
 				out, err := cmd.CombinedOutput()
 				if err != nil || len(out) > 0 {
 					errs <- fmt.Sprintf("%v %q", err, out)

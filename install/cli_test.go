@@ -71,7 +71,7 @@ func TestCommandLine(t *testing.T) {
 	os.WriteFile(settings, []byte(orig), 0o644)
 
 	out, errOut, code := c.run("install", "--dry-run")
-	if code != 0 || !strings.Contains(out, "Would change "+settings) || !strings.Contains(out, `+ PreToolUse: "$HOME/.mew/bin/mew-hook"`) || !strings.Contains(out, "Nothing was written") {
+	if code != 0 || !strings.Contains(out, "Would change "+settings) || !strings.Contains(out, `+ PreToolUse: GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook"`) || !strings.Contains(out, "Nothing was written") {
 		t.Fatalf("install --dry-run: %d\n%s%s", code, out, errOut)
 	}
 	if got, _ := os.ReadFile(settings); string(got) != orig || exists(mewHome) {

@@ -11,17 +11,17 @@ import (
 
 func TestHookCommand(t *testing.T) {
 	cases := []struct{ mewHome, home, want string }{
-		{"/Users/me/.mew", "/Users/me", `"$HOME/.mew/bin/mew-hook"`},
-		{"/Users/me/.mew/", "/Users/me/", `"$HOME/.mew/bin/mew-hook"`},
-		{"/Users/me/.config/mew", "/Users/me", `MEW_HOME="$HOME/.config/mew" "$HOME/.config/mew/bin/mew-hook"`},
-		{"/Users/me/My Stuff/mew", "/Users/me", `MEW_HOME="$HOME/My Stuff/mew" "$HOME/My Stuff/mew/bin/mew-hook"`},
-		{"/Users/me", "/Users/me", `MEW_HOME="$HOME" "$HOME/bin/mew-hook"`},
-		{"/Users/me2/.mew", "/Users/me", `MEW_HOME="/Users/me2/.mew" "/Users/me2/.mew/bin/mew-hook"`},
-		{"/opt/mew & co", "/Users/me", `MEW_HOME="/opt/mew & co" "/opt/mew & co/bin/mew-hook"`},
-		{"/opt/mew", "", `MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`},
+		{"/Users/me/.mew", "/Users/me", `GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook"`},
+		{"/Users/me/.mew/", "/Users/me/", `GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook"`},
+		{"/Users/me/.config/mew", "/Users/me", `GOMAXPROCS=1 MEW_HOME="$HOME/.config/mew" "$HOME/.config/mew/bin/mew-hook"`},
+		{"/Users/me/My Stuff/mew", "/Users/me", `GOMAXPROCS=1 MEW_HOME="$HOME/My Stuff/mew" "$HOME/My Stuff/mew/bin/mew-hook"`},
+		{"/Users/me", "/Users/me", `GOMAXPROCS=1 MEW_HOME="$HOME" "$HOME/bin/mew-hook"`},
+		{"/Users/me2/.mew", "/Users/me", `GOMAXPROCS=1 MEW_HOME="/Users/me2/.mew" "/Users/me2/.mew/bin/mew-hook"`},
+		{"/opt/mew & co", "/Users/me", `GOMAXPROCS=1 MEW_HOME="/opt/mew & co" "/opt/mew & co/bin/mew-hook"`},
+		{"/opt/mew", "", `GOMAXPROCS=1 MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`},
 		// Only what is written literally must be quotable: an odd home
 		// directory stays behind $HOME.
-		{"/home/a$b/.mew", "/home/a$b", `"$HOME/.mew/bin/mew-hook"`},
+		{"/home/a$b/.mew", "/home/a$b", `GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook"`},
 	}
 	for _, c := range cases {
 		got, err := HookCommand(c.mewHome, c.home)
@@ -57,7 +57,7 @@ func TestHookCommandRunsInShell(t *testing.T) {
 	} {
 		hook := HookPath(mewHome)
 		os.MkdirAll(filepath.Dir(hook), 0o755)
-		os.WriteFile(hook, []byte("#!/bin/sh\nprintf 'ran:%s' \"$MEW_HOME\"\n"), 0o755)
+		os.WriteFile(hook, []byte("#!/bin/sh\nprintf 'ran:%s:%s' \"$MEW_HOME\" \"$GOMAXPROCS\"\n"), 0o755)
 		cmdline, err := HookCommand(mewHome, home)
 		if err != nil {
 			t.Fatal(err)
@@ -68,9 +68,9 @@ func TestHookCommandRunsInShell(t *testing.T) {
 		cmd := exec.Command(sh, "-c", cmdline)
 		cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
 		out, err := cmd.CombinedOutput()
-		want := "ran:" + mewHome
+		want := "ran:" + mewHome + ":1"
 		if mewHome == filepath.Join(home, ".mew") {
-			want = "ran:" // the default needs no MEW_HOME
+			want = "ran::1" // the default needs no MEW_HOME
 		}
 		if err != nil || string(out) != want {
 			t.Errorf("sh -c %s: %q %v; want %q", cmdline, out, err, want)
@@ -85,7 +85,7 @@ func TestIsMewCommand(t *testing.T) {
 		`$HOME/.mew/bin/mew-hook`,
 		`~/.mew/bin/mew-hook`,
 		`/Users/me/.mew/bin/mew-hook`,
-		`MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`,
+		`GOMAXPROCS=1 MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`,
 		`"/Users/me/Library/Application Support/Mew/bin/mew-hook"`,
 	}
 	no := []string{

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mew-dev/mew/hookbin"
 )
 
 // Level is how much a finding of `mew doctor` matters.
@@ -150,6 +152,10 @@ func checkHooks(o DoctorOptions, want Want, add addFunc) {
 		}
 	}
 	switch {
+	case len(wrong) > 0 && onlyOlderForm(other, want.Command):
+		// Same hook binary, written by a mew from before hookbin.RunEnv:
+		// it works, each call just starts slower.
+		add(Warning, "Mew's hook in %s is an older mew's command line (%s, without %s, so each call starts slower); run `mew install` to update it", f.path, strings.Join(sortedKeys(other), ", "), hookbin.RunEnv)
 	case len(wrong) > 0:
 		add(Problem, "Mew's hook in %s runs %s, but this mew (MEW_HOME %s) needs %s; run `mew install`", f.path, strings.Join(sortedKeys(other), ", "), o.MewHome, want.Command)
 	case len(missing) == len(want.Events):
@@ -401,4 +407,19 @@ func parseSettings(data []byte) (settingsDoc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// onlyOlderForm says whether every other Mew command is want without the
+// RunEnv prefix, i.e. what an older mew installed for the same MEW_HOME.
+func onlyOlderForm(other map[string]bool, want string) bool {
+	older, ok := strings.CutPrefix(want, hookbin.RunEnv+" ")
+	if !ok || len(other) == 0 {
+		return false
+	}
+	for c := range other {
+		if strings.TrimSpace(c) != older {
+			return false
+		}
+	}
+	return true
 }

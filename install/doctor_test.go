@@ -123,8 +123,21 @@ func TestDoctorPartialAndWrongHooks(t *testing.T) {
 	fs = Doctor(DoctorOptions{Env: env, HookSource: src})
 	expectFinding(t, fs, Problem, otherWant.Command)
 
+	// An older mew's command line for the same hook: it works, so only a
+	// warning, which names the fix.
+	older := strings.ReplaceAll(string(doc), `"GOMAXPROCS=1 \"$HOME/.mew/bin/mew-hook\""`, `"\"$HOME/.mew/bin/mew-hook\""`)
+	if older == string(doc) {
+		t.Fatal("the test's settings have no current command to age")
+	}
+	writeSettings(t, env, older, 0o644)
+	fs = Doctor(DoctorOptions{Env: env, HookSource: src})
+	expectFinding(t, fs, Warning, "older mew's command line")
+	if Failed(fs) {
+		t.Fatalf("an older command line is not a problem:\n%s", dump(fs))
+	}
+
 	// Registered twice.
-	twice := strings.Replace(string(doc), `"Stop": [`, `"Stop": [{"hooks": [{"type": "command", "command": "\"$HOME/.mew/bin/mew-hook\"", "timeout": 10}]},`, 1)
+	twice := strings.Replace(string(doc), `"Stop": [`, `"Stop": [{"hooks": [{"type": "command", "command": "GOMAXPROCS=1 \"$HOME/.mew/bin/mew-hook\"", "timeout": 10}]},`, 1)
 	writeSettings(t, env, twice, 0o644)
 	fs = Doctor(DoctorOptions{Env: env, HookSource: src})
 	expectFinding(t, fs, Warning, "more than once for Stop")

@@ -436,7 +436,7 @@ func TestCustomMewHomeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(readFile(t, env.SettingsPath()))
-	want := `"command": "MEW_HOME=\"$HOME/Library/Mew Data\" \"$HOME/Library/Mew Data/bin/mew-hook\""`
+	want := `"command": "GOMAXPROCS=1 MEW_HOME=\"$HOME/Library/Mew Data\" \"$HOME/Library/Mew Data/bin/mew-hook\""`
 	if !strings.Contains(doc, want) || strings.Contains(doc, env.Home) {
 		t.Fatalf("settings:\n%s\nwant %s and no %s", doc, want, env.Home)
 	}

@@ -76,13 +76,21 @@ var ErrNoSession = errors.New("payload has no valid session_id")
 // or has no session id; unknown events parse fine.
 func Parse(payload []byte) (Event, error) {
 	var ev Event
-	if err := decode(payload, &ev); err != nil {
-		return Event{}, fmt.Errorf("payload is not a hook event: %w", err)
-	}
-	if ev.SessionID == "" {
-		return Event{}, ErrNoSession
+	if err := ParseInto(payload, &ev); err != nil {
+		return Event{}, err
 	}
 	return ev, nil
+}
+
+// ParseInto is Parse into *ev (the hook keeps its event off the stack).
+func ParseInto(payload []byte, ev *Event) error {
+	if err := decode(payload, ev); err != nil {
+		return fmt.Errorf("payload is not a hook event: %w", err)
+	}
+	if ev.SessionID == "" {
+		return ErrNoSession
+	}
+	return nil
 }
 
 // inputHash fingerprints tool_input so a PermissionRequest (which carries no
@@ -130,15 +138,14 @@ func errorKind(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "error"
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil && s != "" {
+	// The generated decoders, not json.Unmarshal: that one call would link
+	// encoding/json's whole reflection codec into mew-hook (~0.3 MB).
+	str := jlexer.Lexer{Data: raw}
+	if s := str.String(); str.Error() == nil && s != "" {
 		return oneLine(s, 60)
 	}
-	var obj struct {
-		Type string `json:"type"`
-		Kind string `json:"kind"`
-	}
-	if json.Unmarshal(raw, &obj) == nil {
+	var obj stopError
+	if decode(raw, &obj) == nil {
 		if obj.Type != "" {
 			return oneLine(obj.Type, 60)
 		}

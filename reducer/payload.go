@@ -51,3 +51,9 @@ type toolInput struct {
 type question struct {
 	Question string `json:"question"`
 }
+
+// stopError is StopFailure's error when it is an object.
+type stopError struct {
+	Type string `json:"type"`
+	Kind string `json:"kind"`
+}

@@ -178,7 +178,83 @@ func (v *toolInput) UnmarshalJSON(data []byte) error {
 func (v *toolInput) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonA8a797f8DecodeGithubComMewDevMewReducer(l, v)
 }
-func easyjsonA8a797f8DecodeGithubComMewDevMewReducer1(in *jlexer.Lexer, out *question) {
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer1(in *jlexer.Lexer, out *stopError) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "type":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Type = string(in.String())
+			}
+		case "kind":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Kind = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer1(out *jwriter.Writer, in stopError) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"type\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.Type))
+	}
+	{
+		const prefix string = ",\"kind\":"
+		out.RawString(prefix)
+		out.String(string(in.Kind))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v stopError) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer1(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v stopError) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer1(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *stopError) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer1(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *stopError) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer1(l, v)
+}
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(in *jlexer.Lexer, out *question) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -208,7 +284,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer1(in *jlexer.Lexer, out *que
 		in.Consumed()
 	}
 }
-func easyjsonA8a797f8EncodeGithubComMewDevMewReducer1(out *jwriter.Writer, in question) {
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer2(out *jwriter.Writer, in question) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -223,27 +299,27 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer1(out *jwriter.Writer, in qu
 // MarshalJSON supports json.Marshaler interface
 func (v question) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer1(&w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer2(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v question) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer1(w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer2(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *question) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer1(&r, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *question) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer1(l, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(l, v)
 }
-func easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(in *jlexer.Lexer, out *Event) {
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *Event) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -400,7 +476,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(in *jlexer.Lexer, out *Eve
 		in.Consumed()
 	}
 }
-func easyjsonA8a797f8EncodeGithubComMewDevMewReducer2(out *jwriter.Writer, in Event) {
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in Event) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -511,27 +587,27 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer2(out *jwriter.Writer, in Ev
 // MarshalJSON supports json.Marshaler interface
 func (v Event) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer2(&w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Event) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer2(w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Event) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(&r, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Event) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(l, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(l, v)
 }
-func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *BackgroundTask) {
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(in *jlexer.Lexer, out *BackgroundTask) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -573,7 +649,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *Bac
 		in.Consumed()
 	}
 }
-func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in BackgroundTask) {
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(out *jwriter.Writer, in BackgroundTask) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -598,23 +674,23 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in Ba
 // MarshalJSON supports json.Marshaler interface
 func (v BackgroundTask) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(&w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v BackgroundTask) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *BackgroundTask) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(&r, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *BackgroundTask) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(l, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(l, v)
 }

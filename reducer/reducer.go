@@ -26,6 +26,15 @@ const notifyToolMarker = "notification"
 // the event happened (the hook's clock); Apply never reads the clock itself.
 func Apply(prev session.HookState, ev Event, now time.Time) session.HookState {
 	h := clone(prev)
+	Fold(&h, &ev, now)
+	return h
+}
+
+// Fold is Apply in place: it changes *h, reusing its slices. The hook uses
+// it on the record it just read; pointers keep the hook's goroutine stack
+// small (a deeper stack is a fresh stack to allocate and copy, and page
+// faults are most of a hook process's cost).
+func Fold(h *session.HookState, ev *Event, now time.Time) {
 	h.EventCount++
 	if ev.Cwd != "" {
 		h.Cwd = clip(ev.Cwd)
@@ -40,7 +49,7 @@ func Apply(prev session.HookState, ev Event, now time.Time) session.HookState {
 	// Exited is final: only a new SessionStart (resume) brings it back. The
 	// event is still counted as seen.
 	if h.Ended != "" && ev.Name != SessionStart {
-		return h
+		return
 	}
 
 	source := "hook:" + ev.Name
@@ -155,7 +164,7 @@ func Apply(prev session.HookState, ev Event, now time.Time) session.HookState {
 	}
 
 	if !bears {
-		return h
+		return
 	}
 	h.At = now
 	state, reason, wait := derive(h)
@@ -166,13 +175,12 @@ func Apply(prev session.HookState, ev Event, now time.Time) session.HookState {
 	if wait != nil {
 		h.Tool, h.ToolDetail = wait.Tool, wait.Detail
 	}
-	return h
 }
 
 // derive computes the state from the facts. Order matters: an ended session
 // is exited whatever else is known; anything waiting on the person outranks
 // the rest; a failed turn is reported until the next prompt.
-func derive(h session.HookState) (session.State, session.Reason, *session.PendingTool) {
+func derive(h *session.HookState) (session.State, session.Reason, *session.PendingTool) {
 	if h.Ended != "" {
 		return session.Exited, "", nil
 	}
@@ -204,7 +212,7 @@ func toolWait(tool string) session.Reason {
 // markWaiting pairs a PermissionRequest with the newest unfinished PreToolUse
 // of the same agent, tool and input; without one (hooks installed mid-call)
 // it adds the call.
-func markWaiting(pending []session.PendingTool, ev Event, now time.Time) []session.PendingTool {
+func markWaiting(pending []session.PendingTool, ev *Event, now time.Time) []session.PendingTool {
 	reason := toolWait(ev.ToolName)
 	if reason == "" {
 		reason = session.ReasonPermission
@@ -228,7 +236,7 @@ func markWaiting(pending []session.PendingTool, ev Event, now time.Time) []sessi
 // finishPending removes the call an event finishes: by tool_use_id when both
 // sides have one, else the oldest call of that agent and tool. Waits known
 // only from a Notification are cleared too: the agent moved on.
-func finishPending(pending []session.PendingTool, ev Event) []session.PendingTool {
+func finishPending(pending []session.PendingTool, ev *Event) []session.PendingTool {
 	pending = dropPending(pending, func(p session.PendingTool) bool { return p.Tool == notifyToolMarker })
 	agent, tool := oneLine(ev.AgentID, 80), oneLine(ev.ToolName, 80)
 	if ev.ToolUseID != "" {
@@ -286,7 +294,7 @@ func firstWait(pending []session.PendingTool) *session.PendingTool {
 
 // notificationKind reads notification_type, falling back to the message
 // text older Claude Code versions sent alone.
-func notificationKind(ev Event) string {
+func notificationKind(ev *Event) string {
 	if ev.NotificationType != "" {
 		return oneLine(ev.NotificationType, 60)
 	}

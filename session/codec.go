@@ -16,8 +16,15 @@ func DecodeRecord(data []byte, rec *Record) error {
 }
 
 // EncodeRecord is the inverse of DecodeRecord.
-func EncodeRecord(rec Record) ([]byte, error) {
+func EncodeRecord(rec *Record) ([]byte, error) {
 	var w jwriter.Writer
+	// One buffer that fits a usual record (a few hundred bytes to a few KB)
+	// instead of the writer's chain of 128, 256, 512… byte chunks and the
+	// final copy: in the hook each new allocation size is a fresh page to
+	// fault in. Bigger records still grow as usual.
+	w.Buffer.Buf = make([]byte, 0, encodeBufSize)
 	rec.MarshalEasyJSON(&w)
 	return w.BuildBytes()
 }
+
+const encodeBufSize = 8 << 10

@@ -108,7 +108,10 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	}
 	defer unlock()
 
-	rec, err := readRecord(p, id)
+	// On the heap: a record held in this frame would deepen the hook's
+	// stack past a size it otherwise never needs.
+	rec := new(session.Record)
+	err = readRecordInto(p, id, rec)
 	existed := err == nil
 	switch {
 	case err == nil, errors.Is(err, fs.ErrNotExist):
@@ -121,9 +124,9 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 		return "", err
 	}
 	if !existed {
-		rec = session.Record{Version: session.RecordVersion, ID: id, Agent: session.AgentClaude}
+		*rec = session.Record{Version: session.RecordVersion, ID: id, Agent: session.AgentClaude}
 	}
-	if !change(&rec, existed) {
+	if !change(rec, existed) {
 		return note, nil
 	}
 	return note, writeRecord(p, rec)
@@ -195,21 +198,29 @@ func (s Store) List() ([]session.Record, []LoadError) {
 var errCorrupt = errors.New("corrupt session file")
 
 func readRecord(path, id string) (session.Record, error) {
-	data, err := readStable(path)
-	if err != nil {
+	var rec session.Record
+	if err := readRecordInto(path, id, &rec); err != nil {
 		return session.Record{}, err
 	}
-	var rec session.Record
-	if err := session.DecodeRecord(data, &rec); err != nil {
-		return session.Record{}, fmt.Errorf("%w %s: %v", errCorrupt, filepath.Base(path), err)
+	return rec, nil
+}
+
+// readRecordInto is readRecord into *rec, whose content is undefined on error.
+func readRecordInto(path, id string, rec *session.Record) error {
+	data, err := readStable(path)
+	if err != nil {
+		return err
+	}
+	if err := session.DecodeRecord(data, rec); err != nil {
+		return fmt.Errorf("%w %s: %v", errCorrupt, filepath.Base(path), err)
 	}
 	if rec.ID != id {
-		return session.Record{}, fmt.Errorf("%w %s: it names session %q", errCorrupt, filepath.Base(path), truncate(rec.ID, 80))
+		return fmt.Errorf("%w %s: it names session %q", errCorrupt, filepath.Base(path), truncate(rec.ID, 80))
 	}
 	if rec.Version > session.RecordVersion {
-		return session.Record{}, fmt.Errorf("%s was written by a newer Mew (record version %d)", filepath.Base(path), rec.Version)
+		return fmt.Errorf("%s was written by a newer Mew (record version %d)", filepath.Base(path), rec.Version)
 	}
-	return rec, nil
+	return nil
 }
 
 // readStable reads a session file, retrying while a writer changes the
@@ -268,7 +279,7 @@ func readOnce(path string) (data []byte, changed bool, err error) {
 }
 
 // writeRecord stores rec at path; the caller holds the session lock.
-func writeRecord(path string, rec session.Record) error {
+func writeRecord(path string, rec *session.Record) error {
 	data, err := session.EncodeRecord(rec)
 	if err != nil {
 		return err
