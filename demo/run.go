@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/store"
 )
@@ -277,6 +278,7 @@ func Agent(hookPath string, in io.Reader, out io.Writer) error {
 	for sc.Scan() {
 		cmd := exec.Command(hookPath)
 		cmd.Stdin = bytes.NewReader(sc.Bytes())
+		cmd.Env = append(os.Environ(), hookbin.RunEnv) // as `mew install` runs it
 		reply := "ok"
 		if err := cmd.Run(); err != nil {
 			reply = strings.ReplaceAll("mew-hook: "+err.Error(), "\n", " ")
