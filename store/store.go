@@ -99,10 +99,15 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	if err != nil {
 		return "", err
 	}
-	if err := s.EnsureDir(); err != nil {
-		return "", err
-	}
 	unlock, err := lock(p+".lock", lockTimeout)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The session directory is made on first use only: checking it on
+		// every call costs the hook a stat.
+		if err := s.EnsureDir(); err != nil {
+			return "", err
+		}
+		unlock, err = lock(p+".lock", lockTimeout)
+	}
 	if err != nil {
 		return "", err
 	}
