@@ -6,6 +6,7 @@
 package hookbin
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -124,25 +125,13 @@ func readEvent(o *Options) *reducer.Event {
 }
 
 // readPayload reads stdin up to one byte past the limit. Payloads are a few
-// KB and arrive in one read: one buffer of the usual size, grown only for
-// big ones, instead of io.ReadAll's series of small ones.
+// KB and arrive in one read: one buffer of the usual size up front, instead
+// of io.ReadAll's series of small ones (each new size a fresh page to fault).
 func readPayload(r io.Reader) ([]byte, error) {
-	buf := make([]byte, 0, 16<<10)
-	for len(buf) <= reducer.MaxPayload {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		want := min(cap(buf), reducer.MaxPayload+1)
-		n, err := r.Read(buf[len(buf):want])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
-	return buf, nil
+	var buf bytes.Buffer
+	buf.Grow(16 << 10)
+	_, err := buf.ReadFrom(io.LimitReader(r, reducer.MaxPayload+1))
+	return buf.Bytes(), err
 }
 
 // record folds ev into its session's file.
