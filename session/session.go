@@ -33,9 +33,27 @@ const (
 // NeedsYou reports whether a state asks for the person's attention.
 func (s State) NeedsYou() bool { return s == Waiting || s == Done }
 
-// AgentClaude is the only agent so far; the field exists so Codex, OpenCode
-// and Amp sessions can share the store later.
-const AgentClaude = "claude"
+// The agents Mew knows. Record.Agent and Shown.Agent are one of these.
+const (
+	AgentClaude   = "claude"
+	AgentCodex    = "codex"
+	AgentOpenCode = "opencode"
+	AgentGemini   = "gemini"
+	AgentAmp      = "amp"
+)
+
+// Agents lists every agent, in the order Mew documents them.
+var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp}
+
+// ValidAgent reports whether name is an agent Mew knows.
+func ValidAgent(name string) bool {
+	for _, a := range Agents {
+		if a == name {
+			return true
+		}
+	}
+	return false
+}
 
 // RecordVersion is bumped when the on-disk layout changes incompatibly.
 const RecordVersion = 1
@@ -49,6 +67,8 @@ type Record struct {
 	Agent    string         `json:"agent"`
 	Hook     *HookState     `json:"hook,omitempty"`
 	Registry *RegistryState `json:"registry,omitempty"`
+	Log      *LogState      `json:"log,omitempty"`
+	Screen   *ScreenState   `json:"screen,omitempty"`
 	Process  *Process       `json:"process,omitempty"`
 }
 
@@ -119,6 +139,63 @@ type RegistryState struct {
 	Tmux       string    `json:"tmux,omitempty"`
 	Version    string    `json:"version,omitempty"`
 	File       string    `json:"file,omitempty"` // base name of the registry file
+}
+
+// LogState is what an agent's own log says about its turns (Codex's rollout
+// file): task started, completed, failed or aborted. It never knows about a
+// wait on the person (Codex writes no approval to its rollout).
+type LogState struct {
+	State  State     `json:"state"`  // working | done | failed | idle
+	Source string    `json:"source"` // the line that decided, e.g. "rollout:task_complete"
+	Since  time.Time `json:"since"`  // when State began
+	At     time.Time `json:"at"`     // time of the newest line that bears on the state
+	Error  string    `json:"error,omitempty"`
+	File   string    `json:"file,omitempty"` // base name of the log file
+	Cwd    string    `json:"cwd,omitempty"`
+	Title  string    `json:"title,omitempty"`
+	// LastMessage is the agent's last message of the turn.
+	LastMessage string `json:"last_message,omitempty"`
+}
+
+// Screen states a rules file can name (see package rules). blocked means a
+// prompt that waits on the person is drawn.
+const (
+	ScreenExited  = "exited"
+	ScreenBlocked = "blocked"
+	ScreenFailed  = "failed"
+	ScreenWorking = "working"
+	ScreenIdle    = "idle"
+	ScreenUnknown = "unknown"
+)
+
+// ScreenState is what the screen source read on the session's terminal:
+// a tmux pane (read by the monitor itself) or a `mew run` wrapper (which
+// writes it into the store).
+type ScreenState struct {
+	Agent  string `json:"agent"`            // the agent sniffed on this terminal
+	State  string `json:"state"`            // one of the Screen* states
+	Reason Reason `json:"reason,omitempty"` // when blocked: why
+	// Rule names the rule that matched: "<agent>/<state>#<n>".
+	Rule string `json:"rule,omitempty"`
+	// TurnEnded: a finished-turn line ("✻ Worked for 2s") is on the screen.
+	TurnEnded bool      `json:"turn_ended,omitempty"`
+	Since     time.Time `json:"since"` // when State began on this screen
+	At        time.Time `json:"at"`    // the newest read of the screen
+	// Unblocked is the last time a prompt went away from the screen: a
+	// wait any other source reported before it is over.
+	Unblocked time.Time `json:"unblocked,omitempty"`
+	// Background: the agent is no longer the terminal's foreground process
+	// (the shell is back, or it was suspended).
+	Background bool   `json:"background,omitempty"`
+	Title      string `json:"title,omitempty"` // the terminal title the agent set
+	Via        string `json:"via"`             // "tmux" | "run"
+	Pane       string `json:"pane,omitempty"`  // tmux pane id (%N)
+	Tty        string `json:"tty,omitempty"`
+	Pid        int    `json:"pid,omitempty"` // the agent process on that terminal
+	StartMs    int64  `json:"start_ms,omitempty"`
+	// Prompt is the text of the prompt on screen when blocked (the rows of
+	// the dialog, trimmed): what an answer must still find before typing.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // Process identifies the agent process and where it runs, recorded by the

@@ -345,7 +345,243 @@ func (v *Shown) UnmarshalJSON(data []byte) error {
 func (v *Shown) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonA818f49aDecodeGithubComMewDevMewSession1(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *RegistryState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *ScreenState) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "agent":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Agent = string(in.String())
+			}
+		case "state":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.State = string(in.String())
+			}
+		case "reason":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Reason = Reason(in.String())
+			}
+		case "rule":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Rule = string(in.String())
+			}
+		case "turn_ended":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.TurnEnded = bool(in.Bool())
+			}
+		case "since":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.Since).UnmarshalJSON(data))
+				}
+			}
+		case "at":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.At).UnmarshalJSON(data))
+				}
+			}
+		case "unblocked":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.Unblocked).UnmarshalJSON(data))
+				}
+			}
+		case "background":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Background = bool(in.Bool())
+			}
+		case "title":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Title = string(in.String())
+			}
+		case "via":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Via = string(in.String())
+			}
+		case "pane":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Pane = string(in.String())
+			}
+		case "tty":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Tty = string(in.String())
+			}
+		case "pid":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Pid = int(in.Int())
+			}
+		case "start_ms":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.StartMs = int64(in.Int64())
+			}
+		case "prompt":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Prompt = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in ScreenState) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"agent\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.Agent))
+	}
+	{
+		const prefix string = ",\"state\":"
+		out.RawString(prefix)
+		out.String(string(in.State))
+	}
+	if in.Reason != "" {
+		const prefix string = ",\"reason\":"
+		out.RawString(prefix)
+		out.String(string(in.Reason))
+	}
+	if in.Rule != "" {
+		const prefix string = ",\"rule\":"
+		out.RawString(prefix)
+		out.String(string(in.Rule))
+	}
+	if in.TurnEnded {
+		const prefix string = ",\"turn_ended\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.TurnEnded))
+	}
+	{
+		const prefix string = ",\"since\":"
+		out.RawString(prefix)
+		out.Raw((in.Since).MarshalJSON())
+	}
+	{
+		const prefix string = ",\"at\":"
+		out.RawString(prefix)
+		out.Raw((in.At).MarshalJSON())
+	}
+	if true {
+		const prefix string = ",\"unblocked\":"
+		out.RawString(prefix)
+		out.Raw((in.Unblocked).MarshalJSON())
+	}
+	if in.Background {
+		const prefix string = ",\"background\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Background))
+	}
+	if in.Title != "" {
+		const prefix string = ",\"title\":"
+		out.RawString(prefix)
+		out.String(string(in.Title))
+	}
+	{
+		const prefix string = ",\"via\":"
+		out.RawString(prefix)
+		out.String(string(in.Via))
+	}
+	if in.Pane != "" {
+		const prefix string = ",\"pane\":"
+		out.RawString(prefix)
+		out.String(string(in.Pane))
+	}
+	if in.Tty != "" {
+		const prefix string = ",\"tty\":"
+		out.RawString(prefix)
+		out.String(string(in.Tty))
+	}
+	if in.Pid != 0 {
+		const prefix string = ",\"pid\":"
+		out.RawString(prefix)
+		out.Int(int(in.Pid))
+	}
+	if in.StartMs != 0 {
+		const prefix string = ",\"start_ms\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.StartMs))
+	}
+	if in.Prompt != "" {
+		const prefix string = ",\"prompt\":"
+		out.RawString(prefix)
+		out.String(string(in.Prompt))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v ScreenState) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA818f49aEncodeGithubComMewDevMewSession2(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v ScreenState) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA818f49aEncodeGithubComMewDevMewSession2(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *ScreenState) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA818f49aDecodeGithubComMewDevMewSession2(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *ScreenState) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA818f49aDecodeGithubComMewDevMewSession2(l, v)
+}
+func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *RegistryState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -459,7 +695,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Reg
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in RegistryState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in RegistryState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -550,27 +786,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Re
 // MarshalJSON supports json.Marshaler interface
 func (v RegistryState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession2(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession3(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v RegistryState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession2(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession3(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *RegistryState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession2(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession3(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *RegistryState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession2(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession3(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Record) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Record) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -630,6 +866,34 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Rec
 					(*out.Registry).UnmarshalEasyJSON(in)
 				}
 			}
+		case "log":
+			if in.IsNull() {
+				in.Skip()
+				out.Log = nil
+			} else {
+				if out.Log == nil {
+					out.Log = new(LogState)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Log).UnmarshalEasyJSON(in)
+				}
+			}
+		case "screen":
+			if in.IsNull() {
+				in.Skip()
+				out.Screen = nil
+			} else {
+				if out.Screen == nil {
+					out.Screen = new(ScreenState)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Screen).UnmarshalEasyJSON(in)
+				}
+			}
 		case "process":
 			if in.IsNull() {
 				in.Skip()
@@ -654,7 +918,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Rec
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Record) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Record) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -683,6 +947,16 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Re
 		out.RawString(prefix)
 		(*in.Registry).MarshalEasyJSON(out)
 	}
+	if in.Log != nil {
+		const prefix string = ",\"log\":"
+		out.RawString(prefix)
+		(*in.Log).MarshalEasyJSON(out)
+	}
+	if in.Screen != nil {
+		const prefix string = ",\"screen\":"
+		out.RawString(prefix)
+		(*in.Screen).MarshalEasyJSON(out)
+	}
 	if in.Process != nil {
 		const prefix string = ",\"process\":"
 		out.RawString(prefix)
@@ -694,27 +968,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Re
 // MarshalJSON supports json.Marshaler interface
 func (v Record) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession3(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession4(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Record) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession3(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession4(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Record) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession3(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession4(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Record) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession3(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession4(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Process) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Process) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -847,7 +1121,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Pro
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Process) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Process) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -925,27 +1199,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Pr
 // MarshalJSON supports json.Marshaler interface
 func (v Process) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession4(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession5(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Process) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession4(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession5(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Process) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession4(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession5(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Process) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession4(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession5(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *PendingTool) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *PendingTool) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1013,7 +1287,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Pen
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in PendingTool) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in PendingTool) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1069,27 +1343,184 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Pe
 // MarshalJSON supports json.Marshaler interface
 func (v PendingTool) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession5(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession6(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v PendingTool) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession5(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession6(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *PendingTool) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession5(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession6(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *PendingTool) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession5(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession6(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Host) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *LogState) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "state":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.State = State(in.String())
+			}
+		case "source":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Source = string(in.String())
+			}
+		case "since":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.Since).UnmarshalJSON(data))
+				}
+			}
+		case "at":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.At).UnmarshalJSON(data))
+				}
+			}
+		case "error":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Error = string(in.String())
+			}
+		case "file":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.File = string(in.String())
+			}
+		case "cwd":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Cwd = string(in.String())
+			}
+		case "title":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Title = string(in.String())
+			}
+		case "last_message":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.LastMessage = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in LogState) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"state\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.State))
+	}
+	{
+		const prefix string = ",\"source\":"
+		out.RawString(prefix)
+		out.String(string(in.Source))
+	}
+	{
+		const prefix string = ",\"since\":"
+		out.RawString(prefix)
+		out.Raw((in.Since).MarshalJSON())
+	}
+	{
+		const prefix string = ",\"at\":"
+		out.RawString(prefix)
+		out.Raw((in.At).MarshalJSON())
+	}
+	if in.Error != "" {
+		const prefix string = ",\"error\":"
+		out.RawString(prefix)
+		out.String(string(in.Error))
+	}
+	if in.File != "" {
+		const prefix string = ",\"file\":"
+		out.RawString(prefix)
+		out.String(string(in.File))
+	}
+	if in.Cwd != "" {
+		const prefix string = ",\"cwd\":"
+		out.RawString(prefix)
+		out.String(string(in.Cwd))
+	}
+	if in.Title != "" {
+		const prefix string = ",\"title\":"
+		out.RawString(prefix)
+		out.String(string(in.Title))
+	}
+	if in.LastMessage != "" {
+		const prefix string = ",\"last_message\":"
+		out.RawString(prefix)
+		out.String(string(in.LastMessage))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v LogState) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA818f49aEncodeGithubComMewDevMewSession7(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v LogState) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA818f49aEncodeGithubComMewDevMewSession7(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *LogState) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA818f49aDecodeGithubComMewDevMewSession7(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *LogState) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA818f49aDecodeGithubComMewDevMewSession7(l, v)
+}
+func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *Host) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1131,7 +1562,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Hos
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Host) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in Host) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1167,27 +1598,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Ho
 // MarshalJSON supports json.Marshaler interface
 func (v Host) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession6(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession8(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Host) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession6(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession8(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Host) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession6(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession8(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Host) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession6(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession8(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *HookState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *HookState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1431,7 +1862,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *Hoo
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in HookState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in HookState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1587,27 +2018,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in Ho
 // MarshalJSON supports json.Marshaler interface
 func (v HookState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession7(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession9(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v HookState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession7(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession9(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *HookState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession7(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession9(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *HookState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession7(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession9(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *Ancestor) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ancestor) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1649,7 +2080,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *Anc
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in Ancestor) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in Ancestor) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1674,23 +2105,23 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in An
 // MarshalJSON supports json.Marshaler interface
 func (v Ancestor) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession8(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession10(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Ancestor) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession8(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession10(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Ancestor) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession8(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession10(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Ancestor) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession8(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession10(l, v)
 }
