@@ -1,0 +1,269 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/mew-dev/mew/session"
+)
+
+// fileSpec is the layout of a rules file. Every key is known: an unknown
+// one (a typo) is an error, never silently ignored.
+type fileSpec struct {
+	Agent string `toml:"agent"`
+	// Replace, in an override file, drops the embedded rules of the agent
+	// instead of trying the file's rules before them.
+	Replace bool       `toml:"replace"`
+	Sniff   sniffSpec  `toml:"sniff"`
+	TurnEnd []Pattern  `toml:"turn_end"`
+	Rules   []ruleSpec `toml:"rule"`
+}
+
+type sniffSpec struct {
+	Commands []string  `toml:"commands"`
+	Argv     []Pattern `toml:"argv"`
+	Screen   []Pattern `toml:"screen"`
+	Title    []Pattern `toml:"title"`
+}
+
+type ruleSpec struct {
+	State      string   `toml:"state"`
+	Reason     string   `toml:"reason"`
+	Screen     *Pattern `toml:"screen"`
+	Title      *Pattern `toml:"title"`
+	AgentState *Pattern `toml:"agent_state"`
+	Last       int      `toml:"last"`
+	Turn       string   `toml:"turn"`
+	// Note says why the rule exists (what was measured); not used.
+	Note string `toml:"note"`
+}
+
+// FileError is a rules file refused: the file, the line (0 when the
+// problem is the whole file) and the reason.
+type FileError struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Reason)
+}
+
+// Parse reads one rules file. name is how errors name the file.
+func Parse(name string, data []byte) (*Set, bool, error) {
+	fail := func(line int, format string, args ...any) (*Set, bool, error) {
+		return nil, false, &FileError{File: name, Line: line, Reason: fmt.Sprintf(format, args...)}
+	}
+	if len(data) > maxFile {
+		return fail(0, "%d bytes is over the %d byte limit", len(data), maxFile)
+	}
+	var spec fileSpec
+	md, err := toml.Decode(string(data), &spec)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return fail(pe.Position.Line, "%s", tomlMessage(pe))
+		}
+		return fail(lineOfTOMLError(err.Error()), "%s", stripTOMLPrefix(err.Error()))
+	}
+	if keys := md.Undecoded(); len(keys) > 0 {
+		k := keys[0].String()
+		return fail(lineOfKey(string(data), k), "unknown key %q", k)
+	}
+	if !validAgentName(spec.Agent) {
+		return fail(lineOfKey(string(data), "agent"), "agent must be a lower-case name (a-z, 0-9, -), got %q", spec.Agent)
+	}
+	if len(spec.Rules) > maxRules {
+		return fail(0, "%d rules is over the limit of %d", len(spec.Rules), maxRules)
+	}
+	set := &Set{Agent: spec.Agent, Origin: name}
+	for _, c := range spec.Sniff.Commands {
+		if c == "" || strings.ContainsAny(c, "/\x00") {
+			return fail(lineOfKey(string(data), "sniff.commands"), "sniff.commands: %q is not a process name", c)
+		}
+		set.Sniff.Commands = append(set.Sniff.Commands, c)
+	}
+	set.Sniff.Argv = ptrs(spec.Sniff.Argv)
+	set.Sniff.Screen = ptrs(spec.Sniff.Screen)
+	set.Sniff.Title = ptrs(spec.Sniff.Title)
+	set.TurnEnd = ptrs(spec.TurnEnd)
+
+	ruleLines := tableLines(string(data), "rule")
+	for i, r := range spec.Rules {
+		line := 0
+		if i < len(ruleLines) {
+			line = ruleLines[i]
+		}
+		rule, err := r.compile()
+		if err != nil {
+			return fail(line, "rule %d: %v", i+1, err)
+		}
+		set.Rules = append(set.Rules, rule)
+	}
+	set.order()
+	return set, spec.Replace, nil
+}
+
+func (r ruleSpec) compile() (Rule, error) {
+	out := Rule{State: r.State, Screen: r.Screen, Title: r.Title, AgentState: r.AgentState, Last: r.Last}
+	if !slices.Contains(Precedence, r.State) {
+		return out, fmt.Errorf("state must be one of %s, got %q", strings.Join(Precedence, ", "), r.State)
+	}
+	if r.Screen == nil && r.Title == nil && r.AgentState == nil {
+		return out, fmt.Errorf("needs at least one of screen, title, agent_state")
+	}
+	if r.Last < 0 || r.Last > 1000 {
+		return out, fmt.Errorf("last must be between 0 and 1000, got %d", r.Last)
+	}
+	switch session.Reason(r.Reason) {
+	case session.ReasonNone:
+		if r.State == session.ScreenBlocked {
+			out.Reason = session.ReasonInput
+		}
+	case session.ReasonPermission, session.ReasonQuestion, session.ReasonPlan, session.ReasonInput:
+		if r.State != session.ScreenBlocked {
+			return out, fmt.Errorf("reason is for blocked rules only")
+		}
+		out.Reason = session.Reason(r.Reason)
+	default:
+		return out, fmt.Errorf("reason must be permission, question, plan or input, got %q", r.Reason)
+	}
+	switch r.Turn {
+	case "":
+	case "interrupted":
+		if r.State != session.ScreenIdle {
+			return out, fmt.Errorf(`turn = "interrupted" is for idle rules only`)
+		}
+		out.Interrupted = true
+	default:
+		return out, fmt.Errorf(`turn must be "interrupted", got %q`, r.Turn)
+	}
+	return out, nil
+}
+
+// order sorts the rules by Precedence (stable: file order within a state)
+// and names them.
+func (s *Set) order() {
+	slices.SortStableFunc(s.Rules, func(a, b Rule) int {
+		return slices.Index(Precedence, a.State) - slices.Index(Precedence, b.State)
+	})
+	count := map[string]int{}
+	for i := range s.Rules {
+		r := &s.Rules[i]
+		count[r.State]++
+		r.ID = s.Agent + "/" + r.State + "#" + strconv.Itoa(count[r.State])
+	}
+}
+
+func ptrs(ps []Pattern) []*Pattern {
+	out := make([]*Pattern, len(ps))
+	for i := range ps {
+		out[i] = &ps[i]
+	}
+	return out
+}
+
+// validAgentName: agents name files and show in the UI.
+func validAgentName(s string) bool {
+	if len(s) == 0 || len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func tomlMessage(pe toml.ParseError) string {
+	msg := pe.Message
+	if pe.LastKey != "" && !strings.Contains(msg, pe.LastKey) {
+		msg = pe.LastKey + ": " + msg
+	}
+	return msg
+}
+
+// lineOfTOMLError reads the line out of the decoder's "toml: line N (last
+// key …)" messages for type mismatches.
+func lineOfTOMLError(msg string) int {
+	rest, ok := strings.CutPrefix(msg, "toml: line ")
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+func stripTOMLPrefix(msg string) string {
+	msg = strings.TrimPrefix(msg, "toml: ")
+	if strings.HasPrefix(msg, "line ") {
+		if i := strings.Index(msg, "): "); i >= 0 {
+			msg = msg[i+3:]
+		}
+	}
+	return msg
+}
+
+// lineOfKey finds the first line that defines a dotted key ("sniff.argv",
+// "rule.colour"), following table headers; 0 when not found. The decoder
+// reports unknown keys without a position.
+func lineOfKey(doc, key string) int {
+	table := ""
+	for i, line := range strings.Split(doc, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(l, "[["):
+			table = strings.TrimSpace(strings.Trim(strings.SplitN(l, "]]", 2)[0], "[ "))
+			if table == key {
+				return i + 1
+			}
+		case strings.HasPrefix(l, "["):
+			table = strings.TrimSpace(strings.Trim(strings.SplitN(l, "]", 2)[0], "[ "))
+			if table == key {
+				return i + 1
+			}
+		default:
+			name, _, ok := strings.Cut(l, "=")
+			if !ok || strings.HasPrefix(l, "#") {
+				continue
+			}
+			full := strings.Trim(strings.TrimSpace(name), `"'`)
+			if table != "" {
+				full = table + "." + full
+			}
+			if full == key {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// tableLines lists the lines of each [[name]] header, in order.
+func tableLines(doc, name string) []int {
+	var out []int
+	for i, line := range strings.Split(doc, "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "[[") && strings.TrimSpace(strings.Trim(strings.SplitN(l, "]]", 2)[0], "[ ")) == name {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}

@@ -1,0 +1,210 @@
+// Package rules reads an agent's state off its screen with rules that are
+// data: one TOML file per agent, embedded defaults (defaults/*.toml) plus
+// the person's overrides in $MEW_HOME/rules/<agent>.toml.
+//
+// A rule names a state and the patterns that show it: RE2 regular
+// expressions (linear time, no back-references) over the screen rows, the
+// terminal title, or the state an agent announces with its own escape
+// sequence. Rules are tried by state, most decisive first (exited, blocked,
+// working, failed, idle), and in file order within a state; the first match
+// wins. Nothing in a rules file can run a program: the format has patterns
+// and names only.
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mew-dev/mew/session"
+)
+
+// Precedence is the order in which states are tried: a dialog that waits
+// on the person outranks a spinner, a spinner outranks an old error line
+// still on the screen, and anything outranks an idle prompt.
+var Precedence = []string{
+	session.ScreenExited, session.ScreenBlocked, session.ScreenWorking,
+	session.ScreenFailed, session.ScreenIdle,
+}
+
+// Limits that keep a rules file, and classifying a screen with it, small.
+const (
+	maxPattern = 1000 // bytes of one pattern
+	maxRules   = 200  // rules in one file
+	maxFile    = 256 << 10
+)
+
+// Frame is what classification reads: one moment of a terminal.
+type Frame struct {
+	Rows  []string // the visible rows
+	Title string   // the terminal title
+	// AgentState is what the agent announced with its own escape sequence
+	// (Codex: ESC ] 7501 ; state=…), "" where none is seen.
+	AgentState string
+}
+
+// Result is the classification of one frame.
+type Result struct {
+	State  string         // one of the session.Screen* states
+	Reason session.Reason // when blocked
+	Rule   string         // "<agent>/<state>#<n>", "" when nothing matched
+	// TurnEnded: a finished-turn line is on the screen and no rule said the
+	// turn was interrupted.
+	TurnEnded bool
+	// Interrupted: an idle rule marked turn = "interrupted" matched.
+	Interrupted bool
+	// Match is the screen text the deciding rule matched ("" for a title or
+	// agent-state rule).
+	Match string
+}
+
+// Set is the rules of one agent.
+type Set struct {
+	Agent   string
+	Origin  string // where the rules came from: "embedded" or a file path
+	Sniff   Sniff
+	TurnEnd []*Pattern
+	// Rules in trial order (by Precedence, then file order).
+	Rules []Rule
+}
+
+// Rule is one way a state shows on a screen. Every pattern it has must
+// match.
+type Rule struct {
+	ID         string // "<agent>/<state>#<n>"
+	State      string
+	Reason     session.Reason
+	Screen     *Pattern
+	Title      *Pattern
+	AgentState *Pattern
+	// Last limits Screen to the last Last non-blank rows (0: all rows).
+	Last int
+	// Interrupted marks an idle screen that shows the person stopped the
+	// turn: not a finished turn.
+	Interrupted bool
+}
+
+// Sniff says how to recognise the agent on a terminal.
+type Sniff struct {
+	Commands []string   // process names (or argv[0] base names)
+	Argv     []*Pattern // patterns over the whole command line
+	Screen   []*Pattern // screen markers, when the process says nothing
+	Title    []*Pattern // title markers
+}
+
+// Pattern is a compiled RE2 expression. Patterns match line by line: ^ and
+// $ are the start and end of a row ((?m) is always on).
+type Pattern struct {
+	re  *regexp.Regexp
+	src string
+}
+
+// UnmarshalText compiles a pattern from a rules file; the TOML decoder
+// reports its error with the line of the key.
+func (p *Pattern) UnmarshalText(b []byte) error {
+	src := string(b)
+	if len(src) == 0 {
+		return fmt.Errorf("empty pattern")
+	}
+	if len(src) > maxPattern {
+		return fmt.Errorf("pattern of %d bytes is over the %d byte limit", len(src), maxPattern)
+	}
+	re, err := regexp.Compile("(?m)" + src)
+	if err != nil {
+		return fmt.Errorf("bad pattern %q: %v", clipPattern(src), strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	p.re, p.src = re, src
+	return nil
+}
+
+// String is the pattern as written.
+func (p *Pattern) String() string { return p.src }
+
+// MatchString reports whether the pattern matches s.
+func (p *Pattern) MatchString(s string) bool { return p.re.MatchString(s) }
+
+func clipPattern(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
+
+// Classify returns the state a frame shows. A frame no rule matches is
+// unknown (a blank or half-drawn screen): callers keep their previous
+// state.
+func (s *Set) Classify(f Frame) Result {
+	text := strings.Join(f.Rows, "\n")
+	var tail string
+	tailN := -1
+	for i := range s.Rules {
+		r := &s.Rules[i]
+		screen := text
+		if r.Last > 0 && r.Screen != nil {
+			if tailN != r.Last {
+				tail, tailN = lastRows(f.Rows, r.Last), r.Last
+			}
+			screen = tail
+		}
+		match, ok := r.matches(screen, f)
+		if !ok {
+			continue
+		}
+		res := Result{State: r.State, Reason: r.Reason, Rule: r.ID, Match: match, Interrupted: r.Interrupted}
+		if r.State == session.ScreenIdle && !r.Interrupted {
+			res.TurnEnded = s.turnEnded(text)
+		}
+		return res
+	}
+	return Result{State: session.ScreenUnknown}
+}
+
+// turnEnded reports a finished-turn line ("✻ Worked for 2s") on the screen.
+func (s *Set) turnEnded(text string) bool {
+	for _, p := range s.TurnEnd {
+		if p.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Rule) matches(screen string, f Frame) (string, bool) {
+	if r.Title != nil && !r.Title.MatchString(f.Title) {
+		return "", false
+	}
+	if r.AgentState != nil && (f.AgentState == "" || !r.AgentState.MatchString(f.AgentState)) {
+		return "", false
+	}
+	if r.Screen == nil {
+		return "", true
+	}
+	loc := r.Screen.re.FindStringIndex(screen)
+	if loc == nil {
+		return "", false
+	}
+	return screen[loc[0]:loc[1]], true
+}
+
+// lastRows joins the last n non-blank rows.
+func lastRows(rows []string, n int) string {
+	start := len(rows)
+	for kept := 0; start > 0 && kept < n; {
+		start--
+		if strings.TrimSpace(rows[start]) != "" {
+			kept++
+		}
+	}
+	return strings.Join(rows[start:], "\n")
+}
+
+// Blank reports whether a frame has nothing drawn: a terminal being
+// cleared or not yet painted.
+func Blank(f Frame) bool {
+	for _, r := range f.Rows {
+		if strings.TrimSpace(r) != "" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,217 @@
+package rules
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mew-dev/mew/session"
+)
+
+func TestEmbeddedRulesLoad(t *testing.T) {
+	b := Embedded()
+	for _, agent := range session.Agents {
+		s := b.Set(agent)
+		if s == nil {
+			t.Fatalf("no embedded rules for %s", agent)
+		}
+		if len(s.Sniff.Commands) == 0 {
+			t.Errorf("%s: no process names to sniff by", agent)
+		}
+	}
+}
+
+func TestParseRefusesWithFileLineAndReason(t *testing.T) {
+	cases := []struct {
+		name, doc string
+		line      int
+		reason    string
+	}{
+		{"bad regex", "agent = \"x\"\n\n[[rule]]\nstate = \"idle\"\nscreen = 'a(b'\n", 5, "bad pattern"},
+		{"unknown key", "agent = \"x\"\n[[rule]]\nstate = \"idle\"\nscren = 'a'\n", 4, `unknown key "rule.scren"`},
+		{"unknown table key", "agent = \"x\"\n[sniff]\ncommand = ['x']\n", 3, `unknown key "sniff.command"`},
+		{"bad state", "agent = \"x\"\n[[rule]]\nstate = \"waiting\"\nscreen = 'a'\n", 2, "state must be one of"},
+		{"no pattern", "agent = \"x\"\n[[rule]]\nstate = \"idle\"\n", 2, "needs at least one of"},
+		{"reason on idle", "agent = \"x\"\n[[rule]]\nstate = \"idle\"\nreason = \"plan\"\nscreen = 'a'\n", 2, "blocked rules only"},
+		{"bad reason", "agent = \"x\"\n[[rule]]\nstate = \"blocked\"\nreason = \"coffee\"\nscreen = 'a'\n", 2, "reason must be"},
+		{"bad agent", "agent = \"../x\"\n", 1, "agent must be"},
+		{"wrong type", "agent = \"x\"\n[[rule]]\nstate = \"idle\"\nscreen = 'a'\nlast = \"two\"\n", 5, ""},
+		{"syntax", "agent = \"x\"\nstate = = 1\n", 2, ""},
+		{"interrupted on working", "agent = \"x\"\n[[rule]]\nstate = \"working\"\nturn = \"interrupted\"\nscreen = 'a'\n", 2, "idle rules only"},
+		{"command with slash", "agent = \"x\"\n[sniff]\ncommands = ['/bin/sh']\n", 3, "not a process name"},
+	}
+	for _, c := range cases {
+		_, _, err := Parse("x.toml", []byte(c.doc))
+		var fe *FileError
+		if !errors.As(err, &fe) {
+			t.Errorf("%s: got %v, want a FileError", c.name, err)
+			continue
+		}
+		if fe.File != "x.toml" || fe.Line != c.line || !strings.Contains(fe.Reason, c.reason) {
+			t.Errorf("%s: got %q (line %d), want line %d and %q", c.name, err, fe.Line, c.line, c.reason)
+		}
+	}
+}
+
+func TestPatternsAreLineAnchoredAndBounded(t *testing.T) {
+	set, _, err := Parse("t", []byte("agent = \"t\"\n[[rule]]\nstate = \"idle\"\nscreen = '^› '\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := set.Classify(Frame{Rows: []string{"header", "› prompt"}}); got.State != session.ScreenIdle {
+		t.Errorf("^ should match at a row start: %+v", got)
+	}
+	if got := set.Classify(Frame{Rows: []string{"a › b"}}); got.State != session.ScreenUnknown {
+		t.Errorf("^ matched mid-row: %+v", got)
+	}
+	long := "agent = \"t\"\n[[rule]]\nstate = \"idle\"\nscreen = '" + strings.Repeat("a", maxPattern+1) + "'\n"
+	if _, _, err := Parse("t", []byte(long)); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("an over-long pattern was accepted: %v", err)
+	}
+}
+
+func TestPrecedenceBeatsFileOrder(t *testing.T) {
+	doc := `agent = "t"
+[[rule]]
+state = "idle"
+screen = 'prompt'
+[[rule]]
+state = "working"
+screen = 'spinner'
+[[rule]]
+state = "blocked"
+reason = "question"
+screen = 'pick one'
+[[rule]]
+state = "exited"
+screen = 'bye'
+`
+	set, _, err := Parse("t", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		"prompt":                         "t/idle#1",
+		"prompt\nspinner":                "t/working#1",
+		"prompt\nspinner\npick one":      "t/blocked#1",
+		"prompt\nspinner\npick one\nbye": "t/exited#1",
+		"nothing known":                  "",
+	}
+	for screen, want := range cases {
+		if got := set.Classify(Frame{Rows: strings.Split(screen, "\n")}); got.Rule != want {
+			t.Errorf("%q: rule %q, want %q", screen, got.Rule, want)
+		}
+	}
+	if got := set.Classify(Frame{Rows: []string{"pick one"}}); got.Reason != session.ReasonQuestion {
+		t.Errorf("reason %q, want question", got.Reason)
+	}
+}
+
+func TestTitleAgentStateAndLast(t *testing.T) {
+	doc := `agent = "t"
+[[rule]]
+state = "working"
+title = '^\*'
+[[rule]]
+state = "blocked"
+agent_state = '^blocked'
+[[rule]]
+state = "idle"
+screen = 'ready'
+last = 1
+`
+	set, _, err := Parse("t", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := set.Classify(Frame{Rows: []string{"x"}, Title: "* job"}); got.State != session.ScreenWorking {
+		t.Errorf("title rule: %+v", got)
+	}
+	if got := set.Classify(Frame{Rows: []string{"x"}, AgentState: "blocked:kind=permission"}); got.State != session.ScreenBlocked {
+		t.Errorf("agent state rule: %+v", got)
+	}
+	if got := set.Classify(Frame{Rows: []string{"ready", "later text", "", ""}}); got.State != session.ScreenUnknown {
+		t.Errorf("last = 1 looked above the last non-blank row: %+v", got)
+	}
+	if got := set.Classify(Frame{Rows: []string{"old", "ready", ""}}); got.State != session.ScreenIdle {
+		t.Errorf("last = 1 missed the last row: %+v", got)
+	}
+}
+
+func TestOverridesComeFirstOrReplace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, doc string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An extra blocked rule for Claude, tried before the embedded ones.
+	write("claude.toml", "agent = \"claude\"\n[[rule]]\nstate = \"blocked\"\nreason = \"question\"\nscreen = 'Pick a colour'\n")
+	// A broken Codex file: refused, the embedded Codex rules stay.
+	write("codex.toml", "agent = \"codex\"\n[[rule]]\nstate = \"idle\"\nscreen = '('\n")
+	// A file whose name and agent disagree.
+	write("gemini.toml", "agent = \"opencode\"\n")
+	// A replacement for OpenCode.
+	write("opencode.toml", "agent = \"opencode\"\nreplace = true\n[sniff]\ncommands = [\"oc\"]\n[[rule]]\nstate = \"idle\"\nscreen = 'only me'\n")
+	// A new agent.
+	write("aider.toml", "agent = \"aider\"\n[sniff]\ncommands = [\"aider\"]\n[[rule]]\nstate = \"idle\"\nscreen = '^> $'\n")
+	write("notes.txt", "ignored")
+
+	b, errs := Load(dir)
+	if len(errs) != 2 {
+		t.Fatalf("errors %v, want the codex and gemini files refused", errs)
+	}
+	joined := errs[0].Error() + "\n" + errs[1].Error()
+	if !strings.Contains(joined, filepath.Join(dir, "codex.toml")+":4:") || !strings.Contains(joined, "does not match the file name") {
+		t.Errorf("errors do not name file, line and reason: %s", joined)
+	}
+	claude := b.Set("claude")
+	if got := claude.Classify(Frame{Rows: []string{"Pick a colour", "❯ 1. Yes"}}); got.Rule != "claude/blocked#1" || got.Reason != session.ReasonQuestion {
+		t.Errorf("override not tried first: %+v", got)
+	}
+	if got := claude.Classify(Frame{Rows: []string{"Do you want to proceed?"}}); got.State != session.ScreenBlocked {
+		t.Errorf("embedded Claude rules lost: %+v", got)
+	}
+	if b.Set("codex").Origin != "embedded" {
+		t.Errorf("a refused override replaced the embedded Codex rules")
+	}
+	oc := b.Set("opencode")
+	if got := oc.Classify(Frame{Rows: []string{"△ Permission required"}}); got.State != session.ScreenUnknown {
+		t.Errorf("replace = true kept embedded rules: %+v", got)
+	}
+	if b.SniffProcess("aider", []string{"/usr/bin/aider"}) != "aider" {
+		t.Errorf("a new agent's file is not used for sniffing")
+	}
+}
+
+func TestSniff(t *testing.T) {
+	b := Embedded()
+	cases := []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"claude", []string{"claude", "--resume"}, "claude"},
+		{"node", []string{"node", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js"}, ""},
+		{"node", []string{"/usr/bin/node", "/home/me/.npm/bin/gemini"}, "gemini"},
+		{"node", []string{"node", "--no-warnings", "/usr/local/bin/gemini", "-p", "x"}, "gemini"},
+		{"codex", []string{"/x/vendor/bin/codex", "please"}, "codex"},
+		{"opencode", []string{"/x/node_modules/.bin/opencode"}, "opencode"},
+		{"amp", []string{"amp"}, "amp"},
+		{"bash", []string{"-bash"}, ""},
+		{"vim", []string{"vim", "claude.md"}, ""},
+	}
+	for _, c := range cases {
+		if got := b.SniffProcess(c.name, c.argv); got != c.want {
+			t.Errorf("SniffProcess(%q, %q) = %q, want %q", c.name, c.argv, got, c.want)
+		}
+	}
+	if got := b.SniffScreen(Frame{Rows: []string{"", "  >_ OpenAI Codex (v0.171.0)"}}); got != "codex" {
+		t.Errorf("SniffScreen(codex banner) = %q", got)
+	}
+	if got := b.SniffScreen(Frame{Rows: []string{"$ ls", "a b c"}}); got != "" {
+		t.Errorf("a shell screen sniffed as %q", got)
+	}
+}

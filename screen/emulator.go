@@ -1,0 +1,121 @@
+// Package screen turns an agent's terminal output into the rows a person
+// sees, so rules (package rules) can read what is drawn: the one signal
+// every agent has. It wraps github.com/vito/midterm (measured against tmux
+// on the recorded Claude Code runs: every row identical).
+//
+// The emulator never answers a terminal query (cursor position, device
+// attributes, keyboard mode): the person's real terminal does, and a second
+// answer would reach the agent as typed input. It keeps the visible rows
+// only: a prompt that scrolled away has been answered and must not count.
+package screen
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/vito/midterm"
+)
+
+// Default size of a screen whose real size is unknown.
+const (
+	DefaultRows = 32
+	DefaultCols = 120
+)
+
+// Emulator is one terminal screen. It is safe for concurrent use: the
+// writer (a PTY pump) and the reader (the sweep) run in different
+// goroutines.
+type Emulator struct {
+	mu   sync.Mutex
+	term *midterm.Terminal
+	osc  oscScanner
+}
+
+// New returns an empty screen of the given size (DefaultRows × DefaultCols
+// for a size < 1).
+func New(rows, cols int) *Emulator {
+	if rows < 1 || cols < 1 {
+		rows, cols = DefaultRows, DefaultCols
+	}
+	t := midterm.NewTerminal(rows, cols)
+	// ForwardRequests and ForwardResponses stay nil: midterm answers
+	// nothing when they are (see the package comment).
+	return &Emulator{term: t}
+}
+
+// Write feeds output bytes to the screen. It never fails; bytes the
+// emulator does not understand are dropped as a terminal would.
+func (e *Emulator) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.osc.scan(p)
+	e.feed(p)
+	return len(p), nil
+}
+
+// feed hands p to midterm, surviving a panic in it: a malformed sequence
+// must cost the screen, never the process that carries the agent's output.
+func (e *Emulator) feed(p []byte) {
+	defer func() {
+		if recover() != nil {
+			rows, cols := e.term.Height, e.term.Width
+			e.term = midterm.NewTerminal(rows, cols)
+		}
+	}()
+	e.term.Write(p)
+}
+
+// Resize changes the screen size (the agent redraws after SIGWINCH).
+func (e *Emulator) Resize(rows, cols int) {
+	if rows < 1 || cols < 1 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.term.Resize(rows, cols)
+}
+
+// Snapshot is what the screen shows at one moment.
+type Snapshot struct {
+	Rows  []string // the visible rows, trailing blanks trimmed
+	Title string   // the window title the agent set (OSC 0/2)
+	// AgentState is the newest state an agent announced with its own
+	// escape sequence (Codex: ESC ] 7501 ; state=… BEL), "" if none.
+	AgentState string
+}
+
+// Snapshot returns the visible rows and the title.
+func (e *Emulator) Snapshot() Snapshot {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := Snapshot{Rows: make([]string, len(e.term.Content)), Title: e.term.Title, AgentState: e.osc.state}
+	for i, row := range e.term.Content {
+		s.Rows[i] = rowText(row)
+	}
+	return s
+}
+
+// rowText is a row as text, trailing blanks trimmed. midterm keeps a wide
+// character in one cell followed by its continuation cell; the
+// continuation is not text.
+func rowText(row []rune) string {
+	var b strings.Builder
+	b.Grow(len(row))
+	for _, r := range row {
+		if r == 0 {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// Text joins rows into one string, a row a line, trailing blank rows
+// dropped: the same shape as `tmux capture-pane -p`.
+func Text(rows []string) string {
+	end := len(rows)
+	for end > 0 && rows[end-1] == "" {
+		end--
+	}
+	return strings.Join(rows[:end], "\n")
+}

@@ -1,0 +1,106 @@
+package screen
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/session"
+)
+
+// maxPrompt bounds the prompt text kept for a blocked screen.
+const maxPrompt = 2000
+
+// Tracker follows one terminal's classification over time: the memory a
+// single frame cannot have (when a state began, that a prompt went away,
+// that a turn ran and ended).
+type Tracker struct {
+	State session.ScreenState
+	// Seen is true once a frame was classified as something.
+	Seen bool
+}
+
+// Observe classifies frame f with set at time now and folds the result in.
+// A blank or half-drawn frame (no rule matches) keeps the previous state.
+// It reports whether the state, reason, rule or turn flag changed.
+func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
+	st := &t.State
+	st.At = now
+	if f.Title != "" {
+		st.Title = text.OneLine(f.Title, 120)
+	}
+	if set == nil {
+		return false
+	}
+	st.Agent = set.Agent
+	if rules.Blank(f) && f.AgentState == "" {
+		return false
+	}
+	res := set.Classify(f)
+	if res.State == session.ScreenUnknown {
+		return false
+	}
+	prev := *st
+	if prev.State == session.ScreenBlocked && res.State != session.ScreenBlocked {
+		st.Unblocked = now
+	}
+	st.State, st.Reason, st.Rule = res.State, res.Reason, res.Rule
+	st.TurnEnded = turnEnded(prev, res)
+	st.Prompt = ""
+	if res.State == session.ScreenBlocked {
+		st.Prompt = promptText(f.Rows, res.Match)
+	}
+	if !t.Seen || prev.State != st.State || prev.Reason != st.Reason {
+		st.Since = now
+	}
+	t.Seen = true
+	return prev.State != st.State || prev.Reason != st.Reason || prev.Rule != st.Rule ||
+		prev.TurnEnded != st.TurnEnded || prev.Prompt != st.Prompt
+}
+
+// turnEnded decides whether an idle screen follows a finished turn (the
+// person's move: "done") or not (fresh, or interrupted: "idle").
+func turnEnded(prev session.ScreenState, res rules.Result) bool {
+	switch {
+	case res.State != session.ScreenIdle, res.Interrupted:
+		return false
+	case prev.State == session.ScreenWorking:
+		return true // a turn ran and the agent is back at its prompt
+	case prev.State == session.ScreenIdle:
+		return prev.TurnEnded || res.TurnEnded
+	}
+	// First sight, or back from a prompt: only the finished-turn line says.
+	return res.TurnEnded
+}
+
+// promptText is the dialog a blocked screen shows: the rows from the one
+// the rule matched to the bottom, trimmed. An answer types only while the
+// same text is still there.
+func promptText(rows []string, match string) string {
+	start := 0
+	if match != "" {
+		first, _, _ := strings.Cut(match, "\n")
+		for i, r := range rows {
+			if strings.Contains(r, first) {
+				start = i
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows[start:] {
+		r = strings.TrimSpace(r)
+		if r == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(r)
+		if b.Len() > maxPrompt {
+			break
+		}
+	}
+	return text.Clip(b.String(), maxPrompt)
+}
