@@ -15,7 +15,9 @@ func TestTrackerMemory(t *testing.T) {
 	set := rules.Embedded().Set("claude")
 	t0 := time.Unix(1000, 0)
 	var tr Tracker
-	step := func(i int, screen string) bool { return tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
+	step := func(i int, screen string) bool {
+		return tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second))
+	}
 
 	idle := "❯ \n  ⏸ manual mode on · ? for shortcuts"
 	working := "✻ Burrowing…\n❯ \n  ⏸ manual mode on · esc to interrupt"
