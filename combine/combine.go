@@ -1,6 +1,6 @@
 // Package combine derives the state Mew shows for a session from what each
-// source last observed: Mew's hooks, Claude Code's own session registry and
-// the liveness of the agent process. It is pure; every rule below is pinned
+// source last observed: Mew's hooks, Claude Code's own session registry, an
+// agent's own log, the screen and the liveness of the agent process. It is pure; every rule below is pinned
 // by the recorded real runs in ../shared/fixtures (see combine_test.go and
 // monitor's replay tests).
 package combine
@@ -36,31 +36,52 @@ const (
 //
 // The rules, and why:
 //
-//  1. A dead process means exited, whatever the files say: Claude Code can
+//  1. A dead process means exited, whatever the files say: an agent can
 //     die without a SessionEnd or without deleting its registry file.
 //  2. A SessionEnd hook means exited (the person quit; the file may linger a
 //     moment).
-//  3. No registry status (older Claude Code, file gone, not yet written):
-//     the hooks decide alone, exactly as without a registry.
-//  4. No hook state (Mew's hooks not installed): the registry decides alone,
-//     with less detail; its idle after a seen turn means done.
-//  5. With both, the newer observation wins (the registry lags hooks by
-//     0.1-0.3 s; hooks miss Esc entirely), with two refinements:
-//     a. busy beats a hook-derived done however old it is: a background
-//     subagent still runs, or Claude Code re-engaged by itself, and the
-//     registry only goes idle when the turn has really ended;
-//     b. a waiting registry takes its reason from the hooks when they say
-//     waiting too (AskUserQuestion → question, ExitPlanMode → plan), since
-//     the registry only says "input needed" for those.
-//  6. The registry's idle, when newer, means done if a Stop came since the
-//     last prompt, failed after a StopFailure, and idle otherwise (the person
-//     interrupted or dismissed: no alert).
+//  3. A screen that shows a prompt waits on the person, whatever the
+//     reports say (package screen): the dialog is drawn before any report
+//     is written, and some agents report no wait at all. The hooks still
+//     name the tool when they wait too.
+//  4. Otherwise the newest agent report decides: hooks, Claude Code's
+//     registry, the agent's own log (Codex's rollout). Between hooks and
+//     registry (Claude Code):
+//     a. no registry status (older Claude Code, file gone, not yet
+//     written): the hooks decide alone, exactly as without a registry;
+//     b. no hook state (Mew's hooks not installed): the registry decides
+//     alone, with less detail; its idle after a seen turn means done;
+//     c. with both, the newer observation wins (the registry lags hooks by
+//     0.1-0.3 s; hooks miss Esc entirely), except that busy beats a
+//     hook-derived done however old it is (a background subagent still
+//     runs, or Claude Code re-engaged by itself; the registry only goes
+//     idle when the turn has really ended), and a waiting registry takes
+//     its reason from the hooks when they say waiting too (AskUserQuestion
+//     → question, ExitPlanMode → plan), since the registry only says
+//     "input needed" for those;
+//     d. the registry's idle, when newer, means done if a Stop came since
+//     the last prompt, failed after a StopFailure, and idle otherwise (the
+//     person interrupted or dismissed: no alert).
+//     The agent's log joins as one more report: the newer of it and the
+//     hooks/registry decides.
+//  5. The screen corrects a report it has seen go stale: a wait that began
+//     before the screen last saw a prompt go away is over (Esc on a prompt
+//     fires no hook in Claude Code or Gemini CLI), and a done turn whose
+//     screen shows an error since it ended failed (Gemini CLI reports an
+//     API error as an ordinary end of turn).
+//  6. The agent no longer in the terminal's foreground (the shell is back),
+//     or its screen saying it exited, means exited, unless a report says a
+//     turn still runs or waits: Codex's daemon keeps running a turn after
+//     its terminal UI quits, and the session ends when that turn does.
+//  7. With no report at all, the screen decides alone: its state, and idle
+//     after a turn ran (working, then back at the prompt) is done.
 //
-// The result names the source that decided it.
+// The result names the source that decided it: "hook:<event>",
+// "registry:<status>", "rollout:<event>", "screen:<agent>/<state>#<rule>",
+// "process:gone".
 func Combine(rec session.Record, live Liveness) session.Shown {
 	out := describe(rec)
-	h, r := rec.Hook, rec.Registry
-	hasReg := r != nil && !r.Gone && r.Status != ""
+	h, sc := rec.Hook, rec.Screen
 
 	switch {
 	case live == Dead:
@@ -68,18 +89,27 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 		out.Since = deathTime(rec)
 	case h != nil && h.State == session.Exited:
 		setHook(&out, h)
-	case !hasReg && h != nil:
-		setHook(&out, h)
-	case !hasReg:
-		// Only a registry that has no status yet, or whose file is gone.
-		out.State, out.Since, out.Source = session.Idle, registryTime(r), "registry:new"
-		if r != nil && r.Gone {
-			out.State, out.Source = session.Exited, "registry:gone"
+	case sc != nil && sc.State == session.ScreenBlocked:
+		screenAlone(&out, sc)
+		if h != nil && h.State == session.Waiting {
+			// The hooks know which tool waits, and whether it is a question.
+			out.Reason, out.Tool, out.ToolDetail = h.Reason, h.Tool, h.ToolDetail
 		}
-	case h == nil:
-		registryAlone(&out, r)
 	default:
-		both(&out, h, r)
+		at, ok := report(&out, rec)
+		switch {
+		case ok:
+			correctByScreen(&out, at, sc)
+		case sc != nil:
+			screenAlone(&out, sc)
+		default:
+			r := rec.Registry
+			// Only a registry that has no status yet, or whose file is gone.
+			out.State, out.Since, out.Source = session.Idle, registryTime(r), "registry:new"
+			if r != nil && r.Gone {
+				out.State, out.Source = session.Exited, "registry:gone"
+			}
+		}
 	}
 	if out.State != session.Waiting {
 		out.Reason, out.Tool, out.ToolDetail = "", "", ""
@@ -87,7 +117,105 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 	return out
 }
 
-// both applies rules 5 and 6.
+// report applies rule 4: the newest of the agent's reports decides. It
+// returns the time of the deciding observation, and false when rec has no
+// report at all.
+func report(out *session.Shown, rec session.Record) (time.Time, bool) {
+	h, r, lg := rec.Hook, rec.Registry, rec.Log
+	hasReg := r != nil && !r.Gone && r.Status != ""
+	var at time.Time
+	ok := true
+	switch {
+	case h != nil && !hasReg:
+		setHook(out, h)
+		at = h.At
+	case h == nil && hasReg:
+		registryAlone(out, r)
+		at = r.At
+	case h != nil:
+		both(out, h, r)
+		at = laterOf(h.At, r.At)
+	default:
+		ok = false
+	}
+	if lg != nil && lg.State != "" && (!ok || lg.At.After(at)) {
+		out.State, out.Since, out.Source = lg.State, lg.Since, lg.Source
+		at, ok = lg.At, true
+	}
+	return at, ok
+}
+
+// screenSlack is how far a screen reading may lag the report it corrects:
+// the screen is read every 700 ms.
+const screenSlack = 2 * time.Second
+
+// correctByScreen applies rules 5 and 6 to a report made at time at.
+func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) {
+	if sc == nil {
+		return
+	}
+	switch {
+	case out.State == session.Waiting && sc.State != "" && sc.Unblocked.After(out.Since):
+		// The prompt the report waits on was seen going away.
+		screenAlone(out, sc)
+		return
+	case out.State == session.Done && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
+		out.State, out.Since, out.Source = session.Failed, sc.Since, screenSource(sc)
+		return
+	}
+	busy := out.State == session.Working || out.State == session.Waiting
+	if !busy && (sc.Background || sc.State == session.ScreenExited) {
+		out.State, out.Source = session.Exited, screenSource(sc)
+		out.Since = laterOf(at, sc.Since)
+		if sc.Background {
+			out.Source = "screen:background"
+		}
+	}
+}
+
+// screenAlone applies rule 7 (and rule 3's waiting).
+func screenAlone(out *session.Shown, sc *session.ScreenState) {
+	out.Since, out.Source = sc.Since, screenSource(sc)
+	switch sc.State {
+	case session.ScreenExited:
+		out.State = session.Exited
+	case session.ScreenBlocked:
+		out.State, out.Reason = session.Waiting, sc.Reason
+		if out.Reason == "" {
+			out.Reason = session.ReasonInput
+		}
+	case session.ScreenWorking:
+		out.State = session.Working
+	case session.ScreenFailed:
+		out.State = session.Failed
+	case session.ScreenIdle:
+		out.State = session.Idle
+		if sc.TurnEnded {
+			out.State = session.Done
+		}
+	default: // nothing recognised on it yet: show the session, claim nothing
+		out.State = session.Idle
+	}
+	if sc.Background && out.State != session.Working && out.State != session.Waiting {
+		out.State, out.Source = session.Exited, "screen:background"
+	}
+}
+
+func screenSource(sc *session.ScreenState) string {
+	if sc.Rule != "" {
+		return "screen:" + sc.Rule
+	}
+	return "screen:" + sc.Agent + "/" + sc.State
+}
+
+func laterOf(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// both applies rules 4c and 4d.
 func both(out *session.Shown, h *session.HookState, r *session.RegistryState) {
 	hookNewer := !h.At.Before(r.At) // on a tie the hooks, which carry more detail, win
 	switch r.Status {
@@ -130,7 +258,7 @@ func both(out *session.Shown, h *session.HookState, r *session.RegistryState) {
 	setHook(out, h)
 }
 
-// registryAlone applies rule 4.
+// registryAlone applies rule 4b.
 func registryAlone(out *session.Shown, r *session.RegistryState) {
 	out.Since, out.Source = r.At, "registry:"+r.Status
 	switch r.Status {
@@ -186,6 +314,17 @@ func describe(rec session.Record) session.Shown {
 		}
 		out.Pid, out.Tmux = r.Pid, r.Tmux
 	}
+	if lg := rec.Log; lg != nil {
+		if out.Cwd == "" {
+			out.Cwd = lg.Cwd
+		}
+		if out.Title == "" {
+			out.Title = lg.Title
+		}
+		if out.LastMessage == "" {
+			out.LastMessage = lg.LastMessage
+		}
+	}
 	if p := rec.Process; p != nil {
 		if p.Pid != 0 {
 			out.Pid = p.Pid
@@ -193,6 +332,17 @@ func describe(rec session.Record) session.Shown {
 		out.Tty = p.Tty
 		if out.Tmux == "" && p.Tmux != nil {
 			out.Tmux = p.Tmux.Pane
+		}
+	}
+	if sc := rec.Screen; sc != nil {
+		if out.Pid == 0 {
+			out.Pid = sc.Pid
+		}
+		if out.Tty == "" {
+			out.Tty = sc.Tty
+		}
+		if out.Tmux == "" {
+			out.Tmux = sc.Pane
 		}
 	}
 	return out
@@ -215,6 +365,12 @@ func deathTime(rec session.Record) (t time.Time) {
 	}
 	if rec.Registry != nil && rec.Registry.At.After(t) {
 		t = rec.Registry.At
+	}
+	if rec.Log != nil && rec.Log.At.After(t) {
+		t = rec.Log.At
+	}
+	if rec.Screen != nil && rec.Screen.Since.After(t) {
+		t = rec.Screen.Since
 	}
 	return t
 }

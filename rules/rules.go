@@ -56,6 +56,8 @@ type Result struct {
 	// Match is the screen text the deciding rule matched ("" for a title or
 	// agent-state rule).
 	Match string
+	// MatchRow is the whole row the match starts on ("" likewise).
+	MatchRow string
 }
 
 // Set is the rules of one agent.
@@ -134,11 +136,30 @@ func clipPattern(s string) string {
 // unknown (a blank or half-drawn screen): callers keep their previous
 // state.
 func (s *Set) Classify(f Frame) Result {
+	return s.classify(f, func(string) bool { return true })
+}
+
+// ClassifyWithout is Classify with the rules of one state left out (the
+// screen tracker uses it to look past an error line left from an earlier
+// turn).
+func (s *Set) ClassifyWithout(f Frame, state string) Result {
+	return s.classify(f, func(st string) bool { return st != state })
+}
+
+// ClassifyOnly tries the rules of one state only.
+func (s *Set) ClassifyOnly(f Frame, state string) Result {
+	return s.classify(f, func(st string) bool { return st == state })
+}
+
+func (s *Set) classify(f Frame, use func(state string) bool) Result {
 	text := strings.Join(f.Rows, "\n")
 	var tail string
 	tailN := -1
 	for i := range s.Rules {
 		r := &s.Rules[i]
+		if !use(r.State) {
+			continue
+		}
 		screen := text
 		if r.Last > 0 && r.Screen != nil {
 			if tailN != r.Last {
@@ -150,7 +171,7 @@ func (s *Set) Classify(f Frame) Result {
 		if !ok {
 			continue
 		}
-		res := Result{State: r.State, Reason: r.Reason, Rule: r.ID, Match: match, Interrupted: r.Interrupted}
+		res := Result{State: r.State, Reason: r.Reason, Rule: r.ID, Match: match, MatchRow: matchRow(f.Rows, match), Interrupted: r.Interrupted}
 		if r.State == session.ScreenIdle && !r.Interrupted {
 			res.TurnEnded = s.turnEnded(text)
 		}
@@ -184,6 +205,20 @@ func (r *Rule) matches(screen string, f Frame) (string, bool) {
 		return "", false
 	}
 	return screen[loc[0]:loc[1]], true
+}
+
+// matchRow finds the row holding the start of match.
+func matchRow(rows []string, match string) string {
+	if match == "" {
+		return ""
+	}
+	first, _, _ := strings.Cut(match, "\n")
+	for i := len(rows) - 1; i >= 0; i-- {
+		if strings.Contains(rows[i], first) {
+			return rows[i]
+		}
+	}
+	return ""
 }
 
 // lastRows joins the last n non-blank rows.

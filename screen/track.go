@@ -19,6 +19,10 @@ type Tracker struct {
 	State session.ScreenState
 	// Seen is true once a frame was classified as something.
 	Seen bool
+	// staleErrors are the error rows (failed rules' matches) that were on
+	// the screen while the agent worked: they belong to an earlier turn
+	// and say nothing about how the next one ended.
+	staleErrors []string
 }
 
 // Observe classifies frame f with set at time now and folds the result in.
@@ -38,8 +42,14 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 		return false
 	}
 	res := set.Classify(f)
+	if res.State == session.ScreenFailed && t.stale(res.MatchRow) {
+		res = set.ClassifyWithout(f, session.ScreenFailed)
+	}
 	if res.State == session.ScreenUnknown {
 		return false
+	}
+	if res.State == session.ScreenWorking && st.State != session.ScreenWorking {
+		t.noteErrors(set, f)
 	}
 	prev := *st
 	if prev.State == session.ScreenBlocked && res.State != session.ScreenBlocked {
@@ -57,6 +67,35 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	t.Seen = true
 	return prev.State != st.State || prev.Reason != st.Reason || prev.Rule != st.Rule ||
 		prev.TurnEnded != st.TurnEnded || prev.Prompt != st.Prompt
+}
+
+// noteErrors remembers the error rows visible while working.
+// They are noted as a turn starts.
+func (t *Tracker) noteErrors(set *rules.Set, f rules.Frame) {
+	t.staleErrors = t.staleErrors[:0]
+	rows := f.Rows
+	for len(rows) > 0 {
+		res := set.ClassifyOnly(rules.Frame{Rows: rows}, session.ScreenFailed)
+		if res.State != session.ScreenFailed || res.MatchRow == "" {
+			break
+		}
+		t.staleErrors = append(t.staleErrors, res.MatchRow)
+		// Look above the row found for older ones.
+		i := len(rows) - 1
+		for i >= 0 && rows[i] != res.MatchRow {
+			i--
+		}
+		rows = rows[:max(i, 0)]
+	}
+}
+
+func (t *Tracker) stale(row string) bool {
+	for _, s := range t.staleErrors {
+		if s == row {
+			return true
+		}
+	}
+	return false
 }
 
 // turnEnded decides whether an idle screen follows a finished turn (the

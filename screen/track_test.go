@@ -62,3 +62,30 @@ func TestTrackerMemory(t *testing.T) {
 		t.Errorf("the finished-turn line was not read: %+v", fresh.State)
 	}
 }
+
+func TestTrackerOldErrorLineIsNotANewFailure(t *testing.T) {
+	set := rules.Embedded().Set("gemini")
+	t0 := time.Unix(1000, 0)
+	var tr Tracker
+	step := func(i int, screen string) { tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
+	idle := " >   Type your message or @path/to/file"
+	step(0, idle)
+	step(1, " > first\n ⠋ Thinking (esc to cancel, 1s)\n"+idle)
+	step(2, " > first\n✕ [API Error: 500 Internal Server Error]\n"+idle)
+	if tr.State.State != session.ScreenFailed {
+		t.Fatalf("a turn that ended in an API error: %+v", tr.State)
+	}
+	step(3, " > first\n✕ [API Error: 500 Internal Server Error]\n > second\n ⠙ Thinking (esc to cancel, 0s)\n"+idle)
+	if tr.State.State != session.ScreenWorking {
+		t.Fatalf("next turn: %+v", tr.State)
+	}
+	step(4, " > first\n✕ [API Error: 500 Internal Server Error]\n > second\n✦ Fine now.\n"+idle)
+	if tr.State.State != session.ScreenIdle || !tr.State.TurnEnded {
+		t.Fatalf("the old error line made a good turn look failed: %+v", tr.State)
+	}
+	step(5, " > second\n✦ Fine now.\n > third\n ⠙ Thinking (esc to cancel, 0s)\n"+idle)
+	step(6, " > second\n✦ Fine now.\n > third\n✕ [API Error: 429 Too Many Requests]\n"+idle)
+	if tr.State.State != session.ScreenFailed {
+		t.Fatalf("a new error after a good turn: %+v", tr.State)
+	}
+}

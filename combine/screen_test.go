@@ -1,0 +1,97 @@
+package combine
+
+import (
+	"testing"
+
+	"github.com/mew-dev/mew/session"
+)
+
+func scr(state string, t float64) *session.ScreenState {
+	s := &session.ScreenState{Agent: "gemini", State: state, Since: at(t), At: at(t + 0.7), Via: "tmux", Pane: "%3", Rule: "gemini/" + state + "#1"}
+	if state == session.ScreenBlocked {
+		s.Reason = session.ReasonPermission
+	}
+	return s
+}
+
+func logState(state session.State, t float64, source string) *session.LogState {
+	return &session.LogState{State: state, Since: at(t), At: at(t), Source: source, Cwd: "/p/log"}
+}
+
+func TestCombineWithScreenAndLog(t *testing.T) {
+	stopped := hook(session.Done, "", 5)
+	stopped.StopSeen = true
+	idleScreen := func(t float64, ended bool) *session.ScreenState {
+		s := scr(session.ScreenIdle, t)
+		s.TurnEnded = ended
+		return s
+	}
+	unblocked := scr(session.ScreenIdle, 6)
+	unblocked.Unblocked = at(6)
+	unblockedEarly := scr(session.ScreenWorking, 6)
+	unblockedEarly.Unblocked = at(4)
+	background := idleScreen(8, true)
+	background.Background = true
+	backgroundBusy := scr(session.ScreenWorking, 8)
+	backgroundBusy.Background = true
+	permHook := hook(session.Waiting, session.ReasonPermission, 5)
+	permHook.Tool, permHook.ToolDetail = "Bash", "touch x"
+
+	cases := []struct {
+		name   string
+		h      *session.HookState
+		r      *session.RegistryState
+		lg     *session.LogState
+		sc     *session.ScreenState
+		live   Liveness
+		state  session.State
+		reason session.Reason
+		source string
+	}{
+		{"a prompt on screen beats a working report", hook(session.Working, "", 5), nil, nil, scr(session.ScreenBlocked, 5.5), Alive, session.Waiting, session.ReasonPermission, "screen:gemini/blocked#1"},
+		{"a prompt on screen beats a newer busy registry", nil, reg("busy", "", 9), nil, scr(session.ScreenBlocked, 5.5), Alive, session.Waiting, session.ReasonPermission, "screen:gemini/blocked#1"},
+		{"but not a dead process", hook(session.Working, "", 5), nil, nil, scr(session.ScreenBlocked, 5.5), Dead, session.Exited, "", "process:gone"},
+		{"nor a SessionEnd", hook(session.Exited, "", 6), nil, nil, scr(session.ScreenBlocked, 5.5), Alive, session.Exited, "", "hook:X"},
+		{"hooks waiting keep their reason under a screen prompt", hook(session.Waiting, session.ReasonQuestion, 5), nil, nil, scr(session.ScreenBlocked, 5.5), Alive, session.Waiting, session.ReasonQuestion, "screen:gemini/blocked#1"},
+		{"a report beats other screen states", hook(session.Working, "", 5), nil, nil, idleScreen(6, false), Alive, session.Working, "", "hook:X"},
+		{"a wait whose prompt went away is over (Esc fires no hook)", permHook, nil, nil, unblocked, Alive, session.Idle, "", "screen:gemini/idle#1"},
+		{"a prompt that went away before the wait began changes nothing", permHook, nil, nil, unblockedEarly, Alive, session.Waiting, session.ReasonPermission, "hook:X"},
+		{"an error on screen after the turn ended: failed", stopped, nil, nil, scr(session.ScreenFailed, 5.6), Alive, session.Failed, "", "screen:gemini/failed#1"},
+		{"an error line older than the turn's end changes nothing", stopped, nil, nil, scr(session.ScreenFailed, 1), Alive, session.Done, "", "hook:X"},
+		{"shell back after the turn ended: exited", stopped, nil, nil, background, Alive, session.Exited, "", "screen:background"},
+		{"the screen says it exited", stopped, nil, nil, scr(session.ScreenExited, 7), Alive, session.Exited, "", "screen:gemini/exited#1"},
+		{"daemon rule: a running turn outlives its terminal UI", hook(session.Working, "", 5), nil, nil, backgroundBusy, Alive, session.Working, "", "hook:X"},
+		{"the log's newer task_complete with an error: failed (no hook fires)", hook(session.Working, "", 5), nil, logState(session.Failed, 6, "rollout:task_complete"), nil, Alive, session.Failed, "", "rollout:task_complete"},
+		{"a newer hook beats an older log line", hook(session.Waiting, session.ReasonPermission, 7), nil, logState(session.Working, 6, "rollout:task_started"), nil, Alive, session.Waiting, session.ReasonPermission, "hook:X"},
+		{"a log alone decides", nil, nil, logState(session.Done, 6, "rollout:task_complete"), nil, Alive, session.Done, "", "rollout:task_complete"},
+		{"screen alone: working", nil, nil, nil, scr(session.ScreenWorking, 3), Alive, session.Working, "", "screen:gemini/working#1"},
+		{"screen alone: idle after a turn is done", nil, nil, nil, idleScreen(3, true), Alive, session.Done, "", "screen:gemini/idle#1"},
+		{"screen alone: fresh idle", nil, nil, nil, idleScreen(3, false), Alive, session.Idle, "", "screen:gemini/idle#1"},
+		{"screen alone: background means exited", nil, nil, nil, background, Alive, session.Exited, "", "screen:background"},
+		{"screen alone: blocked without a reason waits for input", nil, nil, nil, &session.ScreenState{Agent: "x", State: session.ScreenBlocked, Rule: "x/blocked#2"}, Alive, session.Waiting, session.ReasonInput, "screen:x/blocked#2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := session.Record{ID: "s1", Agent: "gemini", Hook: c.h, Registry: c.r, Log: c.lg, Screen: c.sc}
+			got := Combine(rec, c.live)
+			if got.State != c.state || got.Reason != c.reason || got.Source != c.source {
+				t.Fatalf("got %s(%s) by %s, want %s(%s) by %s", got.State, got.Reason, got.Source, c.state, c.reason, c.source)
+			}
+		})
+	}
+}
+
+func TestCombineScreenDetails(t *testing.T) {
+	h := hook(session.Waiting, session.ReasonPermission, 5)
+	h.Tool, h.ToolDetail = "Bash", "touch x"
+	sc := scr(session.ScreenBlocked, 5.5)
+	sc.Tty, sc.Pid = "/dev/pts/3", 77
+	got := Combine(session.Record{ID: "s1", Hook: h, Screen: sc}, Alive)
+	if got.Tool != "Bash" || got.ToolDetail != "touch x" || got.Tmux != "%3" || got.Tty != "/dev/pts/3" || got.Pid != 77 || !got.Since.Equal(at(5.5)) {
+		t.Errorf("details: %+v", got)
+	}
+	got = Combine(session.Record{ID: "s2", Log: logState(session.Done, 6, "rollout:task_complete")}, Alive)
+	if got.Cwd != "/p/log" || got.Agent != "claude" {
+		t.Errorf("log details: %+v", got)
+	}
+}
