@@ -26,13 +26,18 @@ type Checker struct {
 }
 
 // Check returns the liveness of rec's agent process. Claude Code's own pid
-// (registry) is preferred; the hook's record is used otherwise.
+// (registry) is preferred; the hook's record, then the screen's, are used
+// otherwise.
 func (c Checker) Check(rec session.Record) combine.Liveness {
 	if r := rec.Registry; r != nil && r.Pid > 0 {
 		return c.checkRegistry(r)
 	}
 	if p := rec.Process; p != nil && p.Pid > 0 {
 		alive, err := proctree.SameProcess(c.Procs, p.Pid, p.StartMs)
+		return verdict(alive, err)
+	}
+	if s := rec.Screen; s != nil && s.Pid > 0 {
+		alive, err := proctree.SameProcess(c.Procs, s.Pid, s.StartMs)
 		return verdict(alive, err)
 	}
 	return combine.Unknown

@@ -1,11 +1,15 @@
-// Package monitor gathers every source — Mew's session files, Claude Code's
-// registry and process liveness — and returns the shown state of each
-// session (combine). Snapshot is one pass; Watch repeats it whenever a file
-// changes (fsnotify) and at least once a second (a process can die without
-// touching any file).
+// Package monitor gathers every source — Mew's session files (hooks, `mew
+// run` screens), Claude Code's registry, the sources that observe sessions
+// from outside (tmux panes, an agent's own log, the process table) and
+// process liveness — and returns the shown state of each session
+// (combine). Snapshot is one pass; Watch keeps the sources in memory and
+// re-reads only what changed: a file named by an fsnotify event, a
+// source's new observations, and liveness once a second (a process can die
+// without touching any file).
 package monitor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -20,26 +24,48 @@ import (
 	"github.com/mew-dev/mew/store"
 )
 
+// Source observes sessions from outside the store: a terminal Mew reads
+// itself, an agent's own log, the process table. Each lives in its own
+// package.
+type Source interface {
+	// Name names the source in errors ("tmux", "rollout").
+	Name() string
+	// Scan observes once (a one-shot `mew status`).
+	Scan(ctx context.Context) ([]Observation, error)
+	// Watch observes until ctx ends, sending the whole current set of
+	// observations on out whenever it changes. It returns when ctx ends or
+	// the source cannot go on.
+	Watch(ctx context.Context, out chan<- []Observation) error
+}
+
 // Options says where to look and how.
 type Options struct {
 	Store       store.Store
 	RegistryDir string // "" disables the registry source
-	Procs       proctree.Table
-	TicksToMs   func(uint64) (int64, bool)
-	Now         func() time.Time
+	// Sources are the outside sources (screen, logs, processes).
+	Sources   []Source
+	Procs     proctree.Table
+	TicksToMs func(uint64) (int64, bool)
+	Now       func() time.Time
 	// ForgetAfter: exited sessions older than this are removed from the
 	// store; 0 keeps them.
 	ForgetAfter time.Duration
 	// LockTimeout bounds the wait for a session lock when folding registry
 	// observations into the store.
 	LockTimeout time.Duration
+	// ScanTimeout bounds one Scan of each source in Snapshot.
+	ScanTimeout time.Duration
 }
 
 // DefaultForgetAfter is how long an exited session stays listed.
 const DefaultForgetAfter = 30 * time.Minute
 
+// defaultScanTimeout bounds a source's one-shot scan: `mew status` must
+// answer even when tmux hangs.
+const defaultScanTimeout = 2 * time.Second
+
 // Default returns the options for this user: $MEW_HOME (or ~/.mew), Claude
-// Code's registry, the real process table.
+// Code's registry, the real process table. Callers add Sources.
 func Default() (Options, error) {
 	st, err := store.Open()
 	if err != nil {
@@ -56,47 +82,167 @@ func Default() (Options, error) {
 }
 
 // Snapshot reads every source once and returns the shown sessions, needs-you
-// first. Problems with single files are returned as errors next to a
-// result that leaves those files out.
+// first. Problems with single files or sources are returned as errors next
+// to a result that leaves those out.
 func Snapshot(o Options) ([]session.Shown, []error) {
-	now := o.now()
-	recs, loadErrs := o.Store.List()
+	w := newWorld()
+	errs := w.readAll(o)
+	errs = append(errs, w.scanSources(o)...)
+	shown, _, more := w.compute(o, newLiveCache(o))
+	return shown, append(errs, more...)
+}
+
+// Records reads every source once and returns the merged records (what
+// combine sees), sorted by id: what a jump or an answer needs to find a
+// session's terminal.
+func Records(o Options) ([]session.Record, []error) {
+	w := newWorld()
+	errs := w.readAll(o)
+	errs = append(errs, w.scanSources(o)...)
+	recs, more := w.merged(o, newLiveCache(o))
+	return recs, append(errs, more...)
+}
+
+// world is every source's latest view: the store's records, the registry's
+// documents and the outside sources' observations.
+type world struct {
+	recs     map[string]session.Record // store records by id
+	files    map[string]fileStamp      // store file name → what was read
+	loadErrs map[string]error          // store file name → why it could not be read
+	docs     map[string]registry.Entry // registry file name → document
+	docStamp map[string]fileStamp
+	regErrs  map[string]error
+	obs      map[string][]Observation // by source name
+	obsErrs  map[string]error
+}
+
+func newWorld() *world {
+	return &world{
+		recs: map[string]session.Record{}, files: map[string]fileStamp{}, loadErrs: map[string]error{},
+		docs: map[string]registry.Entry{}, docStamp: map[string]fileStamp{}, regErrs: map[string]error{},
+		obs: map[string][]Observation{}, obsErrs: map[string]error{},
+	}
+}
+
+// scanSources runs each source's one-shot scan.
+func (w *world) scanSources(o Options) []error {
 	var errs []error
-	for _, e := range loadErrs {
-		errs = append(errs, e)
+	for _, src := range o.Sources {
+		timeout := o.ScanTimeout
+		if timeout <= 0 {
+			timeout = defaultScanTimeout
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		obs, err := src.Scan(ctx)
+		cancel()
+		w.obs[src.Name()] = obs
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", src.Name(), err))
+		}
 	}
+	return errs
+}
+
+// merged folds the registry into the store records (persisting what it
+// learnt) and merges the outside observations, one record per session.
+func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
+	now := o.now()
+	recs := make([]session.Record, 0, len(w.recs))
+	for _, r := range w.recs {
+		recs = append(recs, r)
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
+	var errs []error
 	if o.RegistryDir != "" {
-		var regErrs []error
-		recs, regErrs = foldRegistry(o, recs, now)
-		errs = append(errs, regErrs...)
+		entries := make([]registry.Entry, 0, len(w.docs))
+		for _, e := range w.docs {
+			entries = append(entries, e)
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+		var persisted map[string]session.Record
+		recs, persisted, errs = foldRegistry(o, recs, entries, now)
+		for id, r := range persisted {
+			w.recs[id] = r // what the store now holds: not persisted again
+		}
 	}
-	checker := liveness.Checker{Procs: o.Procs, TicksToMs: o.TicksToMs}
+	// A session only a screen reports (`mew run`) is an observation too:
+	// it joins the hooks' or the registry's record of the same process.
+	reports := recs[:0:0]
+	var obs []Observation
+	for _, r := range recs {
+		if r.Screen != nil && r.Hook == nil && r.Registry == nil && r.Log == nil && r.Process != nil {
+			obs = append(obs, Observation{Fallback: r.ID, Agent: r.Agent, Process: *r.Process, Screen: r.Screen})
+			continue
+		}
+		reports = append(reports, r)
+	}
+	names := make([]string, 0, len(w.obs))
+	for name := range w.obs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		obs = append(obs, w.obs[name]...)
+	}
+	return Merge(reports, obs, func(r session.Record) bool { return live.check(r) != combine.Dead }), errs
+}
+
+// compute combines every merged record, forgetting exited sessions past
+// ForgetAfter.
+func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.Record, []error) {
+	recs, errs := w.merged(o, live)
+	for _, name := range sortedKeys(w.loadErrs) {
+		errs = append(errs, w.loadErrs[name])
+	}
+	for _, name := range sortedKeys(w.regErrs) {
+		errs = append(errs, w.regErrs[name])
+	}
+	for _, name := range sortedKeys(w.obsErrs) {
+		errs = append(errs, w.obsErrs[name])
+	}
+	now := o.now()
 	shown := make([]session.Shown, 0, len(recs))
 	for _, rec := range recs {
-		s := combine.Combine(rec, checker.Check(rec))
+		s := combine.Combine(rec, live.check(rec))
 		if s.State == session.Exited && o.ForgetAfter > 0 && now.Sub(s.Since) > o.ForgetAfter {
-			if err := o.Store.Remove(rec.ID, o.lockTimeout()); err != nil && !errors.Is(err, store.ErrLockTimeout) {
-				errs = append(errs, fmt.Errorf("forgetting %s: %w", rec.ID, err))
+			if _, stored := w.recs[rec.ID]; stored {
+				if err := o.Store.Remove(rec.ID, o.lockTimeout()); err != nil && !errors.Is(err, store.ErrLockTimeout) {
+					errs = append(errs, fmt.Errorf("forgetting %s: %w", rec.ID, err))
+				} else if err == nil {
+					delete(w.recs, rec.ID)
+				}
 			}
 			continue
 		}
 		shown = append(shown, s)
 	}
 	Sort(shown)
-	return shown, errs
+	return shown, recs, errs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // foldRegistry brings the registry's documents into the records (and the
 // store, so a one-shot `mew status` remembers what it saw: a registry-only
-// session needs to know a turn ran to call the next idle "done").
-func foldRegistry(o Options, recs []session.Record, now time.Time) ([]session.Record, []error) {
-	entries, errs := registry.ReadDir(o.RegistryDir)
+// session needs to know a turn ran to call the next idle "done"). It
+// returns the records, the ones it wrote to the store, and errors.
+func foldRegistry(o Options, recs []session.Record, entries []registry.Entry, now time.Time) ([]session.Record, map[string]session.Record, []error) {
+	var errs []error
+	persisted := map[string]session.Record{}
 	docs := pickDocs(entries)
 	byID := make(map[string]int, len(recs))
 	for i, r := range recs {
 		byID[r.ID] = i
 	}
-	for id, e := range docs {
+	for _, id := range sortedKeys(docs) {
+		e := docs[id]
 		i, known := byID[id]
 		var prev *session.RegistryState
 		if known {
@@ -113,6 +259,7 @@ func foldRegistry(o Options, recs []session.Record, now time.Time) ([]session.Re
 		rec.Registry = &next
 		if updated, err := persistRegistry(o, id, e, now); err == nil {
 			rec = updated
+			persisted[id] = updated
 		} else if !errors.Is(err, store.ErrLockTimeout) {
 			errs = append(errs, fmt.Errorf("recording registry state of %s: %w", id, err))
 		}
@@ -136,20 +283,25 @@ func foldRegistry(o Options, recs []session.Record, now time.Time) ([]session.Re
 		gone := registry.Vanish(*r, now)
 		recs[i].Registry = &gone
 		id := recs[i].ID
+		var out session.Record
 		_, err := o.Store.Update(id, o.lockTimeout(), func(rec *session.Record, existed bool) bool {
+			out = *rec
 			if !existed || rec.Registry == nil || rec.Registry.Gone {
 				return false
 			}
 			g := registry.Vanish(*rec.Registry, now)
 			rec.Registry = &g
+			out = *rec
 			return true
 		})
-		if err != nil && !errors.Is(err, store.ErrLockTimeout) {
+		if err == nil && out.ID == id {
+			persisted[id] = out
+		} else if err != nil && !errors.Is(err, store.ErrLockTimeout) {
 			errs = append(errs, fmt.Errorf("recording that %s's registry file is gone: %w", id, err))
 		}
 	}
 	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
-	return recs, errs
+	return recs, persisted, errs
 }
 
 // persistRegistry folds one document into the stored record under its lock
@@ -231,4 +383,46 @@ func sameRegistry(a, b session.RegistryState) bool {
 	}
 	a.At, a.LastTurnAt, a.StartedAt = b.At, b.LastTurnAt, b.StartedAt
 	return a == b
+}
+
+// liveCache remembers liveness verdicts by process, so a pass over many
+// sessions does not read the process table once per session per change;
+// Watch refreshes it every tick.
+type liveCache struct {
+	checker liveness.Checker
+	known   map[liveKey]combine.Liveness
+}
+
+type liveKey struct {
+	id  string
+	pid int
+}
+
+func newLiveCache(o Options) *liveCache {
+	return &liveCache{checker: liveness.Checker{Procs: o.Procs, TicksToMs: o.TicksToMs}, known: map[liveKey]combine.Liveness{}}
+}
+
+func (c *liveCache) check(rec session.Record) combine.Liveness {
+	k := liveKey{rec.ID, pidOf(rec)}
+	if v, ok := c.known[k]; ok {
+		return v
+	}
+	v := c.checker.Check(rec)
+	c.known[k] = v
+	return v
+}
+
+// forget drops every verdict: the next check reads the process table.
+func (c *liveCache) forget() { clear(c.known) }
+
+func pidOf(rec session.Record) int {
+	switch {
+	case rec.Registry != nil && rec.Registry.Pid > 0:
+		return rec.Registry.Pid
+	case rec.Process != nil && rec.Process.Pid > 0:
+		return rec.Process.Pid
+	case rec.Screen != nil:
+		return rec.Screen.Pid
+	}
+	return 0
 }

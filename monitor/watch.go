@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/registry"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -19,8 +19,8 @@ const (
 	// coalesce gathers the burst of events one write makes (create, write,
 	// rename) into one pass; small next to the 100 ms latency goal.
 	coalesce = 5 * time.Millisecond
-	// tick re-reads everything even without file events: a process can die
-	// without touching a file, and ages move on.
+	// tick re-checks liveness (a process can die without touching a file)
+	// and re-lists the directories (a missed event must not hide a file).
 	tick = time.Second
 )
 
@@ -28,18 +28,23 @@ const (
 type Update struct {
 	Sessions []session.Shown
 	Errors   []error
+	// Records are the merged records behind Sessions (by id), for jumps
+	// and answers.
+	Records []session.Record
 }
 
-// Watch emits a snapshot at once, then again whenever the session store or
-// the registry changes, and at least every second. The channel closes when
+// Watch emits a snapshot at once, then again whenever a source changes,
+// and at least every second. Only what changed is re-read: the files
+// fsnotify names, the observations a source sends. The channel closes when
 // ctx ends. Directories that don't exist yet are watched for from their
 // parent, so Claude Code's first run is noticed.
 func Watch(ctx context.Context, o Options) (<-chan Update, error) {
-	w, err := fsnotify.NewWatcher()
+	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
-	dirs := []string{o.Store.Dir()}
+	storeDir := o.Store.Dir()
+	dirs := []string{storeDir}
 	if o.RegistryDir != "" {
 		dirs = append(dirs, o.RegistryDir)
 	}
@@ -49,14 +54,14 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 			if watched[d] {
 				continue
 			}
-			if w.Add(d) == nil {
+			if fw.Add(d) == nil {
 				watched[d] = true
 				continue
 			}
 			// Not there yet: watch the nearest existing parent for it.
 			for p := filepath.Dir(d); p != filepath.Dir(p); p = filepath.Dir(p) {
 				if _, err := os.Stat(p); err == nil {
-					if !watched[p] && w.Add(p) == nil {
+					if !watched[p] && fw.Add(p) == nil {
 						watched[p] = true
 					}
 					break
@@ -66,16 +71,51 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 	}
 	addWatches()
 
+	type sourceUpdate struct {
+		name string
+		obs  []Observation
+		err  error
+	}
+	sourceUpdates := make(chan sourceUpdate, len(o.Sources)+1)
+	for _, src := range o.Sources {
+		go func() {
+			ch := make(chan []Observation, 1)
+			done := make(chan error, 1)
+			go func() { done <- src.Watch(ctx, ch) }()
+			for {
+				select {
+				case obs := <-ch:
+					select {
+					case sourceUpdates <- sourceUpdate{name: src.Name(), obs: obs}:
+					case <-ctx.Done():
+						return
+					}
+				case err := <-done:
+					if err != nil && ctx.Err() == nil {
+						select {
+						case sourceUpdates <- sourceUpdate{name: src.Name(), err: err}:
+						case <-ctx.Done():
+						}
+					}
+					return
+				}
+			}
+		}()
+	}
+
 	out := make(chan Update, 1)
 	go func() {
 		defer close(out)
-		defer w.Close()
+		defer fw.Close()
+		w := newWorld()
+		w.readAll(o)
+		live := newLiveCache(o)
 		ticker := time.NewTicker(tick)
 		defer ticker.Stop()
 		var last []session.Shown
 		var lastErrs []string
 		emit := func(force bool) bool {
-			shown, errs := Snapshot(o)
+			shown, recs, errs := w.compute(o, live)
 			msgs := make([]string, len(errs))
 			for i, e := range errs {
 				msgs[i] = e.Error()
@@ -85,7 +125,7 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 			}
 			last, lastErrs = shown, msgs
 			select {
-			case out <- Update{Sessions: shown, Errors: errs}:
+			case out <- Update{Sessions: shown, Errors: errs, Records: recs}:
 				return true
 			case <-ctx.Done():
 				return false
@@ -95,33 +135,58 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 			return
 		}
 		var pending <-chan time.Time
+		dirty := false
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case ev, ok := <-w.Events:
+			case ev, ok := <-fw.Events:
 				if !ok {
 					return
 				}
-				if !relevant(ev.Name, dirs) {
-					continue
+				dir, base := filepath.Dir(ev.Name), filepath.Base(ev.Name)
+				switch {
+				case slices.Contains(dirs, ev.Name):
+					// A watched-for directory appeared (or went): read it whole.
+					addWatches()
+					w.readAll(o)
+					dirty = true
+				case dir == storeDir && isSessionFile(base):
+					dirty = w.reloadStoreFile(o, base) || dirty
+				case o.RegistryDir != "" && dir == o.RegistryDir && registry.IsDocName(base):
+					dirty = w.reloadDoc(o, base) || dirty
 				}
-				if ev.Op&fsnotify.Create != 0 {
-					addWatches() // a watched-for directory may have appeared
+				if dirty && pending == nil {
+					pending = time.After(coalesce)
 				}
+			case <-fw.Errors:
+				// Overflow or a vanished directory: read everything again.
+				addWatches()
+				w.readAll(o)
+				dirty = true
 				if pending == nil {
 					pending = time.After(coalesce)
 				}
-			case <-w.Errors:
-				// Overflow or a vanished directory: the next pass re-reads all.
-				addWatches()
+			case u := <-sourceUpdates:
+				if u.err != nil {
+					w.obsErrs[u.name] = u.err
+				} else {
+					delete(w.obsErrs, u.name)
+					w.obs[u.name] = u.obs
+				}
+				dirty = true
+				if pending == nil {
+					pending = time.After(coalesce)
+				}
 			case <-pending:
-				pending = nil
+				pending, dirty = nil, false
 				if !emit(false) {
 					return
 				}
 			case <-ticker.C:
 				addWatches()
+				w.readAll(o) // stats every file; re-reads only the changed ones
+				live.forget()
 				if !emit(false) {
 					return
 				}
@@ -129,18 +194,4 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 		}
 	}()
 	return out, nil
-}
-
-// relevant keeps events in (or of) the watched directories, minus the lock,
-// swap and temporary files the store writes: they change on every update
-// and say nothing new.
-func relevant(name string, dirs []string) bool {
-	if slices.Contains(dirs, name) {
-		return true
-	}
-	if !slices.Contains(dirs, filepath.Dir(name)) {
-		return false
-	}
-	base := filepath.Base(name)
-	return !strings.HasPrefix(base, ".") && !strings.HasSuffix(base, ".lock")
 }

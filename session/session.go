@@ -256,9 +256,11 @@ type Shown struct {
 }
 
 // ValidID reports whether id is a plain safe name: 1-128 ASCII letters,
-// digits, '-' or '_', starting with a letter or digit. Claude Code uses UUIDs;
-// the rule is wider (other agents) but never admits a path separator, a dot,
-// whitespace or shell metacharacters, so an id can name a file.
+// digits, '-', '_', ':' or '%', starting with a letter or digit. Claude Code
+// uses UUIDs; the rule is wider (other agents, and the ids Mew gives
+// sessions only a screen sees: "tmux:%12", "run:4242") but never admits a
+// path separator, a dot, whitespace or shell metacharacters, so an id can
+// name a file.
 func ValidID(id string) bool {
 	if len(id) == 0 || len(id) > 128 {
 		return false
@@ -267,7 +269,7 @@ func ValidID(id string) bool {
 		c := id[i]
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case (c == '-' || c == '_') && i > 0:
+		case (c == '-' || c == '_' || c == ':' || c == '%') && i > 0:
 		default:
 			return false
 		}

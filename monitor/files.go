@@ -1,0 +1,190 @@
+package monitor
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mew-dev/mew/registry"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+// fileStamp is what changes when a file is rewritten (the store and Claude
+// Code both replace files by rename: a new inode).
+type fileStamp struct {
+	mod  time.Time
+	size int64
+	ino  uint64
+}
+
+func stampOf(fi fs.FileInfo) fileStamp {
+	s := fileStamp{mod: fi.ModTime(), size: fi.Size()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.ino = uint64(st.Ino)
+	}
+	return s
+}
+
+// readAll reads both directories from scratch.
+func (w *world) readAll(o Options) []error {
+	w.rescanStore(o)
+	if o.RegistryDir != "" {
+		w.rescanRegistry(o)
+	}
+	return nil
+}
+
+// rescanStore lists the store and re-reads the files whose stamp changed
+// since they were read (all of them the first time).
+func (w *world) rescanStore(o Options) {
+	entries, err := os.ReadDir(o.Store.Dir())
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.loadErrs[""] = store.LoadError{File: o.Store.Dir(), Err: err}
+		}
+		entries = nil
+	} else {
+		delete(w.loadErrs, "")
+	}
+	present := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		if !isSessionFile(e.Name()) || e.IsDir() {
+			continue
+		}
+		present[e.Name()] = true
+		w.reloadStoreFile(o, e.Name())
+	}
+	for name := range w.files {
+		if !present[name] {
+			w.dropStoreFile(name)
+		}
+	}
+	for name := range w.loadErrs {
+		if name != "" && !present[name] {
+			delete(w.loadErrs, name)
+		}
+	}
+}
+
+// reloadStoreFile re-reads one session file if it changed since it was
+// read; it reports whether anything changed.
+func (w *world) reloadStoreFile(o Options, name string) bool {
+	id := strings.TrimSuffix(name, ".json")
+	fi, err := os.Stat(filepath.Join(o.Store.Dir(), name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return w.dropStoreFile(name)
+	}
+	if err == nil {
+		if old, ok := w.files[name]; ok && old == stampOf(fi) {
+			return false
+		}
+	}
+	if !session.ValidID(id) {
+		w.loadErrs[name] = store.LoadError{File: name, Err: store.ErrInvalidID}
+		return true
+	}
+	rec, err := o.Store.Load(id)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return w.dropStoreFile(name)
+		}
+		w.loadErrs[name] = store.LoadError{File: name, Err: err}
+		delete(w.recs, id)
+		delete(w.files, name)
+		return true
+	}
+	delete(w.loadErrs, name)
+	if fi != nil {
+		w.files[name] = stampOf(fi)
+	}
+	w.recs[id] = rec
+	return true
+}
+
+func (w *world) dropStoreFile(name string) bool {
+	_, had := w.files[name]
+	_, bad := w.loadErrs[name]
+	delete(w.files, name)
+	delete(w.loadErrs, name)
+	delete(w.recs, strings.TrimSuffix(name, ".json"))
+	return had || bad
+}
+
+// rescanRegistry does the same for Claude Code's registry directory.
+func (w *world) rescanRegistry(o Options) {
+	entries, err := os.ReadDir(o.RegistryDir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.regErrs[""] = err
+		}
+		entries = nil
+	} else {
+		delete(w.regErrs, "")
+	}
+	present := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		if !registry.IsDocName(e.Name()) || e.IsDir() {
+			continue
+		}
+		present[e.Name()] = true
+		w.reloadDoc(o, e.Name())
+	}
+	for name := range w.docStamp {
+		if !present[name] {
+			w.dropDoc(name)
+		}
+	}
+	for name := range w.regErrs {
+		if name != "" && !present[name] {
+			delete(w.regErrs, name)
+		}
+	}
+}
+
+func (w *world) reloadDoc(o Options, name string) bool {
+	path := filepath.Join(o.RegistryDir, name)
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return w.dropDoc(name)
+	}
+	if err == nil {
+		if old, ok := w.docStamp[name]; ok && old == stampOf(fi) {
+			return false
+		}
+	}
+	d, err := registry.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return w.dropDoc(name)
+		}
+		w.regErrs[name] = err
+		delete(w.docs, name)
+		delete(w.docStamp, name)
+		return true
+	}
+	delete(w.regErrs, name)
+	if fi != nil {
+		w.docStamp[name] = stampOf(fi)
+	}
+	w.docs[name] = registry.Entry{File: name, Doc: d}
+	return true
+}
+
+func (w *world) dropDoc(name string) bool {
+	_, had := w.docStamp[name]
+	_, bad := w.regErrs[name]
+	delete(w.docs, name)
+	delete(w.docStamp, name)
+	delete(w.regErrs, name)
+	return had || bad
+}
+
+// isSessionFile: <id>.json, not a lock, swap, temporary or set-aside file.
+func isSessionFile(name string) bool {
+	return strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".")
+}
