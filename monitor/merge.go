@@ -6,28 +6,11 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
 )
 
-// Observation is what a source other than the hooks saw of one session: a
-// terminal Mew reads (tmux pane, `mew run`), an agent's own log, the
-// process table. Sources that know the session's id say so; the others
-// are merged by the process they saw, so a session is listed once however
-// many sources see it.
-type Observation struct {
-	// ID is the session's own id when the source knows it (an agent's log
-	// names its session); "" to merge by process.
-	ID string
-	// Fallback is the id shown when no other source reports this session
-	// (e.g. "tmux:%12", "run:4242").
-	Fallback string
-	Agent    string
-	// Process identifies the agent process: Pid (+ StartMs), Tty and tmux
-	// pane are what merging matches on, and what a jump uses for a session
-	// only this source sees.
-	Process session.Process
-	Screen  *session.ScreenState
-	Log     *session.LogState
-}
+// Observation is what a source saw of one session (package source).
+type Observation = source.Observation
 
 // Merge folds observations into records, one session per agent process. An
 // observation without an id joins the record of the same process: the same

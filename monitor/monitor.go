@@ -20,23 +20,15 @@ import (
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/proctree/gops"
 	"github.com/mew-dev/mew/registry"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen/tmux"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/store"
 )
 
-// Source observes sessions from outside the store: a terminal Mew reads
-// itself, an agent's own log, the process table. Each lives in its own
-// package.
-type Source interface {
-	// Name names the source in errors ("tmux", "rollout").
-	Name() string
-	// Scan observes once (a one-shot `mew status`).
-	Scan(ctx context.Context) ([]Observation, error)
-	// Watch observes until ctx ends, sending the whole current set of
-	// observations on out whenever it changes. It returns when ctx ends or
-	// the source cannot go on.
-	Watch(ctx context.Context, out chan<- []Observation) error
-}
+// Source is an outside source (package source).
+type Source = source.Source
 
 // Options says where to look and how.
 type Options struct {
@@ -65,7 +57,8 @@ const DefaultForgetAfter = 30 * time.Minute
 const defaultScanTimeout = 2 * time.Second
 
 // Default returns the options for this user: $MEW_HOME (or ~/.mew), Claude
-// Code's registry, the real process table. Callers add Sources.
+// Code's registry, the tmux panes of the server Mew runs under (or the
+// default one), the real process table.
 func Default() (Options, error) {
 	st, err := store.Open()
 	if err != nil {
@@ -75,9 +68,11 @@ func Default() (Options, error) {
 	if err != nil {
 		dir = "" // no home: run on hooks alone
 	}
+	book := rules.Cached(rules.Dir(st.Home))
 	return Options{
 		Store: st, RegistryDir: dir, Procs: gops.Table{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
+		Sources: []Source{tmux.New(tmux.SocketFromEnv(), book)},
 	}, nil
 }
 

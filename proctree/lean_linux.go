@@ -69,6 +69,7 @@ type procStat struct {
 	comm       string
 	ppid       int
 	ttyNr      uint64
+	tpgid      int // the foreground process group of its terminal
 	startTicks uint64
 }
 
@@ -99,6 +100,7 @@ func readStat(pid int) (procStat, error) {
 		return procStat{}, fmt.Errorf("bad ppid in /proc/%d/stat", pid)
 	}
 	st.ttyNr, _ = strconv.ParseUint(f[4], 10, 64)         // field 7
+	st.tpgid, _ = strconv.Atoi(f[5])                      // field 8
 	st.startTicks, err = strconv.ParseUint(f[19], 10, 64) // field 22
 	if err != nil {
 		return procStat{}, fmt.Errorf("bad start time in /proc/%d/stat", pid)

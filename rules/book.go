@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed defaults/*.toml
@@ -171,4 +172,46 @@ func (b *Book) SniffScreen(f Frame) string {
 		}
 	}
 	return ""
+}
+
+// Cached returns a function that gives the rules in force for dir,
+// re-reading the override files only when one of them changed (it stats
+// them on each call: cheap next to a screen sweep). The errors are those
+// of the last read.
+func Cached(dir string) func() (*Book, []error) {
+	var (
+		mu    sync.Mutex
+		book  *Book
+		errs  []error
+		stamp string
+	)
+	return func() (*Book, []error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if s := dirStamp(dir); book == nil || s != stamp {
+			book, errs = Load(dir)
+			stamp = s
+		}
+		return book, errs
+	}
+}
+
+// dirStamp sums up the names, sizes and times of dir's rules files.
+func dirStamp(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "none"
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".toml") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%s/%d/%d;", e.Name(), fi.Size(), fi.ModTime().UnixNano())
+	}
+	return b.String()
 }

@@ -53,13 +53,15 @@ func TestWatchLiveInTmux(t *testing.T) {
 			env = append(env, "-e", e)
 		}
 	}
-	tm(append(append([]string{"new-session", "-d", "-x", "120", "-y", "20"}, env...), c.mew, "watch")...)
+	// Targets are explicit: Mew's own tmux reader is a session of this
+	// server too (the newest, so the default target of untargeted commands).
+	tm(append(append([]string{"new-session", "-d", "-s", "board", "-x", "120", "-y", "20"}, env...), c.mew, "watch")...)
 	defer tm("kill-server")
 	waitScreen := func(want string) string {
 		t.Helper()
 		var screen string
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			if screen = tm("capture-pane", "-p"); strings.Contains(screen, want) {
+			if screen = tm("capture-pane", "-p", "-t", "board"); strings.Contains(screen, want) {
 				return screen
 			}
 		}
@@ -72,13 +74,13 @@ func TestWatchLiveInTmux(t *testing.T) {
 	if !strings.Contains(screen, "› gamma") {
 		t.Errorf("the waiting session is not listed and selected:\n%s", screen)
 	}
-	tm("send-keys", "q")
+	tm("send-keys", "-t", "board", "q")
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if strings.Contains(tm("ls"), "no server") || strings.Contains(tm("ls"), "error") {
 			break // the pane's program ended, and with it the session
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("mew watch did not quit on q:\n%s", tm("capture-pane", "-p"))
+			t.Fatalf("mew watch did not quit on q:\n%s", tm("capture-pane", "-p", "-t", "board"))
 		}
 	}
 }

@@ -1,0 +1,375 @@
+package tmux
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mew-dev/mew/proctree"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
+)
+
+// SweepEvery is how often the panes are read (never per write: a pane's
+// output comes in bursts, and a screen half-drawn is not a state).
+const SweepEvery = 700 * time.Millisecond
+
+// retryEvery is how often a server that is not running is looked for.
+const retryEvery = 2 * time.Second
+
+// Procs is what the source needs of the process table; proctree has the
+// real one.
+type Procs interface {
+	// ForegroundGroup is the foreground process group of pid's terminal.
+	ForegroundGroup(pid int) (int, error)
+	Get(pid int) (proctree.Proc, error)
+	Cmdline(pid int) ([]string, error)
+}
+
+// LocalProcs reads this machine's process table.
+type LocalProcs struct{}
+
+func (LocalProcs) ForegroundGroup(pid int) (int, error) { return proctree.ForegroundGroup(pid) }
+func (LocalProcs) Get(pid int) (proctree.Proc, error)   { return proctree.Lean{}.Get(pid) }
+func (LocalProcs) Cmdline(pid int) ([]string, error)    { return proctree.Cmdline(pid) }
+
+// Source is the tmux screen source (source.Source).
+type Source struct {
+	Socket string // -S path; "" for tmux's default server
+	// Rules gives the rules in force (rules.Cached), with the errors of
+	// the person's rules files.
+	Rules func() (*rules.Book, []error)
+	Procs Procs
+	Now   func() time.Time
+
+	mu    sync.Mutex
+	panes map[string]*pane // by pane id
+}
+
+// New returns the source for the server at socket ("" for tmux's
+// default), reading agents' screens with the rules book gives.
+func New(socket string, book func() (*rules.Book, []error)) *Source {
+	return &Source{Socket: socket, Rules: book, Procs: LocalProcs{}, Now: time.Now}
+}
+
+// SocketFromEnv is the server Mew reads: $MEW_TMUX_SOCKET, else the one
+// $TMUX names (Mew runs inside tmux), else tmux's default ("").
+func SocketFromEnv() string {
+	if s := os.Getenv("MEW_TMUX_SOCKET"); s != "" {
+		return s
+	}
+	if t := os.Getenv("TMUX"); t != "" {
+		sock, _, _ := strings.Cut(t, ",")
+		return sock
+	}
+	return ""
+}
+
+// Name implements source.Source.
+func (s *Source) Name() string { return "tmux" }
+
+// pane is what the source remembers of one pane.
+type pane struct {
+	id string
+	// agent is the agent that last ran in the pane ("" for none yet).
+	agent string
+	// The foreground job last looked at, and the agent it is ("" for none).
+	fg       int
+	fgStart  int64
+	fgAgent  string
+	fgSniffs int // screen sniffs left for a job that is no agent by its process
+	tracker  screen.Tracker
+	since    time.Time // when the agent was first seen here
+	bgSince  time.Time // when it left the foreground; zero while it is there
+}
+
+// screenSniffs is how many sweeps a new foreground job that is not an
+// agent by its process (a wrapper script) is looked at for an agent's
+// screen markers: an agent draws within a few seconds.
+const screenSniffs = 15
+
+// paneInfo is one line of list-panes.
+type paneInfo struct {
+	id, tty, title, session string
+	pid, width, height      int
+	dead                    bool
+	serverPid               int
+}
+
+const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_width}\t#{pane_height}\t#{pane_dead}\t#{pid}\t#{session_name}\t#{pane_title}"
+
+func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
+	lines, err := r.Run(ctx, "list-panes", "-a", "-F", listFormat)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]paneInfo, 0, len(lines))
+	for _, l := range lines {
+		f := strings.SplitN(l, "\t", 9)
+		if len(f) < 9 || !validPane(f[0]) {
+			continue
+		}
+		p := paneInfo{id: f[0], tty: f[2], dead: f[5] == "1", session: f[7], title: f[8]}
+		p.pid, _ = strconv.Atoi(f[1])
+		p.width, _ = strconv.Atoi(f[3])
+		p.height, _ = strconv.Atoi(f[4])
+		p.serverPid, _ = strconv.Atoi(f[6])
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Capture returns a pane's visible rows (no scrollback: a prompt that
+// scrolled away was answered).
+func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
+	if !validPane(paneID) {
+		return nil, fmt.Errorf("%q is not a tmux pane id", paneID)
+	}
+	return r.Run(ctx, "capture-pane", "-p", "-t", paneID)
+}
+
+// sweep reads every pane once and returns the observations of the panes
+// that run an agent. ownSession is left out (the control client's).
+func (s *Source) sweep(ctx context.Context, r Runner, ownSession string) ([]source.Observation, error) {
+	infos, err := listPanes(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	book, _ := s.Rules()
+	now := s.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.panes == nil {
+		s.panes = map[string]*pane{}
+	}
+	seen := make(map[string]bool, len(infos))
+	var out []source.Observation
+	for _, info := range infos {
+		if info.session == ownSession || info.dead {
+			continue
+		}
+		seen[info.id] = true
+		p := s.panes[info.id]
+		if p == nil {
+			p = &pane{id: info.id}
+			s.panes[info.id] = p
+		}
+		if obs, ok := s.readPane(ctx, r, book, p, info, now); ok {
+			out = append(out, obs)
+		}
+	}
+	for id := range s.panes {
+		if !seen[id] {
+			delete(s.panes, id)
+		}
+	}
+	return out, nil
+}
+
+// readPane looks at one pane: which agent (if any) is its foreground job,
+// and, for an agent, what its screen shows.
+func (s *Source) readPane(ctx context.Context, r Runner, book *rules.Book, p *pane, info paneInfo, now time.Time) (source.Observation, bool) {
+	fg, err := s.Procs.ForegroundGroup(info.pid)
+	if err != nil || fg <= 0 {
+		fg = info.pid
+	}
+	proc, err := s.Procs.Get(fg)
+	if err != nil {
+		proc = proctree.Proc{Pid: fg}
+	}
+	if fg != p.fg || proc.StartMs != p.fgStart {
+		// A new foreground job: which agent is it, by its process?
+		argv, _ := s.Procs.Cmdline(fg)
+		p.fg, p.fgStart = fg, proc.StartMs
+		p.fgAgent = book.SniffProcess(proc.Name, argv)
+		p.fgSniffs = 0
+		if p.fgAgent == "" && !proctree.IsShell(proc.Name) {
+			p.fgSniffs = screenSniffs
+		}
+	}
+	var rows []string
+	if p.fgAgent == "" && p.fgSniffs > 0 {
+		// Not an agent by its process: an agent's markers on its screen
+		// (started through a wrapper) still make it one.
+		p.fgSniffs--
+		if rows, err = Capture(ctx, r, info.id); err != nil {
+			return source.Observation{}, false
+		}
+		if a := book.SniffScreen(rules.Frame{Rows: rows, Title: info.title}); a != "" {
+			p.fgAgent, p.fgSniffs = a, 0
+		}
+	}
+	if p.fgAgent != "" && p.fgAgent != p.agent {
+		p.agent, p.tracker, p.since = p.fgAgent, screen.Tracker{}, now // a new session in this pane
+	}
+	if p.agent == "" {
+		return source.Observation{}, false // a shell, an editor: not listed
+	}
+	// The agent that ran here is no longer the foreground job: the shell is
+	// back (it exited) or it was suspended.
+	background := p.fgAgent == ""
+	switch {
+	case background && p.bgSince.IsZero():
+		p.bgSince = now
+	case !background:
+		p.bgSince = time.Time{}
+	}
+	if !background {
+		if rows == nil {
+			if rows, err = Capture(ctx, r, info.id); err != nil {
+				return source.Observation{}, false
+			}
+		}
+		p.tracker.Observe(book.Set(p.agent), rules.Frame{Rows: rows, Title: info.title}, now)
+	}
+	st := p.tracker.State
+	st.Agent, st.Via, st.Pane, st.Tty, st.At, st.Background = p.agent, "tmux", info.id, info.tty, now, background
+	if !p.tracker.Seen {
+		st.Since = p.since
+	}
+	if background {
+		st.Since = p.bgSince
+	}
+	pid, start := p.fg, p.fgStart
+	if background {
+		pid, start = 0, 0 // the foreground job is not the agent
+	}
+	st.Pid, st.StartMs = pid, start
+	return source.Observation{
+		Fallback: "tmux:" + info.id,
+		Agent:    p.agent,
+		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty,
+			Tmux: &session.Tmux{Socket: s.Socket, Pane: info.id, ServerPid: info.serverPid}},
+		Screen: &st,
+	}, true
+}
+
+// Scan implements source.Source: one sweep with a `tmux` process per
+// command (a one-shot read must not leave a client behind).
+func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
+	obs, err := s.sweep(ctx, Exec{Socket: s.Socket}, "")
+	if errors.Is(err, ErrNoServer) {
+		obs, err = nil, nil
+	}
+	if err == nil {
+		// The person's broken rules files are said (the embedded rules are
+		// in force for those agents).
+		_, errs := s.Rules()
+		err = errors.Join(errs...)
+	}
+	return obs, err
+}
+
+// Watch implements source.Source: a control client sweeps every
+// SweepEvery and sends the observations when they change. Without a
+// server it looks again every few seconds; it never starts one, and it
+// leaves when the server has no session but its own.
+func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
+	var last []source.Observation
+	send := func(obs []source.Observation) bool {
+		if sameObservations(obs, last) {
+			return true
+		}
+		last = obs
+		select {
+		case out <- obs:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for {
+		c, err := StartControl(ctx, s.Socket)
+		if err == nil {
+			err = s.follow(ctx, c, send)
+			c.Close()
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if !send(nil) { // no server: no tmux sessions to show
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(retryEvery):
+		}
+	}
+}
+
+// follow sweeps through one control client until it ends.
+func (s *Source) follow(ctx context.Context, c *Control, send func([]source.Observation) bool) error {
+	ticker := time.NewTicker(SweepEvery)
+	defer ticker.Stop()
+	for {
+		alone, err := onlySession(ctx, c)
+		if err != nil {
+			return err
+		}
+		if alone {
+			return errors.New("no session but Mew's")
+		}
+		obs, err := s.sweep(ctx, c, c.Session)
+		if err != nil {
+			return err
+		}
+		if !send(obs) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-c.Done():
+			return errors.New("the tmux control client ended")
+		case <-ticker.C:
+		}
+	}
+}
+
+// onlySession reports whether the client's session is the last one: Mew
+// must not keep a server alive that the person has finished with.
+func onlySession(ctx context.Context, c *Control) (bool, error) {
+	lines, err := c.Run(ctx, "list-sessions", "-F", "#{session_name}")
+	if err != nil {
+		return false, err
+	}
+	for _, l := range lines {
+		if l != c.Session {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// sameObservations compares two sweeps, leaving out the read time (a
+// sweep that finds nothing new sends nothing).
+func sameObservations(a, b []source.Observation) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Fallback != y.Fallback || x.Agent != y.Agent || x.Process.Pid != y.Process.Pid || x.Process.Tty != y.Process.Tty {
+			return false
+		}
+		if (x.Screen == nil) != (y.Screen == nil) {
+			return false
+		}
+		if x.Screen != nil {
+			sx, sy := *x.Screen, *y.Screen
+			sx.At, sy.At = time.Time{}, time.Time{}
+			if sx != sy {
+				return false
+			}
+		}
+	}
+	return true
+}

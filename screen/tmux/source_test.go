@@ -1,0 +1,184 @@
+package tmux
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
+)
+
+// server is a private tmux server for one test.
+type server struct {
+	t      *testing.T
+	socket string
+	dir    string
+}
+
+func startServer(t *testing.T) *server {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	s := &server{t: t, socket: filepath.Join(dir, "sock"), dir: dir}
+	s.tmux("new-session", "-d", "-s", "work", "-x", "120", "-y", "32", "env PS1='$ ' bash --norc --noprofile")
+	t.Cleanup(func() { exec.Command("tmux", "-S", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *server) tmux(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+// fakeAgent writes an executable named claude that draws the given screens
+// one after the other, each when a line is typed, then exits.
+func (s *server) fakeAgent(screens ...string) string {
+	s.t.Helper()
+	var b strings.Builder
+	b.WriteString("#!/bin/bash\n")
+	for i, sc := range screens {
+		if i > 0 {
+			b.WriteString("read -r _\n")
+		}
+		b.WriteString("printf '\\033[2J\\033[H%s' " + shellQuote(sc) + "\n")
+	}
+	b.WriteString("read -r _\n")
+	path := filepath.Join(s.dir, "bin", "claude")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(b.String()), 0o755); err != nil {
+		s.t.Fatal(err)
+	}
+	return path
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+const (
+	promptScreen = " Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel · Tab to amend"
+	idleScreen   = "● Done.\r\n\r\n✻ Worked for 2s\r\n❯ \r\n  ⏸ manual mode on · ? for shortcuts"
+)
+
+func newSource(s *server) *Source {
+	book := rules.Embedded()
+	return New(s.socket, func() (*rules.Book, []error) { return book, nil })
+}
+
+func waitObs(t *testing.T, ch <-chan []source.Observation, what string, ok func([]source.Observation) bool) []source.Observation {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case obs := <-ch:
+			if ok(obs) {
+				return obs
+			}
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func TestSourceFollowsAnAgentInAPane(t *testing.T) {
+	s := startServer(t)
+	src := newSource(s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	if obs, err := src.Scan(ctx); err != nil || len(obs) != 0 {
+		t.Fatalf("a shell pane is listed: %+v %v", obs, err)
+	}
+	agent := s.fakeAgent(promptScreen, idleScreen)
+
+	ch := make(chan []source.Observation, 16)
+	done := make(chan error, 1)
+	go func() { done <- src.Watch(ctx, ch) }()
+
+	s.tmux("send-keys", "-t", "work", agent, "Enter")
+	obs := waitObs(t, ch, "the prompt", func(o []source.Observation) bool {
+		return len(o) == 1 && o[0].Screen.State == session.ScreenBlocked
+	})[0]
+	pane := strings.TrimSpace(s.tmux("display-message", "-p", "-t", "work", "#{pane_id}"))
+	if obs.Fallback != "tmux:"+pane || obs.Agent != "claude" || obs.Process.Tmux.Pane != pane || obs.Screen.Reason != session.ReasonPermission || obs.Process.Pid == 0 || !strings.HasPrefix(obs.Process.Tty, "/dev/") {
+		t.Errorf("observation: %+v screen %+v", obs, *obs.Screen)
+	}
+	// Mew's own session is not the person's: not listed, and not in the way.
+	sessions := s.tmux("list-sessions", "-F", "#{session_name}")
+	if !strings.Contains(sessions, "mew-monitor-") {
+		t.Errorf("no control client session: %q", sessions)
+	}
+	if got := s.tmux("display-message", "-p", "-t", "work", "#{window_width}x#{window_height}"); strings.TrimSpace(got) != "120x32" {
+		t.Errorf("the person's window was resized to %s", got)
+	}
+
+	s.tmux("send-keys", "-t", "work", "Enter")
+	waitObs(t, ch, "done", func(o []source.Observation) bool {
+		return len(o) == 1 && o[0].Screen.State == session.ScreenIdle && o[0].Screen.TurnEnded
+	})
+	s.tmux("send-keys", "-t", "work", "Enter") // the fake agent exits; the shell is back
+	waitObs(t, ch, "the agent gone to the background", func(o []source.Observation) bool {
+		return len(o) == 1 && o[0].Screen.Background && o[0].Process.Pid == 0
+	})
+
+	// The person ends their last session: Mew leaves, the server exits.
+	s.tmux("kill-session", "-t", "work")
+	waitObs(t, ch, "no panes", func(o []source.Observation) bool { return len(o) == 0 })
+	deadline := time.Now().Add(5 * time.Second)
+	for exec.Command("tmux", "-S", s.socket, "list-sessions").Run() == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("Mew kept the tmux server alive: %s", s.tmux("list-sessions"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestScanWithoutServer(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	src := New(filepath.Join(t.TempDir(), "none"), func() (*rules.Book, []error) { return rules.Embedded(), nil })
+	obs, err := src.Scan(context.Background())
+	if err != nil || len(obs) != 0 {
+		t.Fatalf("no server: %v %v", obs, err)
+	}
+	// And it never starts one.
+	if _, err := os.Stat(src.Socket); err == nil {
+		t.Fatal("a server was started")
+	}
+}
+
+func TestQuoteAndPaneIDs(t *testing.T) {
+	for in, want := range map[string]string{"%12": "%12", "#{pane_id}\t#{x}": "'#{pane_id}\t#{x}'", "a'b": `'a'\''b'`, "": "''"} {
+		if got := quote(in); got != want {
+			t.Errorf("quote(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, id := range []string{"%0", "%12"} {
+		if !validPane(id) {
+			t.Errorf("validPane(%q) = false", id)
+		}
+	}
+	for _, id := range []string{"", "%", "12", "%1;kill-server", "%-1", "%1 ", "%99999999999"} {
+		if validPane(id) {
+			t.Errorf("validPane(%q) = true", id)
+		}
+	}
+	if _, err := Capture(context.Background(), Exec{}, "%1;kill-server"); err == nil {
+		t.Error("Capture took a hostile pane id")
+	}
+}

@@ -1,0 +1,43 @@
+// Package source defines what a signal source hands the monitor. Each
+// source lives in its own package (screen/tmux, Codex's rollout, the
+// process scan, …) and depends only on this one; the monitor gathers them
+// and merges what they saw into one session per agent process.
+package source
+
+import (
+	"context"
+
+	"github.com/mew-dev/mew/session"
+)
+
+// Source observes sessions from outside the store: a terminal Mew reads
+// itself, an agent's own log, the process table.
+type Source interface {
+	// Name names the source in errors ("tmux", "rollout").
+	Name() string
+	// Scan observes once (a one-shot `mew status`).
+	Scan(ctx context.Context) ([]Observation, error)
+	// Watch observes until ctx ends, sending the whole current set of
+	// observations on out whenever it changes. It returns when ctx ends or
+	// the source cannot go on.
+	Watch(ctx context.Context, out chan<- []Observation) error
+}
+
+// Observation is what a source saw of one session. Sources that know the
+// session's id say so; the others are merged by the process they saw, so
+// a session is listed once however many sources see it.
+type Observation struct {
+	// ID is the session's own id when the source knows it (an agent's log
+	// names its session); "" to merge by process.
+	ID string
+	// Fallback is the id shown when no other source reports this session
+	// (e.g. "tmux:%12", "run:4242").
+	Fallback string
+	Agent    string
+	// Process identifies the agent process: Pid (+ StartMs), Tty and tmux
+	// pane are what merging matches on, and what a jump uses for a session
+	// only this source sees.
+	Process session.Process
+	Screen  *session.ScreenState
+	Log     *session.LogState
+}
