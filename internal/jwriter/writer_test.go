@@ -76,8 +76,11 @@ func TestSameBytesAsEasyjson(t *testing.T) {
 
 func TestErrorsAreKept(t *testing.T) {
 	for name, write := range map[string]func(o *jwriter.Writer, e *easy.Writer){
-		"NaN":       func(o *jwriter.Writer, e *easy.Writer) { o.Float64(math.NaN()); e.Float64(math.NaN()) },
-		"Inf":       func(o *jwriter.Writer, e *easy.Writer) { o.Float32(float32(math.Inf(1))); e.Float32(float32(math.Inf(1))) },
+		"NaN": func(o *jwriter.Writer, e *easy.Writer) { o.Float64(math.NaN()); e.Float64(math.NaN()) },
+		"Inf": func(o *jwriter.Writer, e *easy.Writer) {
+			o.Float32(float32(math.Inf(1)))
+			e.Float32(float32(math.Inf(1)))
+		},
 		"Raw error": func(o *jwriter.Writer, e *easy.Writer) { o.Raw(nil, errors.New("x")); e.Raw(nil, errors.New("x")) },
 	} {
 		t.Run(name, func(t *testing.T) { both(t, false, write) })
