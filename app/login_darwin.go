@@ -45,7 +45,8 @@ func setupLogin() {
 	loginBackend = ChooseLoginBackend(inBundle, hasService)
 	home, _ := os.UserHomeDir()
 	launchAgent = LaunchAgent{
-		Home: home, UID: os.Getuid(), Exe: exePath,
+		Home: home, UID: os.Getuid(),
+		App:         FindMewApp(exePath, home, func(p string) bool { _, err := os.Stat(p); return err == nil }),
 		ServiceName: os.Getenv("XPC_SERVICE_NAME"), Run: RunCommand,
 	}
 }
