@@ -207,3 +207,17 @@ EXTRA_TESTS += race-e2e
 race-app:
 	CGO_ENABLED=1 $(GO) test -race ./app
 EXTRA_TESTS += race-app
+
+# ---- macOS review fixes, selector check, exit events (issue 16) ----
+# check-selectors: every selector the app sends through objc.Call, objc.Sel
+# and objc.NewClass exists on its class (darwinkit's generated bindings and
+# tools/checkdarwin/selectors.manifest), with the right argument count and
+# kinds (DEVELOPERS.md). One arch: selectors do not depend on it.
+# race-exitwatch: the exit watcher's goroutines and the pids they report.
+.PHONY: check-selectors race-exitwatch
+check-selectors:
+	$(GO) run ./tools/checkdarwin -selectors -arch arm64
+EXTRA_TESTS += check-selectors
+race-exitwatch:
+	CGO_ENABLED=1 $(GO) test -race ./liveness/exitwatch
+EXTRA_TESTS += race-exitwatch

@@ -68,7 +68,7 @@ func notificationCenter() (objc.Object, bool) {
 	if !notifyOK || !lookUpNotificationClasses() {
 		return objc.Object{}, false
 	}
-	return objc.Call[objc.Object](unCenterClass, objc.Sel("currentNotificationCenter")), true
+	return objc.Call[objc.Object](unCenterClass, objc.Sel("currentNotificationCenter")), true // objc:+UNUserNotificationCenter
 }
 
 // notifyState is NotificationState now; main thread.
@@ -84,9 +84,10 @@ func refreshNotifyAuth() {
 	if !ok || !settings.Notifications {
 		return
 	}
+	// objc:UNUserNotificationCenter
 	objc.Call[objc.Void](center, objc.Sel("getNotificationSettingsWithCompletionHandler:"),
 		func(s objc.Object) {
-			status := objc.Call[int](s, objc.Sel("authorizationStatus")) // UNAuthorizationStatus, an NSInteger
+			status := objc.Call[int](s, objc.Sel("authorizationStatus")) // an NSInteger; objc:UNNotificationSettings
 			mainAsync(func() {
 				notifyAuth = NotifyAuth{Known: true, Status: status}
 				if notifyState().Ask {
@@ -104,6 +105,7 @@ func requestNotificationPermission() {
 	if !ok {
 		return
 	}
+	// objc:UNUserNotificationCenter
 	objc.Call[objc.Void](center, objc.Sel("requestAuthorizationWithOptions:completionHandler:"),
 		unAuthorizationOptionAlert|unAuthorizationOptionSound,
 		func(granted bool, err objc.Object) {
@@ -128,12 +130,15 @@ func postNotification(n Notification) {
 	if !ok {
 		return
 	}
-	content := objc.Call[objc.Object](objc.Call[objc.Object](unContentClass, objc.Sel("alloc")), objc.Sel("init"))
-	defer content.Release()                                       // alloc'd here: ours to release
-	objc.Call[objc.Void](content, objc.Sel("setTitle:"), n.Title) // Go strings become NSStrings
-	objc.Call[objc.Void](content, objc.Sel("setBody:"), n.Body)
-	req := objc.Call[objc.Object](unRequestClass, objc.Sel("requestWithIdentifier:content:trigger:"),
-		n.ID, content, nil) // no trigger: deliver now
+	alloc := objc.Call[objc.Object](unContentClass, objc.Sel("alloc")) // objc:+UNMutableNotificationContent
+	content := objc.Call[objc.Object](alloc, objc.Sel("init"))         // objc:UNMutableNotificationContent
+	defer content.Release()                                            // alloc'd here: ours to release
+	// Go strings become NSStrings. objc:UNMutableNotificationContent
+	objc.Call[objc.Void](content, objc.Sel("setTitle:"), n.Title)
+	objc.Call[objc.Void](content, objc.Sel("setBody:"), n.Body) // objc:UNMutableNotificationContent
+	// No trigger: deliver now. objc:+UNNotificationRequest
+	req := objc.Call[objc.Object](unRequestClass, objc.Sel("requestWithIdentifier:content:trigger:"), n.ID, content, nil)
+	// objc:UNUserNotificationCenter
 	objc.Call[objc.Void](center, objc.Sel("addNotificationRequest:withCompletionHandler:"), req,
 		func(err objc.Object) {
 			// A background queue: log only.
