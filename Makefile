@@ -214,10 +214,15 @@ EXTRA_TESTS += race-app
 # tools/checkdarwin/selectors.manifest), with the right argument count and
 # kinds (DEVELOPERS.md). One arch: selectors do not depend on it.
 # race-exitwatch: the exit watcher's goroutines and the pids they report.
-.PHONY: check-selectors race-exitwatch
+# bench-idle: `mew status --watch` CPU with 20 idle sessions, and the time
+# from an agent's exit to its line (README "Measured").
+.PHONY: check-selectors race-exitwatch bench-idle
 check-selectors:
 	$(GO) run ./tools/checkdarwin -selectors -arch arm64
 EXTRA_TESTS += check-selectors
 race-exitwatch:
 	CGO_ENABLED=1 $(GO) test -race ./liveness/exitwatch
 EXTRA_TESTS += race-exitwatch
+bench-idle:
+	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchIdle -benchtime 1x
+	$(GO) test ./liveness/exitwatch -run '^$$' -bench . -benchtime 3x
