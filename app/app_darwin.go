@@ -14,6 +14,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -46,6 +47,11 @@ var (
 	// notifyOK: UNUserNotificationCenter may be used (NotificationsAvailable).
 	notifyOK  bool
 	notifyWhy string
+	// notifyAuth is macOS's answer on notifications (NotificationState).
+	notifyAuth NotifyAuth
+	// activity keeps App Nap off for the app's life (MonitorActivity);
+	// retained, never ended.
+	activity objc.Object
 )
 
 // nsApp is the shared NSApplication: a singleton AppKit itself keeps.
@@ -94,6 +100,11 @@ func Run(stdout, stderr io.Writer) int {
 	// darwinkit rule "autorelease pools off the main thread": before
 	// Run() there is no event loop to drain a pool yet.
 	objc.WithAutoreleasePool(func() {
+		// No App Nap: it would throttle the watchers and timers of an app
+		// with no window in front, and the panel would open late.
+		activity = foundation.ProcessInfo_ProcessInfo().BeginActivityWithOptionsReason(
+			foundation.ActivityOptions(MonitorActivity), ActivityReason)
+		objc.Retain(&activity)
 		nsApp = appkit.Application_SharedApplication()
 		// No Dock icon, no app menu (LSUIElement in Info.plist does the
 		// same for Mew.app before this line runs).
@@ -118,13 +129,11 @@ func Run(stdout, stderr io.Writer) int {
 // startUI builds the status item and the panel; main thread (the app
 // delegate's didFinishLaunching).
 func startUI() {
-	notifyOK, notifyWhy = NotificationsAvailable(exePath, foundation.Bundle_MainBundle().BundleIdentifier())
+	notifyOK, notifyWhy = NotificationsAvailable(exePath, foundation.Bundle_MainBundle().BundleIdentifier(), registeredBundle())
 	setupLogin()
 	setupStatusItem()
 	setupPanel()
-	if settings.Notifications && notifyOK {
-		requestNotificationPermission()
-	}
+	refreshNotifyAuth()
 	apply(ctrl.Recheck(time.Now())) // the icon for "no sessions yet"
 }
 
@@ -208,6 +217,20 @@ func jumpTo(id string) {
 			mainAsync(func() { playSound(s) })
 		}
 	})
+}
+
+// registeredBundle is the Mew.app LaunchServices knows for BundleID, its
+// symlinks resolved, or "" (NotificationsAvailable).
+func registeredBundle() string {
+	u := appkit.Workspace_SharedWorkspace().URLForApplicationWithBundleIdentifier(BundleID)
+	if u.IsNil() {
+		return ""
+	}
+	p, err := filepath.EvalSymlinks(u.Path())
+	if err != nil {
+		return ""
+	}
+	return p
 }
 
 // quit ends the app; main thread.

@@ -27,15 +27,19 @@ func BundleOf(exe string) (bundle string, ok bool) {
 
 // NotificationsAvailable decides whether UNUserNotificationCenter may be
 // used: only in a process that macOS sees as Mew.app, since the center
-// raises an exception (a crash) in a process without a bundle. Both
-// signs must agree: the executable sits in a .app, and the main bundle's
-// identifier is Mew's.
-func NotificationsAvailable(exeResolved, mainBundleID string) (ok bool, why string) {
-	if _, in := BundleOf(exeResolved); !in {
+// raises an exception (a crash) in a process without a bundle, and in one
+// whose bundle LaunchServices does not know (bin/app/Mew.app run straight
+// after `make app`, before anything registered it). All signs must agree:
+// the executable sits in a .app, the main bundle's identifier is Mew's, and
+// LaunchServices has that bundle registered for Mew's identifier
+// (registered: the path NSWorkspace gives for the identifier, "" for none).
+func NotificationsAvailable(exeResolved, mainBundleID, registered string) (ok bool, why string) {
+	bundle, in := BundleOf(exeResolved)
+	if !in || mainBundleID != BundleID {
 		return false, "needs Mew.app"
 	}
-	if mainBundleID != BundleID {
-		return false, "needs Mew.app"
+	if registered == "" || filepath.Clean(registered) != bundle {
+		return false, "open Mew.app from the Finder once"
 	}
 	return true, ""
 }

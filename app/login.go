@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,9 +77,11 @@ func LoginStatusFromSM(status int) LoginStatus {
 	case SMStatusNotRegistered:
 		return LoginStatus{}
 	case SMStatusNotFound:
-		// The system cannot find the app's service: a copy run from a
-		// disk image or a translocated download.
-		return LoginStatus{Unavailable: "move Mew to Applications"}
+		// What SMAppService reports for an app it has never registered:
+		// it is off, and a click registers it. (Registering a copy macOS
+		// cannot launch at login, one run from a disk image, fails then,
+		// and the error says so.)
+		return LoginStatus{}
 	}
 	return LoginStatus{Unavailable: "unknown status " + strconv.Itoa(status)}
 }
@@ -108,13 +111,16 @@ func LoginToggle(s LoginStatus) LoginOp {
 	return LoginEnable
 }
 
-// LaunchAgent is the login item for a Mew that is not run from Mew.app:
-// a plist in ~/Library/LaunchAgents, loaded into the person's GUI session
-// with launchctl.
+// LaunchAgent is the login item where SMAppService cannot be used (a mew
+// run outside Mew.app, or no SMAppService): a plist in
+// ~/Library/LaunchAgents, loaded into the person's GUI session with
+// launchctl. It opens Mew.app, never a bare mew binary: a process without
+// the bundle's Info.plist has no NSAppleEventsUsageDescription, so macOS
+// would refuse its jumps' Apple Events without even asking.
 type LaunchAgent struct {
 	Home string // the person's home directory
 	UID  int    // their user id: the launchd domain is gui/<uid>
-	Exe  string // the mew executable, absolute
+	App  string // Mew.app, absolute (FindMewApp); "" when there is none
 	// ServiceName is this process's $XPC_SERVICE_NAME: launchd's label
 	// for a process it started as a job.
 	ServiceName string
@@ -125,6 +131,25 @@ type LaunchAgent struct {
 
 // Launchctl is launchctl's absolute path: the app's PATH may be minimal.
 const Launchctl = "/bin/launchctl"
+
+// OpenPath is open(1): the agent launches Mew.app through LaunchServices.
+const OpenPath = "/usr/bin/open"
+
+// FindMewApp is the Mew.app a login item should open: the bundle this mew
+// runs from, else one installed in /Applications or ~/Applications (exists
+// reports whether a path exists). "" when there is none.
+func FindMewApp(exeResolved, home string, exists func(string) bool) string {
+	if b, ok := BundleOf(exeResolved); ok {
+		return b
+	}
+	for _, dir := range []string{"/Applications", filepath.Join(home, "Applications")} {
+		app := filepath.Join(dir, "Mew.app")
+		if filepath.IsAbs(app) && exists(filepath.Join(app, "Contents", "MacOS", "mew")) {
+			return app
+		}
+	}
+	return ""
+}
 
 // Path is the agent's plist file.
 func (a LaunchAgent) Path() string {
@@ -140,11 +165,13 @@ type launchAgentPlist struct {
 	LimitLoadToSessionType string   `plist:"LimitLoadToSessionType"`
 }
 
-// LaunchAgentPlist is the plist that starts exe's panel app at login:
-// `exe app` in the person's GUI (Aqua) session, once, not kept alive (Quit
-// means quit).
-func LaunchAgentPlist(exe string) ([]byte, error) {
-	if err := checkExe(exe); err != nil {
+// LaunchAgentProgram is the command the agent runs: `open -a Mew.app`.
+func LaunchAgentProgram(app string) []string { return []string{OpenPath, "-a", app} }
+
+// LaunchAgentPlist is the plist that opens Mew.app at login, in the
+// person's GUI (Aqua) session, once, not kept alive (Quit means quit).
+func LaunchAgentPlist(app string) ([]byte, error) {
+	if err := checkApp(app); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
@@ -152,7 +179,7 @@ func LaunchAgentPlist(exe string) ([]byte, error) {
 	enc.Indent("\t")
 	err := enc.Encode(launchAgentPlist{
 		Label:                  BundleID,
-		ProgramArguments:       []string{exe, "app"},
+		ProgramArguments:       LaunchAgentProgram(app),
 		RunAtLoad:              true,
 		ProcessType:            "Interactive",
 		LimitLoadToSessionType: "Aqua",
@@ -163,27 +190,27 @@ func LaunchAgentPlist(exe string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// checkExe refuses executables a login item must not point at.
-func checkExe(exe string) error {
+// checkApp refuses bundles a login item must not point at.
+func checkApp(app string) error {
 	switch {
-	case exe == "" || !filepath.IsAbs(exe) || filepath.Clean(exe) != exe:
-		return fmt.Errorf("the executable %q is not a clean absolute path", exe)
-	case strings.ContainsAny(exe, "\x00\n\r"):
-		return errors.New("the executable's path contains a NUL or line break")
-	case strings.Contains(exe, string(filepath.Separator)+"go-build"):
-		// `go run` builds into a temporary directory that is gone by the
-		// next login.
-		return errors.New("this mew was started with `go run`: build it (make build) or use Mew.app")
+	case app == "":
+		return errors.New("no Mew.app was found: Launch at Login opens Mew.app (make app, or the Homebrew cask)")
+	case !filepath.IsAbs(app) || filepath.Clean(app) != app:
+		return fmt.Errorf("the application %q is not a clean absolute path", app)
+	case strings.ContainsAny(app, "\x00\n\r"):
+		return errors.New("the application's path contains a NUL or line break")
+	case !strings.EqualFold(filepath.Ext(app), ".app") || len(filepath.Base(app)) <= len(".app"):
+		return fmt.Errorf("%q is not an application bundle", app)
 	}
 	return nil
 }
 
-// Status reads the plist: on when it is Mew's and starts this executable.
-// A plist left by a Mew at another path counts as off (enabling replaces
+// Status reads the plist: on when it is Mew's and opens this Mew.app. A
+// plist left by a Mew at another path counts as off (enabling replaces
 // it).
 func (a LaunchAgent) Status() LoginStatus {
-	if err := checkExe(a.Exe); err != nil {
-		return LoginStatus{Unavailable: "needs a built mew"}
+	if err := checkApp(a.App); err != nil {
+		return LoginStatus{Unavailable: "needs Mew.app"}
 	}
 	data, err := os.ReadFile(a.Path())
 	if err != nil {
@@ -193,7 +220,7 @@ func (a LaunchAgent) Status() LoginStatus {
 	if _, err := plist.Unmarshal(data, &p); err != nil {
 		return LoginStatus{}
 	}
-	return LoginStatus{On: p.Label == BundleID && len(p.ProgramArguments) > 0 && p.ProgramArguments[0] == a.Exe}
+	return LoginStatus{On: p.Label == BundleID && slices.Equal(p.ProgramArguments, LaunchAgentProgram(a.App))}
 }
 
 func (a LaunchAgent) domain() string { return "gui/" + strconv.Itoa(a.UID) }
@@ -216,7 +243,7 @@ func (a LaunchAgent) launchedByAgent() bool { return a.ServiceName == BundleID }
 // the new plist replaces it. A failure to load is returned as a note, not
 // an error: the plist on disk is what launchd reads at the next login.
 func (a LaunchAgent) Enable(ctx context.Context) (note string, err error) {
-	data, err := LaunchAgentPlist(a.Exe)
+	data, err := LaunchAgentPlist(a.App)
 	if err != nil {
 		return "", err
 	}

@@ -45,7 +45,8 @@ func setupLogin() {
 	loginBackend = ChooseLoginBackend(inBundle, hasService)
 	home, _ := os.UserHomeDir()
 	launchAgent = LaunchAgent{
-		Home: home, UID: os.Getuid(), Exe: exePath,
+		Home: home, UID: os.Getuid(),
+		App:         FindMewApp(exePath, home, func(p string) bool { _, err := os.Stat(p); return err == nil }),
 		ServiceName: os.Getenv("XPC_SERVICE_NAME"), Run: RunCommand,
 	}
 }
@@ -53,7 +54,7 @@ func setupLogin() {
 // mainAppService is [SMAppService mainAppService] (macOS 13+): the app
 // itself as a login item. Only called with loginBackend LoginAppService.
 func mainAppService() objc.Object {
-	return objc.Call[objc.Object](appService, objc.Sel("mainAppService"))
+	return objc.Call[objc.Object](appService, objc.Sel("mainAppService")) // objc:+SMAppService
 }
 
 // loginStatus is the menu's Launch at Login state.
@@ -62,7 +63,7 @@ func loginStatus() LoginStatus {
 		return LoginStatus{Unavailable: "changing…"}
 	}
 	if loginBackend == LoginAppService {
-		return LoginStatusFromSM(objc.Call[int](mainAppService(), objc.Sel("status"))) // NSInteger
+		return LoginStatusFromSM(objc.Call[int](mainAppService(), objc.Sel("status"))) // NSInteger; objc:SMAppService
 	}
 	return launchAgent.Status()
 }
@@ -74,11 +75,11 @@ func toggleLogin() {
 		var err error
 		switch op {
 		case LoginEnable:
-			err = appServiceCall("registerAndReturnError:")
+			err = appServiceCall(true)
 		case LoginDisable:
-			err = appServiceCall("unregisterAndReturnError:")
+			err = appServiceCall(false)
 		case LoginOpenSettings:
-			objc.Call[objc.Void](appService, objc.Sel("openSystemSettingsLoginItems"))
+			objc.Call[objc.Void](appService, objc.Sel("openSystemSettingsLoginItems")) // objc:+SMAppService
 		}
 		if err != nil {
 			showDialog(Dialog{Title: "Launch at Login", Text: err.Error(), Failed: true})
@@ -111,16 +112,23 @@ func toggleLogin() {
 	}()
 }
 
-// appServiceCall sends a -xxxAndReturnError: message to the main app
-// service, with the NSError** out-parameter as darwinkit's own
-// foundation_custom.go passes it.
-func appServiceCall(sel string) error {
+// appServiceCall sends -registerAndReturnError: (or unregister) to the
+// main app service, with the NSError** out-parameter as darwinkit's own
+// foundation_custom.go passes it. The selectors are literals at the call:
+// the selector check (checkdarwin -selectors) reads them there.
+func appServiceCall(register bool) error {
 	var nsErr foundation.Error
-	if objc.Call[bool](mainAppService(), objc.Sel(sel), unsafe.Pointer(&nsErr)) {
+	var ok bool
+	if register {
+		ok = objc.Call[bool](mainAppService(), objc.Sel("registerAndReturnError:"), unsafe.Pointer(&nsErr)) // objc:SMAppService
+	} else {
+		ok = objc.Call[bool](mainAppService(), objc.Sel("unregisterAndReturnError:"), unsafe.Pointer(&nsErr)) // objc:SMAppService
+	}
+	if ok {
 		return nil
 	}
 	if err := foundation.ToGoError(nsErr); err != nil {
 		return err
 	}
-	return errors.New("macOS refused the change (" + sel + ")")
+	return errors.New("macOS refused the change")
 }

@@ -32,7 +32,9 @@ func TestLoginStatusFromSMAndToggle(t *testing.T) {
 		{SMStatusNotRegistered, LoginStatus{}, LoginEnable},
 		{SMStatusEnabled, LoginStatus{On: true}, LoginDisable},
 		{SMStatusRequiresApproval, LoginStatus{On: true, NeedsApproval: true}, LoginOpenSettings},
-		{SMStatusNotFound, LoginStatus{Unavailable: "move Mew to Applications"}, LoginNothing},
+		// Before the first register SMAppService says "not found": off, and
+		// the click registers (it used to say "unavailable" for ever).
+		{SMStatusNotFound, LoginStatus{}, LoginEnable},
 		{42, LoginStatus{Unavailable: "unknown status 42"}, LoginNothing},
 	}
 	for _, c := range cases {
@@ -47,8 +49,8 @@ func TestLoginStatusFromSMAndToggle(t *testing.T) {
 }
 
 func TestLaunchAgentPlist(t *testing.T) {
-	exe := "/Users/me/bin/mew"
-	data, err := LaunchAgentPlist(exe)
+	app := "/Users/me/Applications/Mew.app"
+	data, err := LaunchAgentPlist(app)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +59,10 @@ func TestLaunchAgentPlist(t *testing.T) {
 		t.Fatalf("not an XML plist (%v): %s", err, data)
 	}
 	want := map[string]any{
-		"Label":                  "dev.mew.Mew",
-		"ProgramArguments":       []any{exe, "app"},
+		"Label": "dev.mew.Mew",
+		// Mew.app through LaunchServices, never the bare binary: only the
+		// bundle has the Apple Events usage string jumps need.
+		"ProgramArguments":       []any{"/usr/bin/open", "-a", app},
 		"RunAtLoad":              true,
 		"ProcessType":            "Interactive",
 		"LimitLoadToSessionType": "Aqua",
@@ -71,25 +75,50 @@ func TestLaunchAgentPlist(t *testing.T) {
 		t.Errorf("launchd expects a standard XML plist header:\n%s", data)
 	}
 	// A path with XML's special characters is escaped, not injected.
-	odd := "/Users/me/Apps & <Tools>/mew"
+	odd := "/Users/me/Apps & <Tools>/Mew.app"
 	data, err = LaunchAgentPlist(odd)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var p launchAgentPlist
-	if _, err := plist.Unmarshal(data, &p); err != nil || p.ProgramArguments[0] != odd {
+	if _, err := plist.Unmarshal(data, &p); err != nil || p.ProgramArguments[2] != odd {
 		t.Fatalf("round trip of %q: %v %+v", odd, err, p)
 	}
 }
 
-func TestLaunchAgentPlistRefusesBadExe(t *testing.T) {
-	for _, exe := range []string{
-		"", "mew", "./mew", "/usr/local/../bin/mew", "/a/b\n/mew", "/a\x00/mew",
-		"/var/folders/xy/T/go-build12345/b001/exe/mew",
+func TestLaunchAgentPlistRefusesBadApp(t *testing.T) {
+	for _, app := range []string{
+		"", "Mew.app", "./Mew.app", "/Applications/../Mew.app", "/a/b\n/Mew.app", "/a\x00/Mew.app",
+		"/usr/local/bin/mew", "/Applications/.app",
 	} {
-		if _, err := LaunchAgentPlist(exe); err == nil {
-			t.Errorf("LaunchAgentPlist(%q) accepted a path a login item must not start", exe)
+		if _, err := LaunchAgentPlist(app); err == nil {
+			t.Errorf("LaunchAgentPlist(%q) accepted a path a login item must not open", app)
 		}
+	}
+}
+
+func TestFindMewApp(t *testing.T) {
+	installed := map[string]bool{}
+	exists := func(p string) bool { return installed[p] }
+	// Run from the bundle (the cask's link resolves into it): that bundle.
+	if got := FindMewApp("/opt/Mew.app/Contents/MacOS/mew", "/Users/me", exists); got != "/opt/Mew.app" {
+		t.Errorf("from the bundle: %q", got)
+	}
+	// A bare mew (make build) with nothing installed: none, so the item
+	// is unavailable rather than starting a binary that cannot jump.
+	if got := FindMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "" {
+		t.Errorf("nothing installed: %q", got)
+	}
+	installed["/Users/me/Applications/Mew.app/Contents/MacOS/mew"] = true
+	if got := FindMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "/Users/me/Applications/Mew.app" {
+		t.Errorf("~/Applications: %q", got)
+	}
+	installed["/Applications/Mew.app/Contents/MacOS/mew"] = true
+	if got := FindMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "/Applications/Mew.app" {
+		t.Errorf("/Applications first: %q", got)
+	}
+	if s := (LaunchAgent{App: ""}).Status(); s.Unavailable != "needs Mew.app" || LoginToggle(s) != LoginNothing {
+		t.Errorf("no Mew.app: %+v", s)
 	}
 }
 
@@ -99,7 +128,7 @@ func fakeAgent(t *testing.T, fail map[string]error) (LaunchAgent, *[]launchctlCa
 	t.Helper()
 	var calls []launchctlCall
 	a := LaunchAgent{
-		Home: t.TempDir(), UID: 501, Exe: "/Applications/Tools/mew",
+		Home: t.TempDir(), UID: 501, App: "/Applications/Tools/Mew.app",
 		Run: func(ctx context.Context, argv []string) (string, error) {
 			calls = append(calls, argv)
 			if err := fail[argv[1]]; err != nil {
@@ -128,7 +157,7 @@ func TestLaunchAgentEnableDisable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, _ := LaunchAgentPlist(a.Exe); string(data) != string(want) {
+	if want, _ := LaunchAgentPlist(a.App); string(data) != string(want) {
 		t.Fatalf("written plist differs:\n%s", data)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
@@ -197,19 +226,19 @@ func TestLaunchAgentNeverUnloadsItself(t *testing.T) {
 	}
 }
 
-func TestLaunchAgentStatusOtherExe(t *testing.T) {
+func TestLaunchAgentStatusOtherApp(t *testing.T) {
 	a, _ := fakeAgent(t, nil)
 	if _, err := a.Enable(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	moved := a
-	moved.Exe = "/Applications/Other/mew"
+	moved.App = "/Applications/Other/Mew.app"
 	if s := moved.Status(); s.On {
-		t.Fatalf("a plist for another executable must count as off: %+v", s)
+		t.Fatalf("a plist for another Mew.app must count as off: %+v", s)
 	}
-	moved.Exe = "relative/mew"
+	moved.App = "relative/Mew.app"
 	if s := moved.Status(); s.Unavailable == "" {
-		t.Fatalf("a bad executable makes the item unavailable: %+v", s)
+		t.Fatalf("a bad path makes the item unavailable: %+v", s)
 	}
 	// A corrupt plist counts as off, and enabling replaces it.
 	if err := os.WriteFile(a.Path(), []byte("not a plist"), 0o644); err != nil {

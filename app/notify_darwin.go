@@ -4,6 +4,7 @@ package app
 
 import (
 	"github.com/progrium/darwinkit/macos/appkit"
+	"github.com/progrium/darwinkit/macos/foundation"
 	"github.com/progrium/darwinkit/objc"
 
 	"github.com/mew-dev/mew/app/board"
@@ -15,7 +16,9 @@ func ring(alerts []board.Alert) {
 	if s := AlertSound(alerts, settings); s != "" {
 		playSound(s)
 	}
-	for _, n := range Notifications(alerts, ctrl.Rows(), settings, notifyOK) {
+	// Not authorized (ad-hoc signed, turned off): the sound above and the
+	// panel are the alert.
+	for _, n := range Notifications(alerts, ctrl.Rows(), settings, notifyState().Post) {
 		postNotification(n)
 	}
 }
@@ -65,23 +68,58 @@ func notificationCenter() (objc.Object, bool) {
 	if !notifyOK || !lookUpNotificationClasses() {
 		return objc.Object{}, false
 	}
-	return objc.Call[objc.Object](unCenterClass, objc.Sel("currentNotificationCenter")), true
+	return objc.Call[objc.Object](unCenterClass, objc.Sel("currentNotificationCenter")), true // objc:+UNUserNotificationCenter
+}
+
+// notifyState is NotificationState now; main thread.
+func notifyState() NotifyState {
+	return NotificationState(settings.Notifications, notifyOK, notifyWhy, notifyAuth)
+}
+
+// refreshNotifyAuth asks macOS for the authorization status (and asks the
+// person, when NotificationState says so); the answers arrive on a
+// background queue and are handed to the main thread. Main thread.
+func refreshNotifyAuth() {
+	center, ok := notificationCenter()
+	if !ok || !settings.Notifications {
+		return
+	}
+	// objc:UNUserNotificationCenter
+	objc.Call[objc.Void](center, objc.Sel("getNotificationSettingsWithCompletionHandler:"),
+		func(s objc.Object) {
+			status := objc.Call[int](s, objc.Sel("authorizationStatus")) // an NSInteger; objc:UNNotificationSettings
+			mainAsync(func() {
+				notifyAuth = NotifyAuth{Known: true, Status: status}
+				if notifyState().Ask {
+					requestNotificationPermission()
+				}
+			})
+		})
 }
 
 // requestNotificationPermission asks once; macOS remembers the answer and
-// shows no prompt again. Main thread.
+// shows no prompt again. An ad-hoc signed app gets an error instead: the
+// menu then says so (NotificationState). Main thread.
 func requestNotificationPermission() {
 	center, ok := notificationCenter()
 	if !ok {
 		return
 	}
+	// objc:UNUserNotificationCenter
 	objc.Call[objc.Void](center, objc.Sel("requestAuthorizationWithOptions:completionHandler:"),
 		unAuthorizationOptionAlert|unAuthorizationOptionSound,
 		func(granted bool, err objc.Object) {
-			// A background queue: no AppKit here, only the log.
-			if !granted {
-				logger.Print("notifications are not allowed (System Settings › Notifications › Mew)")
-			}
+			// A background queue: hand the answer to the main thread.
+			refused := !granted && !err.IsNil()
+			mainAsync(func() {
+				notifyAuth = NotifyAuth{Known: true, Status: UNStatusDenied, Refused: refused}
+				if granted {
+					notifyAuth.Status = UNStatusAuthorized
+				}
+				if !granted {
+					logger.Print("notifications are not allowed (System Settings › Notifications › Mew); sounds and the panel still alert")
+				}
+			})
 		})
 }
 
@@ -92,12 +130,15 @@ func postNotification(n Notification) {
 	if !ok {
 		return
 	}
-	content := objc.Call[objc.Object](objc.Call[objc.Object](unContentClass, objc.Sel("alloc")), objc.Sel("init"))
-	defer content.Release()                                       // alloc'd here: ours to release
-	objc.Call[objc.Void](content, objc.Sel("setTitle:"), n.Title) // Go strings become NSStrings
-	objc.Call[objc.Void](content, objc.Sel("setBody:"), n.Body)
-	req := objc.Call[objc.Object](unRequestClass, objc.Sel("requestWithIdentifier:content:trigger:"),
-		n.ID, content, nil) // no trigger: deliver now
+	alloc := objc.Call[objc.Object](unContentClass, objc.Sel("alloc")) // objc:+UNMutableNotificationContent
+	content := objc.Call[objc.Object](alloc, objc.Sel("init"))         // objc:UNMutableNotificationContent
+	defer content.Release()                                            // alloc'd here: ours to release
+	// Go strings become NSStrings. objc:UNMutableNotificationContent
+	objc.Call[objc.Void](content, objc.Sel("setTitle:"), n.Title)
+	objc.Call[objc.Void](content, objc.Sel("setBody:"), n.Body) // objc:UNMutableNotificationContent
+	// No trigger: deliver now. objc:+UNNotificationRequest
+	req := objc.Call[objc.Object](unRequestClass, objc.Sel("requestWithIdentifier:content:trigger:"), n.ID, content, nil)
+	// objc:UNUserNotificationCenter
 	objc.Call[objc.Void](center, objc.Sel("addNotificationRequest:withCompletionHandler:"), req,
 		func(err objc.Object) {
 			// A background queue: log only.
@@ -107,18 +148,37 @@ func postNotification(n Notification) {
 		})
 }
 
-// showDialog shows a message in an alert window; main thread. Mew is an
-// accessory app, so it comes forward first or the alert opens behind the
-// person's windows.
+// dialogs are the messages waiting to be shown; main thread only.
+var dialogs DialogQueue
+
+// showDialog queues a message for an alert window; main thread. The alert
+// runs from a one-shot run-loop timer, never inside the caller: callers
+// may be main-queue blocks (mainAsync), and a modal loop inside one keeps
+// the main queue from being serviced until it closes (DialogQueue).
 func showDialog(d Dialog) {
-	nsApp.ActivateIgnoringOtherApps(true)
-	a := appkit.NewAlert()
-	a.SetMessageText(d.Title)
-	a.SetInformativeText(d.Text)
-	if d.Failed {
-		a.SetAlertStyle(appkit.AlertStyleWarning)
+	if !dialogs.Add(d) {
+		return // shown after the ones before it
 	}
-	a.AddButtonWithTitle("OK")
-	a.RunModal()       // the 8 Hz timer runs on in common modes meanwhile
-	nsApp.Deactivate() // the keyboard goes back to the person's app
+	t := foundation.Timer_TimerWithTimeIntervalRepeatsBlock(0, false, func(foundation.Timer) { runDialogs() })
+	addToTimerModes(t) // the run loop holds a scheduled timer until it fires
+}
+
+// runDialogs shows the queued dialogs one after another; main thread, a
+// run-loop timer callback. Mew is an accessory app, so it comes forward
+// first or the alert opens behind the person's windows.
+func runDialogs() {
+	for d, ok := dialogs.Next(); ok; d, ok = dialogs.Next() {
+		nsApp.ActivateIgnoringOtherApps(true)
+		a := appkit.NewAlert()
+		a.SetMessageText(d.Title)
+		a.SetInformativeText(d.Text)
+		if StyleOf(d) == AlertCritical {
+			a.SetAlertStyle(appkit.AlertStyleCritical)
+		} else {
+			a.SetAlertStyle(appkit.AlertStyleInformational)
+		}
+		a.AddButtonWithTitle("OK")
+		a.RunModal()       // the 8 Hz timer runs on in the modal panel mode meanwhile
+		nsApp.Deactivate() // the keyboard goes back to the person's app
+	}
 }

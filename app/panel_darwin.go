@@ -113,7 +113,7 @@ func setupPanel() {
 	panel.SetHasShadow(true)
 
 	// alloc + initWithFrame: one init, owned by us (+1) for the app's life.
-	alloc := objc.Call[objc.Object](registerView().Class, objc.Sel("alloc"))
+	alloc := objc.Call[objc.Object](registerView().Class, objc.Sel("alloc")) // objc:+MewPanelView
 	panelView = appkit.ViewFrom(alloc.Ptr()).InitWithFrame(start)
 	panel.SetContentView(panelView)
 

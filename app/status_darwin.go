@@ -71,7 +71,7 @@ func fillMenu(menu appkit.Menu) {
 		Problems:      ctrl.Problems(),
 		PanelShown:    ctrl.PanelShown(),
 		Sounds:        settings.Sounds,
-		Notifications: Toggle{On: settings.Notifications, Unavailable: notifyWhy},
+		Notifications: notifyState().Toggle,
 		Login:         loginStatus(),
 	})
 	menu.RemoveAllItems()
@@ -113,9 +113,7 @@ func menuAction(it MenuItem) {
 	case ActionToggleNotifications:
 		settings.Notifications = !settings.Notifications
 		saveSettings()
-		if settings.Notifications && notifyOK {
-			requestNotificationPermission()
-		}
+		refreshNotifyAuth()
 	case ActionToggleLogin:
 		toggleLogin()
 	case ActionQuit:
@@ -136,6 +134,6 @@ func runSelfInBackground(c SelfCommand) {
 	exe := exePath
 	go func() {
 		d := RunSelf(context.Background(), exe, c)
-		mainAsync(func() { showDialog(d) })
+		mainAsync(func() { showDialog(d) }) // queued: shown from a run-loop timer, not this block
 	}()
 }

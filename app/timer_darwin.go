@@ -39,9 +39,18 @@ func setTicking(on bool) {
 		foundation.TimeInterval(board.TickInterval.Seconds()), true,
 		func(foundation.Timer) { apply(ctrl.Tick(time.Now())) })
 	ticker.Retain() // by hand: a new timer replaces the old one on every start
-	// Common modes: it keeps firing while the status menu is open or a
-	// dialog is up (the default mode pauses then).
-	foundation.RunLoop_MainRunLoop().AddTimerForMode(ticker, foundation.RunLoopCommonModes)
+	addToTimerModes(ticker)
+}
+
+// addToTimerModes schedules t in TimerModes, by name: it keeps firing
+// while the status menu is open or a dialog is up. Never
+// foundation.RunLoopCommonModes (see TimerModes: a Go string is a new
+// NSString each call, which CFRunLoop does not take for the common modes).
+func addToTimerModes(t foundation.Timer) {
+	rl := foundation.RunLoop_MainRunLoop()
+	for _, m := range TimerModes {
+		rl.AddTimerForMode(t, foundation.RunLoopMode(m))
+	}
 }
 
 // scheduleRecheck arranges Controller.Recheck after d (0: none), for a

@@ -165,11 +165,14 @@ func record(o *Options, ev *reducer.Event) {
 	}
 }
 
-// envForJump are the variables a jump needs to find the terminal tab or pane.
+// envForJump are the variables a jump needs to find the terminal tab or
+// pane: each terminal's own handle for the session's tab, recorded at
+// SessionStart (README, "Jump precision"), and what tells which app it is.
 var envForJump = []string{
 	"TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TERM_SESSION_ID", "ITERM_SESSION_ID",
 	"TMUX", "TMUX_PANE", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET",
 	"KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "KITTY_PID", "__CFBundleIdentifier",
+	"WARP_FOCUS_URL", "ZELLIJ", "ZELLIJ_PANE_ID", "ZELLIJ_SESSION_NAME", "GHOSTTY_SURFACE_ID",
 	"VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_PID", "VSCODE_CWD",
 }
 

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -17,6 +19,22 @@ import (
 // must not hold the jump (or the next one) longer than this.
 const DefaultStepTimeout = 3 * time.Second
 
+// PromptTimeout bounds a step that may make macOS ask the person whether
+// Mew may control an application (Automation, the first Apple Event Mew
+// sends it): osascript waits for the answer, and killing it after
+// DefaultStepTimeout made the first jump to every app fail. Once an app's
+// events went through, its steps get the usual bound again.
+const PromptTimeout = 90 * time.Second
+
+// Options bound and inform Execute.
+type Options struct {
+	StepTimeout   time.Duration // DefaultStepTimeout when 0
+	PromptTimeout time.Duration // PromptTimeout when 0
+	// Allowed reports the applications whose Apple Events went through
+	// before (no prompt can show for them); nil: none known.
+	Allowed func(app string) bool
+}
+
 // Exec runs one step and returns its standard output.
 type Exec interface {
 	Run(ctx context.Context, s Step) (string, error)
@@ -26,6 +44,7 @@ type Exec interface {
 type StepResult struct {
 	Name     string `json:"name"`
 	OK       bool   `json:"ok"`
+	Asks     string `json:"asks,omitempty"` // the step's Step.Asks
 	Output   string `json:"output,omitempty"`
 	Error    string `json:"error,omitempty"`
 	TimedOut bool   `json:"timed_out,omitempty"`
@@ -39,6 +58,12 @@ type Result struct {
 	Message   string       `json:"message"`
 	// Dropped: a newer jump replaced this one before it started.
 	Dropped bool `json:"dropped,omitempty"`
+	// Allowed are the applications whose Apple Events went through in
+	// this jump (osascript answered), for Options.Allowed next time.
+	Allowed []string `json:"-"`
+	// Front is the application that was in front after the jump, when
+	// the plan asked to verify it.
+	Front string `json:"front,omitempty"`
 }
 
 // ErrBadStep means a step failed the checks every step passes before it
@@ -70,22 +95,37 @@ func checkStep(s Step) error {
 // Execute carries a plan out: every inner step, then the outer alternatives
 // until one works. Each step gets stepTimeout.
 func Execute(ctx context.Context, ex Exec, p Plan, stepTimeout time.Duration) Result {
-	if stepTimeout <= 0 {
-		stepTimeout = DefaultStepTimeout
+	return ExecuteWith(ctx, ex, p, Options{StepTimeout: stepTimeout})
+}
+
+// ExecuteWith is Execute with all its options: a step that may show the
+// Automation prompt gets o.PromptTimeout unless its app is allowed
+// already; and when the plan asks, the host's coming to the front is
+// verified (and retried once with open -b) after the outer steps.
+func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
+	if o.StepTimeout <= 0 {
+		o.StepTimeout = DefaultStepTimeout
+	}
+	if o.PromptTimeout <= 0 {
+		o.PromptTimeout = PromptTimeout
 	}
 	res := Result{Plan: p}
-	run := func(s Step) bool {
-		sr := StepResult{Name: s.Name}
+	run := func(s Step) (string, bool) {
+		sr := StepResult{Name: s.Name, Asks: s.Asks}
 		defer func() { res.Steps = append(res.Steps, sr) }()
 		if err := checkStep(s); err != nil {
 			sr.Error = err.Error()
-			return false
+			return "", false
 		}
 		if ctx.Err() != nil {
 			sr.Error = "cancelled"
-			return false
+			return "", false
 		}
-		sctx, cancel := context.WithTimeout(ctx, stepTimeout)
+		timeout := o.StepTimeout
+		if s.Asks != "" && (o.Allowed == nil || !o.Allowed(s.Asks)) {
+			timeout = max(timeout, o.PromptTimeout)
+		}
+		sctx, cancel := context.WithTimeout(ctx, timeout)
 		out, err := ex.Run(sctx, s)
 		timedOut := sctx.Err() == context.DeadlineExceeded
 		cancel()
@@ -93,7 +133,7 @@ func Execute(ctx context.Context, ex Exec, p Plan, stepTimeout time.Duration) Re
 		switch {
 		case timedOut:
 			sr.TimedOut = true
-			sr.Error = fmt.Sprintf("no answer within %v", stepTimeout)
+			sr.Error = fmt.Sprintf("no answer within %v", timeout)
 		case err != nil:
 			sr.Error = err.Error()
 		case s.Want != "" && sr.Output != s.Want:
@@ -101,17 +141,20 @@ func Execute(ctx context.Context, ex Exec, p Plan, stepTimeout time.Duration) Re
 		default:
 			sr.OK = true
 		}
-		return sr.OK
+		if s.Asks != "" && err == nil && !timedOut && !slices.Contains(res.Allowed, s.Asks) {
+			res.Allowed = append(res.Allowed, s.Asks) // the script ran: its events went through
+		}
+		return sr.Output, sr.OK
 	}
 	innerOK := true
 	for _, s := range p.Inner {
-		if !run(s) {
+		if _, ok := run(s); !ok {
 			innerOK = false
 		}
 	}
 	outer := None
 	for _, s := range p.Outer {
-		if run(s) {
+		if _, ok := run(s); ok {
 			outer = s.Gives
 			break
 		}
@@ -120,8 +163,64 @@ func Execute(ctx context.Context, ex Exec, p Plan, stepTimeout time.Duration) Re
 	if len(p.Inner) == 0 && len(p.Outer) == 0 {
 		res.Precision = None
 	}
+	if v := p.Verify; v != nil && outer != None {
+		if !verifyFront(v, run, &res) {
+			res.Precision = None
+		}
+	}
 	res.Message = message(res)
 	return res
+}
+
+// verifyFront checks that v.BundleID is the frontmost application; when
+// it is not, it opens the app with LaunchServices (v.Reopen) and checks
+// again. From macOS 14 an app can be refused activation while its script
+// still answers ok. A check that cannot run changes nothing.
+func verifyFront(v *Verify, run func(Step) (string, bool), res *Result) bool {
+	front := func() (string, bool) {
+		asn, ok := run(Step{Name: "which application is in front", Argv: []string{v.Lsappinfo, "front"}})
+		if !ok || !validASN.MatchString(asn) {
+			return "", false
+		}
+		out, ok := run(Step{Name: "its bundle id", Argv: []string{v.Lsappinfo, "info", "-only", "bundleid", asn}})
+		if !ok {
+			return "", false
+		}
+		id := FrontBundleID(out)
+		return id, id != ""
+	}
+	id, ok := front()
+	if !ok || id == v.BundleID {
+		res.Front = id
+		return true
+	}
+	run(v.Reopen)
+	if id2, ok := front(); ok {
+		id = id2
+	}
+	res.Front = id
+	return id == v.BundleID
+}
+
+// validASN is what `lsappinfo front` prints: an application serial number.
+var validASN = regexp.MustCompile(`^ASN:0x[0-9a-fA-F]+-0x[0-9a-fA-F]+:$`)
+
+// FrontBundleID reads the bundle id from `lsappinfo info -only bundleid`:
+// a line `"CFBundleIdentifier"="com.apple.Terminal"` (older releases) or
+// `bundleID="com.apple.Terminal"`. "" when there is none or it is not a
+// bundle id.
+func FrontBundleID(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		key, val, ok := strings.Cut(line, "=")
+		if k := strings.ToLower(key); !ok || !strings.Contains(k, "bundleid") && !strings.Contains(k, "bundleidentifier") {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && ValidBundleID(val[1:len(val)-1]) {
+			return val[1 : len(val)-1]
+		}
+	}
+	return ""
 }
 
 func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
@@ -143,6 +242,21 @@ func message(r Result) string {
 	detail := p.Why
 	if len(failed) > 0 {
 		detail += "; failed: " + strings.Join(failed, "; ")
+	}
+	for _, s := range r.Steps {
+		if s.Output == "ambiguous" {
+			detail += "; more than one terminal matches, so Mew did not guess (a click that does nothing beats one that shows the wrong session)"
+		}
+		switch {
+		case s.Asks == "" || s.OK:
+		case s.TimedOut:
+			detail += fmt.Sprintf("; macOS may be asking whether Mew may control %s: answer the prompt, then click again", s.Asks)
+		case strings.Contains(s.Error, "-1743"): // errAEEventNotPermitted
+			detail += fmt.Sprintf("; Mew may not control %s: allow it in System Settings › Privacy & Security › Automation", s.Asks)
+		}
+	}
+	if v := p.Verify; v != nil && r.Front != "" && r.Front != v.BundleID {
+		detail += fmt.Sprintf("; macOS kept %s in front (it may refuse to switch apps for a background app)", r.Front)
 	}
 	switch r.Precision {
 	case Pane:

@@ -39,7 +39,7 @@ type System struct {
 
 // clientEnv are the variables of a tmux client's environment that name the
 // tab or pane of the terminal it runs in.
-var clientEnv = []string{"ITERM_SESSION_ID", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "TERM_PROGRAM"}
+var clientEnv = []string{"ITERM_SESSION_ID", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "TERM_PROGRAM", "WARP_FOCUS_URL"}
 
 // ToolDirs are searched for tmux, wezterm and kitten after the directories
 // of the PATH: an app started from the Finder has a PATH without the package
@@ -69,6 +69,8 @@ func Gather(ctx context.Context, rec session.Record, sys System) Facts {
 	inTmux, tmuxNote := underServer(proc, f.Agent.Alive, sys)
 	if inTmux {
 		gatherTmux(ctx, proc.Tmux, sys, &f)
+	} else if z := zellijOf(proc, sys); z != nil {
+		gatherZellij(z, proc, sys, &f)
 	} else {
 		h, why := recordedHost(proc, f.Agent.Alive, sys)
 		f.Host, f.HostWhy = h, why
@@ -107,6 +109,55 @@ func underServer(proc *session.Process, alive bool, sys System) (bool, string) {
 		}
 	}
 	return false, "$TMUX is set but the agent does not run under that tmux server (it was inherited)"
+}
+
+// zellijOf is the zellij pane the agent runs in, from the variables the
+// hook recorded, when its ancestors confirm a zellij server (an editor or a
+// terminal started from a zellij pane inherits the variables too). With no
+// ancestors to check against, the variables are trusted, as $TMUX is.
+func zellijOf(proc *session.Process, sys System) *Zellij {
+	sess, pane := proc.Env["ZELLIJ_SESSION_NAME"], proc.Env["ZELLIJ_PANE_ID"]
+	if sess == "" || pane == "" {
+		return nil
+	}
+	if len(proc.Ancestors) > 0 && len(proc.Ancestors) < maxRecordedAncestors {
+		found := false
+		for _, a := range proc.Ancestors {
+			if filepath.Base(a.Exe) == "zellij" || a.Name == "zellij" {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	return &Zellij{Session: sess, Pane: pane}
+}
+
+// gatherZellij fills in the zellij program and the terminal app: on macOS
+// the one $TERM_PROGRAM names (no process tree leads from the zellij server
+// to the terminal showing it, so only that app can be brought forward).
+func gatherZellij(z *Zellij, proc *session.Process, sys System, f *Facts) {
+	f.Zellij = z
+	for _, a := range proc.Ancestors {
+		if filepath.Base(a.Exe) == "zellij" && ValidPath(a.Exe) && sys.executable(a.Exe) {
+			f.Tools.Zellij = a.Exe
+			break
+		}
+	}
+	if f.Tools.Zellij == "" {
+		f.Tools.Zellij = findTool("zellij", sys)
+	}
+	if sys.GOOS != "darwin" {
+		f.HostWhy = "the terminal showing the zellij session is not known"
+		return
+	}
+	if h := HostOfTermProgram(proc.Env["TERM_PROGRAM"]); h != nil {
+		f.Host = h
+		return
+	}
+	f.HostWhy = fmt.Sprintf("the terminal showing the zellij session is not known ($TERM_PROGRAM %q)", clip(proc.Env["TERM_PROGRAM"]))
 }
 
 // maxRecordedAncestors is how many ancestors the hook records at most.

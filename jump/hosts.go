@@ -14,6 +14,7 @@ const (
 	KindGhostty  Kind = "ghostty"  // AppleScript (1.3+) terminal by tty or working directory
 	KindWezTerm  Kind = "wezterm"  // wezterm cli activate-pane
 	KindKitty    Kind = "kitty"    // kitten @ focus-window
+	KindWarp     Kind = "warp"     // its WARP_FOCUS_URL (Warp v0.2026.05.27+)
 	KindVSCode   Kind = "vscode"   // VS Code and its forks: the window of a folder
 	KindApp      Kind = "app"      // anything else: bring the application forward
 )
@@ -37,6 +38,7 @@ var hostNames = map[string]string{
 	"com.github.wez.wezterm": "WezTerm",
 	"net.kovidgoyal.kitty":   "kitty",
 	"dev.warp.Warp-Stable":   "Warp",
+	"dev.warp.Warp-Preview":  "Warp Preview",
 	"dev.zed.Zed":            "Zed",
 	"org.alacritty":          "Alacritty",
 }
@@ -54,6 +56,8 @@ func KindOf(bundleID string) Kind {
 		return KindWezTerm
 	case "net.kovidgoyal.kitty":
 		return KindKitty
+	case "dev.warp.Warp-Stable", "dev.warp.Warp-Preview":
+		return KindWarp
 	}
 	if _, ok := editors[bundleID]; ok {
 		return KindVSCode
@@ -90,4 +94,25 @@ func hostName(h Host) string {
 		return h.BundleID
 	}
 	return "the terminal"
+}
+
+// termPrograms maps $TERM_PROGRAM to the terminal's bundle id: how a zellij
+// session's terminal is known on macOS, where no process tree leads from
+// the zellij server to it. Only the app can be brought forward that way.
+var termPrograms = map[string]string{
+	"Apple_Terminal": "com.apple.Terminal",
+	"iTerm.app":      "com.googlecode.iterm2",
+	"ghostty":        "com.mitchellh.ghostty",
+	"WezTerm":        "com.github.wez.wezterm",
+	"WarpTerminal":   "dev.warp.Warp-Stable",
+	"kitty":          "net.kovidgoyal.kitty",
+}
+
+// HostOfTermProgram is the host app $TERM_PROGRAM names, or nil.
+func HostOfTermProgram(termProgram string) *Host {
+	id, ok := termPrograms[termProgram]
+	if !ok {
+		return nil
+	}
+	return &Host{Kind: KindOf(id), BundleID: id}
 }

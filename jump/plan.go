@@ -53,6 +53,7 @@ func lower(a, b Precision) Precision {
 const (
 	osascriptPath = "/usr/bin/osascript"
 	openPath      = "/usr/bin/open"
+	lsappinfoPath = "/usr/bin/lsappinfo"
 )
 
 // Step is one command of a plan, run as an argument vector (never a shell
@@ -66,6 +67,17 @@ type Step struct {
 	Env        []string  `json:"env,omitempty"`  // extra environment, "KEY=value"
 	Want       string    `json:"want,omitempty"` // stdout that means success; "" means exit status 0
 	Gives      Precision `json:"gives"`          // how close the step gets on its own
+	// Asks names the application whose Automation permission the step
+	// may make macOS ask for (AppleScript to it): see PromptTimeout.
+	Asks string `json:"asks,omitempty"`
+}
+
+// Verify is the check, after the outer steps, that the host really is the
+// frontmost application (macOS).
+type Verify struct {
+	BundleID  string `json:"bundle_id"`
+	Lsappinfo string `json:"lsappinfo"` // /usr/bin/lsappinfo: asks LaunchServices, no permission needed
+	Reopen    Step   `json:"reopen"`    // open -b: what is tried once when the host is not in front
 }
 
 // Script is the AppleScript text of the step, or "".
@@ -81,6 +93,10 @@ type Target struct {
 	WezTermPane  string `json:"wezterm_pane,omitempty"`
 	KittyWindow  string `json:"kitty_window,omitempty"`
 	KittyListen  string `json:"kitty_listen,omitempty"`
+	ITermURL     string `json:"iterm_url,omitempty"`
+	WarpURL      string `json:"warp_url,omitempty"`
+	ZellijSess   string `json:"zellij_session,omitempty"`
+	ZellijPane   string `json:"zellij_pane,omitempty"`
 	Folder       string `json:"folder,omitempty"`
 	Cwd          string `json:"cwd,omitempty"`
 }
@@ -103,6 +119,8 @@ type Plan struct {
 	// Outer steps bring the host's tab, window or app forward: alternatives
 	// in order, the first that works ends the list.
 	Outer []Step `json:"outer,omitempty"`
+	// Verify, when set, checks the host came to the front (macOS).
+	Verify *Verify `json:"verify,omitempty"`
 }
 
 // Outcome is the precision reached when the inner steps all worked
@@ -136,6 +154,7 @@ type Facts struct {
 	Host    *Host
 	HostWhy string // why Host is nil
 	Tmux    *Tmux
+	Zellij  *Zellij
 	// EditorFolders are the folders the host editor (VS Code family) has
 	// open windows for, from its own state file.
 	EditorFolders []string
@@ -171,6 +190,13 @@ type Tmux struct {
 	Client *Client
 }
 
+// Zellij is the zellij side of a session that runs in zellij: its
+// session and pane as the pane's environment named them at SessionStart.
+type Zellij struct {
+	Session string
+	Pane    string // $ZELLIJ_PANE_ID: a terminal pane's number
+}
+
 // Client is a tmux client: the terminal the person looks at the pane through.
 type Client struct {
 	Tty     string
@@ -184,6 +210,7 @@ type Tools struct {
 	Tmux    string // the tmux server's own binary
 	WezTerm string // wezterm (the CLI beside the GUI)
 	Kitten  string // kitty's kitten
+	Zellij  string // zellij
 }
 
 // place is where the session is inside its host: the tty, environment and
@@ -194,6 +221,7 @@ type place struct {
 	env    map[string]string
 	cwd    string // "" when it must not be used to pick a tab
 	tmux   bool   // the place is a tmux client's terminal
+	zellij bool   // the session runs in zellij: its terminal's tab is not known
 }
 
 // Make plans the jump for one session. It decides everything and runs
@@ -213,6 +241,27 @@ func Make(f Facts) Plan {
 			why = append(why, "tmux: "+reason)
 			pl = place{ttyWhy: "the tmux pane cannot be selected", tmux: true}
 		}
+	} else if z := f.Zellij; z != nil {
+		p.Target.ZellijSess, p.Target.ZellijPane = z.Session, z.Pane
+		switch {
+		case !ValidZellijSession(z.Session):
+			why = append(why, fmt.Sprintf("zellij: the recorded session name %q is not one Mew passes on", clip(z.Session)))
+		case !ValidPaneNumber(z.Pane):
+			why = append(why, fmt.Sprintf("zellij: the recorded pane %q is not a pane number", clip(z.Pane)))
+		case !ValidPath(f.Tools.Zellij):
+			why = append(why, "zellij: the zellij program was not found")
+		default:
+			p.Inner = append(p.Inner, Step{
+				Name:  fmt.Sprintf("zellij: focus pane %s of session %s", z.Pane, z.Session),
+				Argv:  []string{f.Tools.Zellij, "--session", z.Session, "action", "focus-pane-id", z.Pane},
+				Gives: Pane,
+			})
+			why = append(why, fmt.Sprintf("zellij: pane %s of session %s", z.Pane, z.Session))
+		}
+		// The terminal showing the zellij client is known at best by its
+		// app ($TERM_PROGRAM); ids inherited from the tab that created the
+		// session may name another tab now: none of them is used.
+		pl = place{ttyWhy: "which of its tabs shows the zellij session is not known", zellij: true}
 	} else {
 		pl = agentPlace(f)
 	}
@@ -225,12 +274,14 @@ func Make(f Facts) Plan {
 			// Linux raises no windows: selecting the pane in its client
 			// is the whole jump.
 			why = append(why, hw)
-			p.Precision, p.Mechanism = p.Outcome(true, None), "tmux"
+			p.Precision, p.Mechanism = p.Outcome(true, None), mechanism(p)
 		} else {
 			// On macOS a pane switched in a terminal nobody can bring
 			// forward (or a client over ssh) is no jump: change nothing.
-			if len(p.Inner) > 0 {
+			if len(p.Inner) > 0 && f.Tmux != nil {
 				why = []string{fmt.Sprintf("tmux: pane %s is seen through the client on %s, but %s", p.Target.TmuxPane, p.Target.TmuxClient, hw)}
+			} else if len(p.Inner) > 0 {
+				why = append(why, hw)
 			} else {
 				why = append(why, hw)
 			}
@@ -321,7 +372,7 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 	osa := func(script, arg string, gives Precision, what string) Step {
 		return Step{
 			Name: what, Argv: []string{osascriptPath, "-", arg},
-			ScriptName: script, Want: "ok", Gives: gives,
+			ScriptName: script, Want: "ok", Gives: gives, Asks: name,
 		}
 	}
 
@@ -339,6 +390,12 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 			say("Terminal: %s; bringing Terminal forward only", pl.ttyWhy)
 		}
 	case KindITerm:
+		// Its own id first: the reveal URL selects window, tab and split
+		// inside iTerm2, with no Automation prompt.
+		if u := ITermRevealURL(pl.env["ITERM_SESSION_ID"]); u != "" {
+			p.Target.ITermURL = u
+			p.Outer = append(p.Outer, Step{Name: "iTerm2: reveal the session by its URL", Argv: []string{openPath, u}, Gives: Pane})
+		}
 		guid := ITermSession(pl.env["ITERM_SESSION_ID"])
 		if guid != "" {
 			p.Target.ITermSession = guid
@@ -347,6 +404,9 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 		if pl.tty != "" {
 			p.Target.Tty = pl.tty
 			p.Outer = append(p.Outer, osa("iterm-by-tty", pl.tty, Pane, "iTerm2: select the session on "+pl.tty))
+		}
+		if p.Target.ITermURL != "" {
+			say("iTerm2: its reveal URL (no Automation prompt), else by AppleScript")
 		}
 		switch {
 		case guid != "" && pl.tty != "":
@@ -358,12 +418,24 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 		default:
 			say("iTerm2: no session id, and %s; bringing iTerm2 forward only", pl.ttyWhy)
 		}
+	case KindWarp:
+		u := pl.env["WARP_FOCUS_URL"]
+		switch {
+		case u == "":
+			say("%s: no focus URL recorded (Warp before v0.2026.05.27); bringing %s forward only", name, name)
+		case !ValidWarpURL(u):
+			say("%s: the recorded focus URL %q is not a warp:// link; bringing %s forward only", name, clip(u), name)
+		default:
+			p.Target.WarpURL = u
+			p.Outer = append(p.Outer, Step{Name: name + ": open the tab's focus URL", Argv: []string{openPath, u}, Gives: Tab})
+			say("%s: the tab of its focus URL", name)
+		}
 	case KindGhostty:
 		if pl.tty != "" {
 			p.Target.Tty = pl.tty
 			p.Outer = append(p.Outer, osa("ghostty-by-tty", pl.tty, Pane, "Ghostty: focus the terminal on "+pl.tty))
 		}
-		if pl.cwd != "" && !pl.tmux {
+		if pl.cwd != "" && !pl.tmux && !pl.zellij {
 			p.Target.Cwd = pl.cwd
 			p.Outer = append(p.Outer, osa("ghostty-by-cwd", pl.cwd, Pane, "Ghostty: focus the one terminal in "+pl.cwd))
 		}
@@ -372,6 +444,8 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 			say("Ghostty: the terminal on %s (needs a Ghostty with the tty property), else the only terminal whose working directory is %s", pl.tty, pl.cwd)
 		case pl.tty != "":
 			say("Ghostty: the terminal on %s (needs a Ghostty with the tty property)", pl.tty)
+		case p.Target.Cwd != "":
+			say("Ghostty: the only terminal whose working directory is %s (two there: Ghostty forward only)", pl.cwd)
 		default:
 			say("Ghostty: %s; bringing Ghostty forward only", pl.ttyWhy)
 		}
@@ -441,6 +515,12 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 	}
 	if activate != nil {
 		p.Outer = append(p.Outer, *activate)
+		if ValidBundleID(h.BundleID) {
+			p.Verify = &Verify{
+				BundleID: h.BundleID, Lsappinfo: lsappinfoPath,
+				Reopen: Step{Name: "open " + name + " with LaunchServices", Argv: []string{openPath, "-b", h.BundleID}, Gives: App},
+			}
+		}
 	} else if darwin {
 		say("no valid bundle id or application path to bring %s forward", name)
 	}
@@ -466,8 +546,8 @@ func activateStep(h Host, name string) *Step {
 // activates the editor.
 func editorFolder(pl place, cwd string, open []string) (string, string) {
 	switch {
-	case pl.tmux:
-		return "", "the session runs in tmux, so its editor window is not known"
+	case pl.tmux || pl.zellij:
+		return "", "the session runs in a multiplexer, so its editor window is not known"
 	case !ValidPath(cwd):
 		return "", "no working directory recorded"
 	case len(open) == 0:
@@ -502,6 +582,10 @@ func mechanism(p Plan) string {
 		switch {
 		case s.ScriptName != "":
 			add("applescript")
+		case len(s.Argv) == 2 && s.Argv[0] == openPath:
+			add("open-url")
+		case len(s.Argv) > 3 && s.Argv[3] == "action":
+			add("zellij")
 		case len(s.Argv) > 3 && s.Argv[0] == openPath:
 			add("open-folder")
 		case len(s.Argv) > 0 && s.Argv[0] == openPath:

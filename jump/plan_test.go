@@ -64,6 +64,20 @@ func tmuxFacts(goos string, host *Host, clientEnv map[string]string) Facts {
 	return f
 }
 
+// zellijFacts is a session in zellij whose recorded environment also has an
+// iTerm2 session id inherited from the tab that created the zellij session:
+// it must not be used (that tab may show something else now).
+func zellijFacts(goos string, host *Host, sess, pane string) Facts {
+	f := mac(host, map[string]string{"ITERM_SESSION_ID": "w0t0p0:" + guid, "TERM_PROGRAM": "iTerm.app", "ZELLIJ_SESSION_NAME": sess, "ZELLIJ_PANE_ID": pane})
+	f.GOOS = goos
+	if goos != "darwin" {
+		f.Agent.Tty = "/dev/pts/5"
+	}
+	f.Zellij = &Zellij{Session: sess, Pane: pane}
+	f.Tools.Zellij = "/opt/homebrew/bin/zellij"
+	return f
+}
+
 // planCases are the golden cases: every host, with and without what it
 // needs, and hostile values.
 func planCases() map[string]Facts {
@@ -128,6 +142,19 @@ func planCases() map[string]Facts {
 	c["jetbrains"] = mac(appHost("com.jetbrains.intellij", "/Applications/IntelliJ IDEA.app"), nil)
 	c["zed"] = mac(appHost("dev.zed.Zed", "/Applications/Zed.app"), nil)
 	c["warp"] = mac(appHost("dev.warp.Warp-Stable", "/Applications/Warp.app"), map[string]string{"TERM_PROGRAM": "WarpTerminal"})
+	c["warp-focus-url"] = mac(appHost("dev.warp.Warp-Stable", "/Applications/Warp.app"), map[string]string{"TERM_PROGRAM": "WarpTerminal", "WARP_FOCUS_URL": "warp://session/7b1c0e4a-55aa"})
+	c["warp-hostile-url"] = mac(appHost("dev.warp.Warp-Stable", "/Applications/Warp.app"), map[string]string{"WARP_FOCUS_URL": "warp://x\" ; open -a Calculator"})
+	f = mac(ghosttyHost(), nil)
+	f.Agent.Tty = ""
+	c["ghostty-cwd-only"] = f
+	c["zellij-iterm"] = zellijFacts("darwin", itermHost(), "dreamy-cat", "3")
+	c["zellij-hostile-session"] = zellijFacts("darwin", itermHost(), "x --layout /tmp/evil", "3")
+	f = zellijFacts("darwin", nil, "dreamy-cat", "3")
+	f.HostWhy = `the terminal showing the zellij session is not known ($TERM_PROGRAM "")`
+	c["zellij-no-host"] = f
+	f = zellijFacts("linux", nil, "dreamy-cat", "3")
+	f.HostWhy = "the terminal showing the zellij session is not known"
+	c["linux-zellij"] = f
 	c["alacritty"] = mac(appHost("org.alacritty", "/Applications/Alacritty.app"), nil)
 	c["unknown-app-hostile-bundle"] = mac(&Host{Kind: KindApp, BundleID: "-n; open /tmp", AppPath: "/Applications/Odd.app"}, nil)
 
@@ -226,9 +253,9 @@ func TestPlanPrecisions(t *testing.T) {
 		"terminal-tab":               {Tab, "applescript+activate"},
 		"terminal-agent-exited":      {App, "activate"},
 		"terminal-hostile-tty":       {App, "activate"},
-		"iterm-by-id":                {Pane, "applescript+activate"},
-		"iterm-hostile-id":           {Pane, "applescript+activate"}, // by tty only
-		"iterm-agent-exited":         {Pane, "applescript+activate"}, // by id only
+		"iterm-by-id":                {Pane, "open-url+applescript+activate"}, // its own id first: the reveal URL
+		"iterm-hostile-id":           {Pane, "applescript+activate"},          // by tty only
+		"iterm-agent-exited":         {Pane, "open-url+applescript+activate"}, // by id only
 		"ghostty":                    {Pane, "applescript+activate"},
 		"ghostty-agent-exited":       {App, "activate"},
 		"wezterm":                    {Pane, "wezterm-cli+activate"},
@@ -248,7 +275,7 @@ func TestPlanPrecisions(t *testing.T) {
 		"no-host":                    {None, "none"},
 		"never-recorded":             {None, "none"},
 		"tmux-terminal":              {Pane, "tmux+applescript+activate"},
-		"tmux-iterm":                 {Pane, "tmux+applescript+activate"},
+		"tmux-iterm":                 {Pane, "tmux+open-url+applescript+activate"},
 		"tmux-wezterm":               {Pane, "tmux+wezterm-cli+activate"},
 		"tmux-kitty":                 {Pane, "tmux+kitty-remote+activate"},
 		"tmux-vscode":                {App, "tmux+activate"},
@@ -262,6 +289,15 @@ func TestPlanPrecisions(t *testing.T) {
 		"linux-tmux-kitty":           {Pane, "tmux+kitty-remote"},
 		"linux-wezterm":              {Pane, "wezterm-cli"},
 		"linux-other-terminal":       {None, "none"},
+		"warp-focus-url":             {Tab, "open-url+activate"},
+		"warp-hostile-url":           {App, "activate"},
+		"ghostty-cwd-only":           {Pane, "applescript+activate"}, // the script itself refuses two matches
+		// zellij on macOS: the pane is selected, but which tab shows the
+		// zellij client is not known: the app only, never an inherited id.
+		"zellij-iterm":           {App, "zellij+activate"},
+		"zellij-hostile-session": {App, "activate"},
+		"zellij-no-host":         {None, "none"},
+		"linux-zellij":           {Pane, "zellij"},
 	}
 	cases := planCases()
 	for name, w := range want {
@@ -458,5 +494,22 @@ func TestValidators(t *testing.T) {
 		if ValidBundleID(s) != ok {
 			t.Errorf("ValidBundleID(%q) != %v", s, ok)
 		}
+	}
+}
+
+// A zellij session's environment has the ids of the tab that created the
+// session, which may show something else now: none of them is used, and
+// the plan says why it brings only the app forward.
+func TestZellijNeverUsesInheritedTabIDs(t *testing.T) {
+	p := Make(planCases()["zellij-iterm"])
+	for _, s := range append(append([]Step{}, p.Inner...), p.Outer...) {
+		for _, a := range s.Argv {
+			if strings.Contains(a, guid) {
+				t.Fatalf("step %q uses the inherited iTerm2 id", s.Name)
+			}
+		}
+	}
+	if p.Inner[0].Argv[len(p.Inner[0].Argv)-2] != "focus-pane-id" || !strings.Contains(p.Why, "not known") {
+		t.Fatalf("plan %+v", p)
 	}
 }

@@ -20,6 +20,7 @@ type Runner struct {
 	PlanTimeout time.Duration // for the plan function; DefaultPlanTimeout when 0
 
 	mu      sync.Mutex
+	allowed map[string]bool // apps whose Apple Events went through (Options.Allowed)
 	busy    bool
 	pending *job
 	idle    *sync.Cond
@@ -90,5 +91,20 @@ func (r *Runner) run(j *job) Result {
 	ctx, cancel := context.WithTimeout(context.Background(), pt)
 	p := j.plan(ctx)
 	cancel()
-	return Execute(context.Background(), r.Exec, p, r.StepTimeout)
+	res := ExecuteWith(context.Background(), r.Exec, p, Options{StepTimeout: r.StepTimeout, Allowed: r.isAllowed})
+	r.mu.Lock()
+	for _, app := range res.Allowed {
+		if r.allowed == nil {
+			r.allowed = map[string]bool{}
+		}
+		r.allowed[app] = true
+	}
+	r.mu.Unlock()
+	return res
+}
+
+func (r *Runner) isAllowed(app string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.allowed[app]
 }

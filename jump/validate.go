@@ -17,7 +17,30 @@ var (
 	smallNumber = regexp.MustCompile(`^[0-9]{1,9}$`)
 	bundleID    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$`)
 	kittyName   = regexp.MustCompile(`^@[A-Za-z0-9._-]{1,100}$`)
+	itermID     = regexp.MustCompile(`^w[0-9]{1,4}t[0-9]{1,4}p[0-9]{1,4}:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
+	zellijName  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+	warpURL     = regexp.MustCompile(`^warp(preview|dev|local)?://[A-Za-z0-9/_.:?=&%-]{1,400}$`)
 )
+
+// ITermRevealURL is iTerm2's URL that reveals a session (window, tab and
+// split at once, no Automation prompt): iTerm2 takes the whole
+// $ITERM_SESSION_ID ("w0t1p0:GUID") and looks the GUID up. "" when env is
+// not such an id.
+func ITermRevealURL(env string) string {
+	if !itermID.MatchString(env) {
+		return ""
+	}
+	return "iterm2:reveal?sessionid=" + env
+}
+
+// ValidWarpURL reports whether s is the tab link Warp gives its shells in
+// $WARP_FOCUS_URL: a warp:// URL (or a preview or dev channel's) of plain
+// characters, handed to open(1) as one argument.
+func ValidWarpURL(s string) bool { return warpURL.MatchString(s) && !strings.Contains(s, "..") }
+
+// ValidZellijSession reports whether s is a zellij session name Mew passes
+// to `zellij --session` (what zellij generates, and plain names).
+func ValidZellijSession(s string) bool { return zellijName.MatchString(s) }
 
 // ValidTty reports whether s names a terminal device on goos.
 func ValidTty(goos, s string) bool {

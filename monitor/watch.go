@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -20,7 +21,8 @@ const (
 	// rename) into one pass; small next to the 100 ms latency goal.
 	coalesce = 5 * time.Millisecond
 	// tick re-checks liveness (a process can die without touching a file)
-	// and re-lists the directories (a missed event must not hide a file).
+	// and re-lists the directories (a missed event must not hide a file);
+	// slowTick (exits.go) replaces it where exits come by event.
 	tick = time.Second
 )
 
@@ -110,12 +112,20 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 		w := newWorld()
 		w.readAll(o)
 		live := newLiveCache(o)
-		ticker := time.NewTicker(tick)
+		exits := newExitEvents()
+		defer exits.close()
+		interval := exits.interval()
+		ticker := time.NewTicker(interval)
 		defer ticker.Stop()
 		var last []session.Shown
 		var lastErrs []string
 		emit := func(force bool) bool {
 			shown, recs, errs := w.compute(o, live)
+			exits.follow(recs)
+			if i := exits.interval(); i != interval {
+				interval = i
+				ticker.Reset(i)
+			}
 			msgs := make([]string, len(errs))
 			for i, e := range errs {
 				msgs[i] = e.Error()
@@ -146,8 +156,11 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 				}
 				dir, base := filepath.Dir(ev.Name), filepath.Base(ev.Name)
 				switch {
-				case slices.Contains(dirs, ev.Name):
-					// A watched-for directory appeared (or went): read it whole.
+				case slices.Contains(dirs, ev.Name) || aboveAny(ev.Name, dirs):
+					// A watched-for directory (or one on the way to it)
+					// appeared or went: watch what exists now, read it whole.
+					// Without this, the next tick would, which may be
+					// slowTick away.
 					addWatches()
 					w.readAll(o)
 					dirty = true
@@ -178,6 +191,12 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 				if pending == nil {
 					pending = time.After(coalesce)
 				}
+			case pid := <-exits.exits():
+				exits.exited(pid)
+				live.forgetPid(pid)
+				if pending == nil {
+					pending = time.After(coalesce)
+				}
 			case <-pending:
 				pending, dirty = nil, false
 				if !emit(false) {
@@ -194,4 +213,15 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 		}
 	}()
 	return out, nil
+}
+
+// aboveAny reports whether path is a directory above one of dirs (a parent
+// watched until they exist).
+func aboveAny(path string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(d, path+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }

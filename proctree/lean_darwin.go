@@ -21,7 +21,7 @@ func (l Lean) Get(pid int) (Proc, error) {
 	}
 	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	if err != nil {
-		return Proc{}, err
+		return Proc{}, kinfoErr(err)
 	}
 	if int(kp.Proc.P_pid) != pid {
 		// sysctl answers a missing pid with an empty record.
@@ -62,7 +62,7 @@ func exePath(pid int) (string, error) {
 func Tty(pid int) (string, error) {
 	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	if err != nil {
-		return "", err
+		return "", kinfoErr(err)
 	}
 	dev := kp.Eproc.Tdev
 	if dev == -1 || dev == 0 {

@@ -1,8 +1,15 @@
+//go:build !mew_easyjson_gen
+
+// While easyjson bootstraps its generator (make generate), the package is
+// built with stubs written against easyjson's own jwriter: this file, which
+// uses internal/jwriter, stays out of that build.
+
 package session
 
 import (
 	"github.com/mailru/easyjson/jlexer"
-	"github.com/mailru/easyjson/jwriter"
+
+	"github.com/mew-dev/mew/internal/jwriter"
 )
 
 // DecodeRecord and EncodeRecord use the generated code in

@@ -5,7 +5,7 @@ package session
 import (
 	json "encoding/json"
 	jlexer "github.com/mailru/easyjson/jlexer"
-	jwriter "github.com/mailru/easyjson/jwriter"
+	jwriter "github.com/mew-dev/mew/internal/jwriter"
 )
 
 // suppress unused package warning

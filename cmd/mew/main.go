@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one `mew <name>` subcommand.
@@ -32,6 +33,7 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	args = launchArgs(args)
 	if len(args) == 0 {
 		return runDefault(stdout, stderr)
 	}
@@ -47,6 +49,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return c.run(args[1:], stdout, stderr)
+}
+
+// launchArgs drops the -psn_0_NNN argument macOS may pass to an app the
+// Finder launches for the first time (a Carbon process serial number):
+// Mew.app's first launch would otherwise be an unknown command and exit.
+func launchArgs(args []string) []string {
+	out := args[:0:0]
+	for _, a := range args {
+		if strings.HasPrefix(a, "-psn_") && len(a) > len("-psn_") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func usage(w io.Writer) {

@@ -66,6 +66,11 @@ type Result struct {
 	// IgnoredDepErrors are type errors inside dependencies (mostly the
 	// invalid types FakeImportC gives C.xxx); they do not fail the check.
 	IgnoredDepErrors []Problem
+	// With Options.Selectors: the objc call sites checked, and the index.
+	SelectorSites   int
+	IndexedClasses  int
+	IndexedMethods  int
+	SelectorElapsed time.Duration
 }
 
 type node struct {
@@ -75,12 +80,20 @@ type node struct {
 	pkg      *types.Package
 	problems []Problem
 	ignored  []Problem
+	// kept for the selector check (own packages, Options.Selectors)
+	files []*ast.File
+	info  *types.Info
 }
 
 // Options selects what Check checks.
 type Options struct {
 	Patterns []string // package patterns for `go list`; default ./...
 	Tests    bool     // also check the module's _test.go files
+	// Selectors also checks the selectors the module's code sends
+	// (selectors.go) against darwinkit's generated bindings and
+	// selectors.manifest, on the first arch only (selectors do not
+	// depend on it).
+	Selectors bool
 }
 
 // Check lists the packages matched by opts.Patterns in the module at dir for
@@ -107,7 +120,7 @@ func Check(dir string, arches []string, opts Options) ([]*Result, error) {
 		go func() {
 			defer wg.Done()
 			start := time.Now()
-			results[i], errs[i] = checkArch(absDir, arch, patterns, opts.Tests, shared)
+			results[i], errs[i] = checkArch(absDir, arch, patterns, opts.Tests, opts.Selectors && i == 0, shared)
 			if results[i] != nil {
 				results[i].Arch, results[i].Elapsed = arch, time.Since(start)
 			}
@@ -122,7 +135,7 @@ func Check(dir string, arches []string, opts Options) ([]*Result, error) {
 	return results, nil
 }
 
-func checkArch(dir, arch string, patterns []string, tests bool, shared *parseCache) (*Result, error) {
+func checkArch(dir, arch string, patterns []string, tests, selectors bool, shared *parseCache) (*Result, error) {
 	sizes := types.SizesFor("gc", arch)
 	if sizes == nil {
 		return nil, fmt.Errorf("unknown GOARCH %q", arch)
@@ -140,7 +153,7 @@ func checkArch(dir, arch string, patterns []string, tests bool, shared *parseCac
 		order = append(order, n)
 	}
 
-	c := &checker{dir: dir, files: shared, sizes: sizes, nodes: nodes}
+	c := &checker{dir: dir, files: shared, sizes: sizes, nodes: nodes, keep: selectors}
 	// `go list -deps` prints every package after its dependencies, so each
 	// goroutine only ever waits on nodes started before it.
 	var wg sync.WaitGroup
@@ -161,7 +174,45 @@ func checkArch(dir, arch string, patterns []string, tests bool, shared *parseCac
 		res.Problems = append(res.Problems, n.problems...)
 		res.IgnoredDepErrors = append(res.IgnoredDepErrors, n.ignored...)
 	}
+	if selectors {
+		start := time.Now()
+		dk, err := darwinkitDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		x, err := buildObjcIndex(dk, selectorsManifest)
+		if err != nil {
+			return nil, err
+		}
+		s := &selCheck{x: x, c: c, user: map[string]*objcClass{}, lines: map[string][]string{}, sites: map[string]bool{}}
+		seen := map[string]bool{}
+		for _, n := range order {
+			// A package and its test variant share files: check each once.
+			path, _, _ := strings.Cut(n.lp.ImportPath, " ")
+			if n.own && n.info != nil && !seen[n.lp.Dir+"|"+path+"|"+strings.Join(n.lp.GoFiles, ",")] {
+				seen[n.lp.Dir+"|"+path+"|"+strings.Join(n.lp.GoFiles, ",")] = true
+				s.checkPackage(n.lp.ImportPath, n.files, n.info)
+			}
+		}
+		res.Problems = append(res.Problems, dedupe(s.out)...)
+		res.SelectorSites, res.IndexedClasses, res.IndexedMethods = len(s.sites), len(x.classes), x.methods
+		res.SelectorElapsed = time.Since(start)
+	}
 	return res, nil
+}
+
+// dedupe drops problems reported twice (a file in a package and in its
+// test variant).
+func dedupe(ps []Problem) []Problem {
+	seen := map[string]bool{}
+	var out []Problem
+	for _, p := range ps {
+		if k := p.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // parseCache parses each file once for all arches. go/types only reads
@@ -238,6 +289,7 @@ type checker struct {
 	files *parseCache
 	sizes types.Sizes
 	nodes map[string]*node
+	keep  bool // keep own packages' syntax and type info (selector check)
 }
 
 type importerFunc func(path string) (*types.Package, error)
@@ -320,6 +372,11 @@ func (c *checker) check(n *node) {
 	var info *types.Info
 	if n.own {
 		info = &types.Info{Uses: make(map[*ast.Ident]types.Object)}
+		if c.keep {
+			info.Types = make(map[ast.Expr]types.TypeAndValue)
+			info.Instances = make(map[*ast.Ident]types.Instance)
+			n.files, n.info = files, info
+		}
 	}
 	// A test variant is listed as "p [p.test]"; its code knows itself as p.
 	path, _, _ := strings.Cut(lp.ImportPath, " ")

@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	checkdarwin [-C dir] [-arch arm64,amd64] [-test=true] [-v] [packages]   (default ./...)
+//	checkdarwin [-C dir] [-arch arm64,amd64] [-test=true] [-selectors] [-v] [packages]   (default ./...)
 //
 // It exits 1 when a package of the module has a type error for any arch.
 package main
@@ -39,10 +39,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	archList := flags.String("arch", "arm64,amd64", "comma-separated darwin GOARCH values")
 	tests := flags.Bool("test", true, "also check the module's _test.go files")
 	verbose := flags.Bool("v", false, "also list dependency errors that were ignored, and timings")
+	selectors := flags.Bool("selectors", false, "also check every selector objc.Call, objc.Sel and objc.NewClass send (first arch)")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
-	opts := Options{Patterns: flags.Args(), Tests: *tests}
+	opts := Options{Patterns: flags.Args(), Tests: *tests, Selectors: *selectors}
 	var arches []string
 	for _, a := range strings.Split(*archList, ",") {
 		if a = strings.TrimSpace(a); a != "" {
@@ -76,6 +77,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "checkdarwin: darwin/%s: %s: %d module packages, %d packages checked, %d dependency errors ignored (%v)\n",
 			res.Arch, status, res.ModulePackages, res.Packages, len(res.IgnoredDepErrors), res.Elapsed.Round(time.Millisecond))
+		if res.IndexedClasses > 0 {
+			fmt.Fprintf(stdout, "checkdarwin: selectors: %d call sites checked against %d classes, %d selectors (darwinkit + selectors.manifest) (%v)\n",
+				res.SelectorSites, res.IndexedClasses, res.IndexedMethods, res.SelectorElapsed.Round(time.Millisecond))
+		}
 	}
 	if failed {
 		return 1
