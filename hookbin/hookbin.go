@@ -173,32 +173,52 @@ var envForJump = []string{
 	"TMUX", "TMUX_PANE", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET",
 	"KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "KITTY_PID", "__CFBundleIdentifier",
 	"WARP_FOCUS_URL", "ZELLIJ", "ZELLIJ_PANE_ID", "ZELLIJ_SESSION_NAME", "GHOSTTY_SURFACE_ID",
+	// Set by `mew run` for its child: the person's terminal, outside the
+	// wrapper's own PTY.
+	RunTtyEnv,
 	"VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_PID", "VSCODE_CWD",
 }
 
 const maxEnvValue = 512
 
+// RunTtyEnv names the terminal `mew run` itself runs in; its child's own
+// terminal is the wrapper's PTY, which no terminal app knows.
+const RunTtyEnv = "MEW_RUN_TTY"
+
 // captureProcess records the agent process: the nearest ancestor of the hook
 // that is not a shell, its start time, terminal and environment.
 func captureProcess(o *Options) *session.Process {
-	p := &session.Process{HookPid: o.Pid, Env: map[string]string{}}
+	agent, err := proctree.Agent(o.Procs, o.Pid)
+	if err != nil {
+		o.Log.Printf("-", "cannot find the agent process above the hook: %v", err)
+		agent = proctree.Proc{}
+	}
+	p := DescribeAgent(agent, o.Procs, o.Getenv, o.Tty)
+	p.HookPid = o.Pid
+	return p
+}
+
+// DescribeAgent records an agent process for liveness and jumps: its start
+// time, terminal, the environment variables that name its tab or pane, and
+// its ancestors up to the terminal app (`mew run` records its child the
+// same way). A zero agent records the environment only.
+func DescribeAgent(agent proctree.Proc, procs proctree.Table, getenv func(string) string, tty func(int) (string, error)) *session.Process {
+	p := &session.Process{Env: map[string]string{}}
 	for _, k := range envForJump {
-		v := o.Getenv(k)
+		v := getenv(k)
 		if v != "" && len(v) <= maxEnvValue && printable(v) {
 			p.Env[k] = v
 		}
 	}
 	p.Tmux = tmuxFromEnv(p.Env["TMUX"], p.Env["TMUX_PANE"])
-	agent, err := proctree.Agent(o.Procs, o.Pid)
-	if err != nil {
-		o.Log.Printf("-", "cannot find the agent process above the hook: %v", err)
+	if agent.Pid <= 0 {
 		return p
 	}
 	p.Pid, p.StartMs, p.Name = agent.Pid, agent.StartMs, agent.Name
-	if o.Tty != nil {
-		p.Tty, _ = o.Tty(agent.Pid)
+	if tty != nil {
+		p.Tty, _ = tty(agent.Pid)
 	}
-	for i, a := range proctree.Ancestors(o.Procs, agent.Pid) {
+	for i, a := range proctree.Ancestors(procs, agent.Pid) {
 		if i == 16 {
 			break
 		}

@@ -62,6 +62,11 @@ func Gather(ctx context.Context, rec session.Record, sys System) Facts {
 		return gatherFromRegistry(rec, sys, f)
 	}
 	f.Agent.Pid, f.Agent.Tty, f.Agent.Env = proc.Pid, proc.Tty, proc.Env
+	if t := proc.Env["MEW_RUN_TTY"]; t != "" && ValidTty(sys.GOOS, t) {
+		// Under `mew run` the agent's own terminal is the wrapper's PTY:
+		// the person's tab is the wrapper's terminal.
+		f.Agent.Tty = t
+	}
 	if alive, err := proctree.SameProcess(sys.Procs, proc.Pid, proc.StartMs); err == nil {
 		f.Agent.Alive = alive
 	}

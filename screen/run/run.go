@@ -1,0 +1,489 @@
+// Package run is `mew run -- <agent> [args…]`: a transparent PTY wrapper
+// that reads the agent's screen as it is drawn. Every byte the agent writes
+// reaches the person's terminal first and unchanged; a copy feeds Mew's own
+// emulator, which is classified every 700 ms and written into the store as
+// the session's screen (source `screen`, id `run:<pid>`). The wrapper also
+// sees what tmux cannot: the agent's own state sequence (Codex), and which
+// process group holds the terminal (TIOCGPGRP): when the agent is no
+// longer in the foreground, the shell is back.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+
+	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/proctree"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+// SweepEvery is how often the screen is classified (never per write).
+const SweepEvery = 700 * time.Millisecond
+
+// Options are the wrapper's inputs.
+type Options struct {
+	Argv   []string // the agent and its arguments
+	Stdin  *os.File
+	Stdout io.Writer
+	Stderr io.Writer
+	Env    []string // the agent's environment (os.Environ() normally)
+	Store  store.Store
+	Rules  func() (*rules.Book, []error)
+	Procs  proctree.Table
+	Now    func() time.Time
+	// Log reports what goes wrong with Mew's side (never the agent's
+	// output); nil discards.
+	Log func(format string, args ...any)
+}
+
+// Run runs the agent under a PTY and returns its exit code (128+n when a
+// signal n ended it). The person's terminal is restored on every way out.
+func Run(o Options) (code int, err error) {
+	if len(o.Argv) == 0 {
+		return 2, errors.New("no command to run")
+	}
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	path, err := exec.LookPath(o.Argv[0])
+	if err != nil {
+		return 127, err
+	}
+
+	w := &wrapper{o: o, emu: screen.New(screen.DefaultRows, screen.DefaultCols), queued: make(chan struct{}, 1), termFd: -1}
+	if o.Stdin != nil && term.IsTerminal(int(o.Stdin.Fd())) {
+		w.termFd = int(o.Stdin.Fd())
+		// The person's tab, for jumps: the child's own terminal is ours.
+		w.outerTty, _ = proctree.Tty(os.Getpid())
+	}
+
+	master, slave, err := pty.Open()
+	if err != nil {
+		return 1, fmt.Errorf("cannot open a terminal for the agent: %w", err)
+	}
+	defer master.Close()
+	w.master = master
+	w.slaveName = slave.Name()
+	w.syncSize()
+	if w.termFd < 0 {
+		// Input from a pipe is not typed: nothing to echo (a terminal
+		// would not have shown it either).
+		if t, err := unix.IoctlGetTermios(int(slave.Fd()), ioctlGetTermios); err == nil {
+			t.Lflag &^= unix.ECHO
+			unix.IoctlSetTermios(int(slave.Fd()), ioctlSetTermios, t)
+		}
+	}
+
+	cmd := exec.Command(path, o.Argv[1:]...)
+	cmd.Args[0] = o.Argv[0]
+	cmd.Env = o.Env
+	if w.outerTty != "" {
+		cmd.Env = append(cmd.Env, hookbin.RunTtyEnv+"="+w.outerTty)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	// The agent leads a session of its own with the PTY as its terminal,
+	// as if a terminal app had started it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		slave.Close()
+		return 126, err
+	}
+	slave.Close()
+	w.pid = cmd.Process.Pid
+
+	// From here on the person's terminal is raw; every way out restores it.
+	if err := w.makeRaw(); err != nil {
+		o.Log("cannot put the terminal in raw mode: %v", err)
+	}
+	defer w.restore()
+	defer func() {
+		if r := recover(); r != nil {
+			w.restore()
+			unix.Kill(-w.pid, unix.SIGHUP)
+			code, err = 1, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, unix.SIGWINCH, unix.SIGTERM, unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGCONT)
+	defer signal.Stop(sigs)
+
+	outDone := make(chan struct{})
+	go w.guard(func() { w.pumpOutput(outDone) })
+	go w.guard(w.pumpInput)
+	go w.guard(func() { w.feedLoop(ctx) })
+	go w.guard(func() { w.sweepLoop(ctx) })
+	if srv, err := w.listen(ctx); err != nil {
+		o.Log("answers cannot reach this session: %v", err)
+	} else {
+		defer srv.Close()
+	}
+
+	exits := make(chan unix.WaitStatus, 1)
+	stops := make(chan struct{}, 1)
+	go w.guard(func() { w.waitChild(exits, stops) })
+	for {
+		select {
+		case ws := <-exits:
+			// Everything the agent wrote reaches the terminal before Mew
+			// returns the shell to the person.
+			select {
+			case <-outDone:
+			case <-time.After(2 * time.Second):
+			}
+			cancel()
+			w.finish()
+			return exitCode(ws), nil
+		case <-stops:
+			w.suspend()
+		case s := <-sigs:
+			switch s {
+			case unix.SIGWINCH:
+				w.syncSize()
+			case unix.SIGCONT:
+				w.makeRaw()
+				w.syncSize()
+			default:
+				// Passed on to the agent, as a terminal app would on close.
+				unix.Kill(-w.pid, s.(syscall.Signal))
+			}
+		}
+	}
+}
+
+// wrapper is one `mew run`.
+type wrapper struct {
+	o         Options
+	master    *os.File
+	slaveName string
+	pid       int
+	termFd    int    // the person's terminal (-1 when stdin is not one)
+	outerTty  string // its device name
+	rawState  *term.State
+	rawMu     sync.Mutex
+
+	emu *screen.Emulator
+	// queue carries output to the emulator off the output path: the
+	// person's terminal never waits for Mew's reading.
+	queueMu sync.Mutex
+	queue   []byte
+	queued  chan struct{}
+	feedMu  sync.Mutex
+	chunk   []byte // the emulator's side of the queue (swapped with it)
+
+	track   sync.Mutex
+	tracker screen.Tracker
+	agent   string
+	written session.ScreenState // what the store holds
+}
+
+// maxQueue bounds the output waiting for the emulator; past it the oldest
+// is dropped (the screen is redrawn soon enough) rather than memory grown.
+const maxQueue = 8 << 20
+
+// guard runs f on its own goroutine's behalf: a panic there must still
+// give the person their terminal back and end the agent with it.
+func (w *wrapper) guard(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.restore()
+			unix.Kill(-w.pid, unix.SIGHUP)
+			w.o.Log("internal error (recovered): %v", r)
+			os.Exit(1)
+		}
+	}()
+	f()
+}
+
+func (w *wrapper) pumpOutput(done chan<- struct{}) {
+	defer close(done)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := w.master.Read(buf)
+		if n > 0 {
+			// The person's terminal first, unchanged.
+			w.o.Stdout.Write(buf[:n])
+			w.queueMu.Lock()
+			if len(w.queue)+n > maxQueue {
+				w.queue = w.queue[:0]
+			}
+			w.queue = append(w.queue, buf[:n]...)
+			w.queueMu.Unlock()
+			select {
+			case w.queued <- struct{}{}:
+			default:
+			}
+		}
+		if err != nil {
+			return // EIO: the agent and everything on its terminal are gone
+		}
+	}
+}
+
+func (w *wrapper) pumpInput() {
+	if w.o.Stdin == nil {
+		return
+	}
+	io.Copy(w.master, w.o.Stdin)
+	if w.termFd < 0 {
+		// Input from a pipe or file ended: the end-of-file character tells
+		// the agent, as Ctrl-D at a terminal would.
+		w.master.Write([]byte{4})
+	}
+}
+
+// feedLoop hands queued output to the emulator.
+func (w *wrapper) feedLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.queued:
+		}
+		w.feed()
+	}
+}
+
+// feed hands everything queued to the emulator.
+func (w *wrapper) feed() {
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
+	w.queueMu.Lock()
+	w.chunk, w.queue = w.queue, w.chunk[:0]
+	w.queueMu.Unlock()
+	w.emu.Write(w.chunk)
+}
+
+func (w *wrapper) sweepLoop(ctx context.Context) {
+	t := time.NewTicker(SweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			w.sweep()
+		}
+	}
+}
+
+// sweep classifies the screen and writes the session when it changed.
+func (w *wrapper) sweep() {
+	st, ok := w.observe()
+	if !ok {
+		return
+	}
+	w.track.Lock()
+	same := sameScreen(st, w.written)
+	w.track.Unlock()
+	if same {
+		return
+	}
+	if err := w.write(st); err != nil {
+		w.o.Log("cannot record the session: %v", err)
+		return
+	}
+	w.track.Lock()
+	w.written = st
+	w.track.Unlock()
+}
+
+// observe reads the screen now: which agent, and what it shows.
+func (w *wrapper) observe() (session.ScreenState, bool) {
+	book, _ := w.o.Rules()
+	snap := w.emu.Snapshot()
+	frame := rules.Frame{Rows: snap.Rows, Title: snap.Title, AgentState: snap.AgentState}
+	fg := w.foreground()
+	w.track.Lock()
+	defer w.track.Unlock()
+	if w.agent == "" {
+		w.agent = book.SniffProcess(filepath.Base(w.o.Argv[0]), w.o.Argv)
+	}
+	if w.agent == "" {
+		w.agent = book.SniffScreen(frame)
+	}
+	if w.agent == "" {
+		return session.ScreenState{}, false
+	}
+	background := fg > 0 && fg != w.pid
+	if !background {
+		w.tracker.Observe(book.Set(w.agent), frame, w.o.Now())
+	}
+	st := w.tracker.State
+	st.Agent, st.Via, st.Tty, st.Pid, st.Background = w.agent, "run", w.slaveName, w.pid, background
+	if !w.tracker.Seen {
+		st.State = ""
+	}
+	return st, true
+}
+
+// foreground is the process group holding the agent's terminal.
+func (w *wrapper) foreground() int {
+	pgrp, err := unix.IoctlGetInt(int(w.master.Fd()), unix.TIOCGPGRP)
+	if err != nil {
+		return 0
+	}
+	return pgrp
+}
+
+// write records the session in the store: the screen, and the process
+// (this wrapper's terminal and ancestors, for jumps).
+func (w *wrapper) write(st session.ScreenState) error {
+	id := ID(w.pid)
+	var procs proctree.Table = proctree.Lean{WithExe: true}
+	if w.o.Procs != nil {
+		procs = w.o.Procs
+	}
+	agent, err := procs.Get(w.pid)
+	if err != nil {
+		agent = proctree.Proc{Pid: w.pid}
+	}
+	st.StartMs = agent.StartMs
+	getenv := func(k string) string { return envValue(w.cmdEnv(), k) }
+	_, err = w.o.Store.Update(id, time.Second, func(rec *session.Record, existed bool) bool {
+		rec.Agent = st.Agent
+		s := st
+		rec.Screen = &s
+		if !existed || rec.Process == nil {
+			p := hookbin.DescribeAgent(agent, procs, getenv, func(int) (string, error) { return w.slaveName, nil })
+			rec.Process = p
+		}
+		return true
+	})
+	return err
+}
+
+func (w *wrapper) cmdEnv() []string {
+	env := w.o.Env
+	if w.outerTty != "" {
+		env = append(env[:len(env):len(env)], hookbin.RunTtyEnv+"="+w.outerTty)
+	}
+	return env
+}
+
+// finish records the last screen (the agent's process is gone, which
+// liveness sees).
+func (w *wrapper) finish() {
+	w.feed()
+	w.sweep()
+}
+
+// ID is the session id of the agent run as pid.
+func ID(pid int) string { return fmt.Sprintf("run:%d", pid) }
+
+func (w *wrapper) makeRaw() error {
+	if w.termFd < 0 {
+		return nil
+	}
+	w.rawMu.Lock()
+	defer w.rawMu.Unlock()
+	st, err := term.MakeRaw(w.termFd)
+	if err != nil {
+		return err
+	}
+	if w.rawState == nil {
+		w.rawState = st
+	}
+	return nil
+}
+
+func (w *wrapper) restore() {
+	w.rawMu.Lock()
+	defer w.rawMu.Unlock()
+	if w.rawState != nil {
+		term.Restore(w.termFd, w.rawState)
+	}
+}
+
+// syncSize gives the agent's terminal the size of the person's, and the
+// emulator too.
+func (w *wrapper) syncSize() {
+	rows, cols := screen.DefaultRows, screen.DefaultCols
+	if w.termFd >= 0 {
+		if ws, err := unix.IoctlGetWinsize(w.termFd, unix.TIOCGWINSZ); err == nil && ws.Row > 0 && ws.Col > 0 {
+			rows, cols = int(ws.Row), int(ws.Col)
+		}
+	}
+	pty.Setsize(w.master, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)})
+	w.emu.Resize(rows, cols)
+}
+
+// waitChild reaps the agent, reporting stops (Ctrl-Z) as they happen.
+func (w *wrapper) waitChild(exits chan<- unix.WaitStatus, stops chan<- struct{}) {
+	for {
+		var ws unix.WaitStatus
+		_, err := unix.Wait4(w.pid, &ws, unix.WUNTRACED, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			exits <- ws
+			return
+		}
+		if ws.Stopped() {
+			stops <- struct{}{}
+			continue
+		}
+		if ws.Exited() || ws.Signaled() {
+			exits <- ws
+			return
+		}
+	}
+}
+
+// suspend follows the agent into the background (Ctrl-Z): the person's
+// shell gets its terminal back; `fg` continues both.
+func (w *wrapper) suspend() {
+	w.restore()
+	unix.Kill(os.Getpid(), unix.SIGSTOP)
+	// Continued (fg): raw again, the size may have changed meanwhile.
+	w.makeRaw()
+	w.syncSize()
+	unix.Kill(-w.pid, unix.SIGCONT)
+}
+
+func exitCode(ws unix.WaitStatus) int {
+	switch {
+	case ws.Exited():
+		return ws.ExitStatus()
+	case ws.Signaled():
+		return 128 + int(ws.Signal())
+	}
+	return 1
+}
+
+func envValue(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if len(env[i]) > len(key) && env[i][len(key)] == '=' && env[i][:len(key)] == key {
+			return env[i][len(key)+1:]
+		}
+	}
+	return ""
+}
+
+// sameScreen compares two screens leaving out the read time.
+func sameScreen(a, b session.ScreenState) bool {
+	a.At, b.At = time.Time{}, time.Time{}
+	return a == b
+}
