@@ -113,13 +113,17 @@ func readEvent(o *Options) *reducer.Event {
 		return nil
 	}
 	ev := new(reducer.Event)
-	if err := reducer.ParseInto(payload, ev); err != nil {
+	odd, err := reducer.ParseLenient(payload, ev)
+	if err != nil {
 		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
 		return nil
 	}
 	if !session.ValidID(ev.SessionID) {
 		o.Log.Printf("-", "session id %q is not a plain safe name; ignored", clipForLog(ev.SessionID))
 		return nil
+	}
+	if len(odd) > 0 {
+		o.Log.Printf(ev.SessionID, "%s: left out field(s) of an unexpected type: %s", clipForLog(ev.Name), clipForLog(strings.Join(odd, ", ")))
 	}
 	return ev
 }

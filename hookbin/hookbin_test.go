@@ -86,6 +86,7 @@ func TestNeverInterferes(t *testing.T) {
 		{"huge", "", huge, false, "over the"},
 		{"unknown event", "", []byte(`{"session_id":"u1","hook_event_name":"SomethingNew"}`), true, ""},
 		{"normal event", "", []byte(`{"session_id":"u2","hook_event_name":"Stop"}`), true, ""},
+		{"one field of an unexpected type", "", []byte(`{"session_id":"u4","hook_event_name":"Stop","cwd":["x"]}`), true, "session=u4 Stop: left out field(s) of an unexpected type: cwd"},
 		{"unwritable state dir", filepath.Join(notADir, "mew"), []byte(`{"session_id":"u3","hook_event_name":"Stop"}`), false, ""},
 	}
 	for _, c := range cases {

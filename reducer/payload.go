@@ -32,7 +32,7 @@ type Event struct {
 	NotificationType string           `json:"notification_type"`
 	Message          string           `json:"message"`
 	LastMessage      string           `json:"last_assistant_message"`
-	BackgroundTasks  []BackgroundTask `json:"background_tasks"`
+	BackgroundTasks  BackgroundTasks  `json:"background_tasks"`
 	Reason           string           `json:"reason"` // SessionEnd
 	Error            json.RawMessage  `json:"error"`  // StopFailure: a string or an object
 }
