@@ -36,14 +36,15 @@ func decodeLenient[T any, P easyDecoder[T]](data []byte, v P) (ignored []string,
 		if !l.Ok() {
 			break
 		}
-		// {"key": value} through the generated decoder: into a scratch
-		// value first, so a field that fails half way leaves v untouched.
-		w.RawByte('{')
-		w.String(key)
-		w.RawByte(':')
-		w.Raw(raw, nil)
-		w.RawByte('}')
-		one, _ := w.BuildBytes()
+		one := field(&w, key, raw)
+		if decode(one, P(new(T))) != nil && len(raw) > 0 && raw[0] == '[' {
+			// A list keeps the entries that parse: a running subagent in
+			// Stop's background_tasks must not be lost to a neighbour's
+			// odd field.
+			one = field(&w, key, keepEntries[T, P](&w, key, raw))
+		}
+		// Into a scratch value first, so a field that fails half way
+		// leaves v untouched.
 		if decode(one, P(new(T))) == nil {
 			decode(one, v)
 		} else {
@@ -59,27 +60,33 @@ func decodeLenient[T any, P easyDecoder[T]](data []byte, v P) (ignored []string,
 	return ignored, nil
 }
 
-// BackgroundTasks is Stop's background_tasks, decoded entry by entry: an
-// entry that does not parse is skipped and the others are kept (a running
-// subagent must not be forgotten because of a neighbour's odd field).
-type BackgroundTasks []BackgroundTask
 
-// UnmarshalEasyJSON is called by the generated decoder of Event.
-func (b *BackgroundTasks) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	if l.IsNull() {
-		l.Skip()
-		*b = nil
-		return
-	}
-	*b = (*b)[:0]
+// field is the one-field object {"key": raw}.
+func field(w *jwriter.Writer, key string, raw []byte) []byte {
+	w.RawByte('{')
+	w.String(key)
+	w.RawByte(':')
+	w.Raw(raw, nil)
+	w.RawByte('}')
+	b, _ := w.BuildBytes()
+	return b
+}
+
+// keepEntries is the JSON list raw without the entries that do not decode
+// as key's entries in T.
+func keepEntries[T any, P easyDecoder[T]](w *jwriter.Writer, key string, raw []byte) []byte {
+	var kept []byte
+	l := jlexer.Lexer{Data: raw}
 	l.Delim('[')
 	for l.Ok() && !l.IsDelim(']') {
-		raw := l.Raw()
-		var t BackgroundTask
-		if _, err := decodeLenient(raw, &t); err == nil && l.Ok() {
-			*b = append(*b, t)
-		}
+		entry := l.Raw()
 		l.WantComma()
+		if l.Ok() && decode(field(w, key, append(append([]byte{'['}, entry...), ']')), P(new(T))) == nil {
+			if len(kept) > 0 {
+				kept = append(kept, ',')
+			}
+			kept = append(kept, entry...)
+		}
 	}
-	l.Delim(']')
+	return append(append([]byte{'['}, kept...), ']')
 }

@@ -17,24 +17,24 @@ type BackgroundTask struct {
 // Event is the part of a hook payload the reducer reads. Unknown fields are
 // ignored by the decoder; unknown events are kept by name.
 type Event struct {
-	SessionID        string          `json:"session_id"`
-	Name             string          `json:"hook_event_name"`
-	Cwd              string          `json:"cwd"`
-	TranscriptPath   string          `json:"transcript_path"`
-	PermissionMode   string          `json:"permission_mode"`
-	Model            string          `json:"model"`
-	Source           string          `json:"source"` // SessionStart: startup | resume | clear | compact
-	Prompt           string          `json:"prompt"`
-	ToolName         string          `json:"tool_name"`
-	ToolInput        json.RawMessage `json:"tool_input"`
-	ToolUseID        string          `json:"tool_use_id"`
-	AgentID          string          `json:"agent_id"`
-	NotificationType string          `json:"notification_type"`
-	Message          string          `json:"message"`
-	LastMessage      string          `json:"last_assistant_message"`
-	BackgroundTasks  BackgroundTasks `json:"background_tasks"`
-	Reason           string          `json:"reason"` // SessionEnd
-	Error            json.RawMessage `json:"error"`  // StopFailure: a string or an object
+	SessionID        string           `json:"session_id"`
+	Name             string           `json:"hook_event_name"`
+	Cwd              string           `json:"cwd"`
+	TranscriptPath   string           `json:"transcript_path"`
+	PermissionMode   string           `json:"permission_mode"`
+	Model            string           `json:"model"`
+	Source           string           `json:"source"` // SessionStart: startup | resume | clear | compact
+	Prompt           string           `json:"prompt"`
+	ToolName         string           `json:"tool_name"`
+	ToolInput        json.RawMessage  `json:"tool_input"`
+	ToolUseID        string           `json:"tool_use_id"`
+	AgentID          string           `json:"agent_id"`
+	NotificationType string           `json:"notification_type"`
+	Message          string           `json:"message"`
+	LastMessage      string           `json:"last_assistant_message"`
+	BackgroundTasks  []BackgroundTask `json:"background_tasks"`
+	Reason           string           `json:"reason"` // SessionEnd
+	Error            json.RawMessage  `json:"error"`  // StopFailure: a string or an object
 }
 
 // toolInput is the part of a tool_input worth showing a person.

@@ -428,8 +428,29 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *Eve
 		case "background_tasks":
 			if in.IsNull() {
 				in.Skip()
+				out.BackgroundTasks = nil
 			} else {
-				(out.BackgroundTasks).UnmarshalEasyJSON(in)
+				in.Delim('[')
+				if out.BackgroundTasks == nil {
+					if !in.IsDelim(']') {
+						out.BackgroundTasks = make([]BackgroundTask, 0, 1)
+					} else {
+						out.BackgroundTasks = []BackgroundTask{}
+					}
+				} else {
+					out.BackgroundTasks = (out.BackgroundTasks)[:0]
+				}
+				for !in.IsDelim(']') {
+					var v4 BackgroundTask
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						(v4).UnmarshalEasyJSON(in)
+					}
+					out.BackgroundTasks = append(out.BackgroundTasks, v4)
+					in.WantComma()
+				}
+				in.Delim(']')
 			}
 		case "reason":
 			if in.IsNull() {
@@ -541,11 +562,11 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in Ev
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v4, v5 := range in.BackgroundTasks {
-				if v4 > 0 {
+			for v5, v6 := range in.BackgroundTasks {
+				if v5 > 0 {
 					out.RawByte(',')
 				}
-				(v5).MarshalEasyJSON(out)
+				(v6).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
