@@ -60,7 +60,6 @@ func decodeLenient[T any, P easyDecoder[T]](data []byte, v P) (ignored []string,
 	return ignored, nil
 }
 
-
 // field is the one-field object {"key": raw}.
 func field(w *jwriter.Writer, key string, raw []byte) []byte {
 	w.RawByte('{')
