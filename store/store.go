@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -121,10 +122,11 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	switch {
 	case err == nil, errors.Is(err, fs.ErrNotExist):
 	case errors.Is(err, errCorrupt):
-		if rerr := os.Rename(p, p+".corrupt"); rerr != nil {
+		aside, rerr := setAside(p)
+		if rerr != nil {
 			return "", fmt.Errorf("%v; and it could not be set aside: %w", err, rerr)
 		}
-		note = fmt.Sprintf("%v; moved it to %s and started afresh", err, filepath.Base(p)+".corrupt")
+		note = fmt.Sprintf("%v; moved it to %s and started afresh", err, filepath.Base(aside))
 	default:
 		return "", err
 	}
@@ -137,7 +139,30 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	return note, writeRecord(p, rec)
 }
 
-// Remove deletes a session's file and its lock file, under the lock.
+// setAside moves a corrupt file to the first free name of <file>.corrupt,
+// <file>.corrupt.2, ...: every corrupt copy is kept, none overwrites an
+// earlier one. A hard link claims a name only if it is free (no
+// overwrite), then the original name goes; the caller holds the lock.
+func setAside(path string) (string, error) {
+	for n := 1; ; n++ {
+		aside := path + ".corrupt"
+		if n > 1 {
+			aside += "." + strconv.Itoa(n)
+		}
+		err := os.Link(path, aside)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return aside, os.Remove(path)
+	}
+}
+
+// Remove deletes a session's file and its lock file, under the lock. A
+// writer already waiting on the removed lock file notices when it gets the
+// lock (see lock) and starts over on the path's new one.
 func (s Store) Remove(id string, lockTimeout time.Duration) error {
 	p, err := s.Path(id)
 	if err != nil {
@@ -152,7 +177,8 @@ func (s Store) Remove(id string, lockTimeout time.Duration) error {
 		return err
 	}
 	_ = os.Remove(swapName(p))
-	// The lock file goes last; a hook waiting on it recreates both.
+	// The lock file goes last, still locked: whoever waits on it finds
+	// it unlinked once granted and locks the path afresh.
 	_ = os.Remove(p + ".lock")
 	return nil
 }
@@ -352,26 +378,56 @@ func writeAll(fd int, data []byte) error {
 // blocking flock call runs on its own goroutine so the wait is bounded even
 // when another process holds the lock forever; if it is granted after we
 // gave up, the goroutine releases it at once.
+//
+// A lock granted on a file that is no longer the one at path (Remove
+// unlinked it while we waited) protects nothing: a newcomer locks the new
+// file at path. It is let go and path is locked again.
 func lock(path string, timeout time.Duration) (unlock func(), err error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		fl, err := lockOnce(path, time.Until(deadline), timeout)
+		if err != nil {
+			return nil, err
+		}
+		if lockedPath(fl, path) {
+			return func() { fl.Unlock(); fl.Close() }, nil
+		}
+		fl.Unlock()
+		fl.Close()
+	}
+}
+
+// lockedPath reports whether the locked file is still the one at path.
+func lockedPath(fl *flock.Flock, path string) bool {
+	held, err := fl.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(held, now)
+}
+
+// lockOnce locks the file at path, waiting up to wait; timeout is the
+// caller's whole budget, for the message.
+func lockOnce(path string, wait, timeout time.Duration) (*flock.Flock, error) {
 	fl := flock.New(path, flock.SetPermissions(fileMode))
-	release := func() { fl.Unlock(); fl.Close() }
 	// Uncontended, the lock is free: take it without starting a goroutine
 	// (and the thread a blocking syscall would cost the hook).
 	if ok, err := fl.TryLock(); err != nil {
 		return nil, fmt.Errorf("cannot lock %s: %w", filepath.Base(path), err)
 	} else if ok {
-		return release, nil
+		return fl, nil
 	}
 	done := make(chan error, 1)
 	go func() { done <- fl.Lock() }()
-	timer := time.NewTimer(timeout)
+	timer := time.NewTimer(max(wait, 0))
 	defer timer.Stop()
 	select {
 	case err := <-done:
 		if err != nil {
 			return nil, fmt.Errorf("cannot lock %s: %w", filepath.Base(path), err)
 		}
-		return release, nil
+		return fl, nil
 	case <-timer.C:
 		go func() {
 			if <-done == nil {
