@@ -137,7 +137,7 @@ func TestLockHeldForeverIsBounded(t *testing.T) {
 				t.Fatalf("took %v; want about the lock timeout %v", r.duration, hookbin.LockTimeout)
 			}
 			log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
-			if !strings.Contains(string(log), "session=stuck gave up on PreToolUse") {
+			if !strings.Contains(string(log), "session=stuck dropped PreToolUse") {
 				t.Fatalf("log = %q", log)
 			}
 		})
@@ -169,7 +169,80 @@ func TestStdinNeverClosedIsBounded(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(home, "sessions", "open.json")); err == nil {
 				t.Fatal("an unfinished payload was recorded")
 			}
+			log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
+			if !strings.Contains(string(log), "session=- dropped an event: its payload did not arrive in full") {
+				t.Fatalf("log = %q", log)
+			}
 		})
+	}
+}
+
+// A hook held up for 4.5 s (a loaded machine, a paused process) before its
+// payload arrives still records it.
+func TestLatePayloadIsRecorded(t *testing.T) {
+	t.Parallel()
+	bin := hookBinary(t)
+	home := t.TempDir()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(4500 * time.Millisecond)
+		pw.Write([]byte(`{"session_id":"late","hook_event_name":"Stop"}`))
+		pw.Close()
+	}()
+	r := runHookCommand(t, hookbin.RunEnv+` "$0"`, bin, home, pr)
+	pr.Close()
+	if r.exit != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("exit %d stdout %q stderr %q", r.exit, r.stdout, r.stderr)
+	}
+	rec, err := store.Store{Home: home}.Load("late")
+	if err != nil || rec.Hook == nil || rec.Hook.EventCount != 1 {
+		t.Fatalf("the late event was not recorded: %+v %v", rec, err)
+	}
+}
+
+// An event the deadline cuts off is logged with its session and name: here
+// the session's lock keeps changing hands (its file keeps changing) but
+// never comes to this hook.
+func TestDeadlineDropIsLogged(t *testing.T) {
+	t.Parallel()
+	bin := hookBinary(t)
+	home := t.TempDir()
+	st := store.Store{Home: home}
+	if _, err := st.Update("crowded", time.Second, func(rec *session.Record, _ bool) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	held := flock.New(filepath.Join(home, "sessions", "crowded.json.lock"))
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		record := filepath.Join(home, "sessions", "crowded.json")
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			now := time.Now()
+			os.Chtimes(record, now, now) // another writer's turn
+		}
+	}()
+	r := runHook(t, bin, home, []byte(`{"session_id":"crowded","hook_event_name":"PreToolUse","tool_name":"Bash"}`))
+	if r.exit != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("exit %d stdout %q stderr %q", r.exit, r.stdout, r.stderr)
+	}
+	if r.duration < hookbin.Deadline || r.duration > hookbin.Deadline+2*time.Second {
+		t.Fatalf("took %v; want the deadline %v", r.duration, hookbin.Deadline)
+	}
+	log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
+	if !strings.Contains(string(log), "session=crowded dropped PreToolUse: not recorded within 7s") {
+		t.Fatalf("log = %q", log)
 	}
 }
 

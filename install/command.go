@@ -19,7 +19,7 @@ import (
 )
 
 // Timeout is the seconds Claude Code gives one run of Mew's hook. The hook
-// gives up by itself after hookbin.Deadline (4 s), so this only matters if
+// gives up by itself after hookbin.Deadline (7 s), so this only matters if
 // the machine is badly stalled; it is kept short so a stall never holds the
 // agent long.
 const Timeout = 10

@@ -83,6 +83,10 @@ type HookState struct {
 	// At is the time of the newest event that bears on the state; combine
 	// compares it with the registry's status time.
 	At time.Time `json:"at"`
+	// AtMono is At on the machine's monotonic clock (internal/clock), 0
+	// when unknown: it orders hook events and registry readings even
+	// across a wall clock step (combine).
+	AtMono int64 `json:"at_mono,omitempty"`
 
 	Cwd            string `json:"cwd,omitempty"`
 	Title          string `json:"title,omitempty"`
@@ -125,6 +129,8 @@ type RegistryState struct {
 	Status     string    `json:"status,omitempty"` // idle | busy | waiting | "" (not reported)
 	WaitingFor string    `json:"waiting_for,omitempty"`
 	At         time.Time `json:"at"` // statusUpdatedAt, or when Mew saw the file
+	// AtMono is At on the monotonic clock (see HookState.AtMono).
+	AtMono int64 `json:"at_mono,omitempty"`
 	// TurnSeen is true when busy or waiting was observed after the last
 	// idle Mew saw before it: lets a registry-only session tell "a turn ended"
 	// (done) from "nothing happened yet" (idle).

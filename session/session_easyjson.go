@@ -615,6 +615,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Reg
 					in.AddError((out.At).UnmarshalJSON(data))
 				}
 			}
+		case "at_mono":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.AtMono = int64(in.Int64())
+			}
 		case "turn_seen":
 			if in.IsNull() {
 				in.Skip()
@@ -724,6 +730,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Re
 			out.RawString(prefix)
 		}
 		out.Raw((in.At).MarshalJSON())
+	}
+	if in.AtMono != 0 {
+		const prefix string = ",\"at_mono\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.AtMono))
 	}
 	if in.TurnSeen {
 		const prefix string = ",\"turn_seen\":"
@@ -1666,6 +1677,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Hoo
 					in.AddError((out.At).UnmarshalJSON(data))
 				}
 			}
+		case "at_mono":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.AtMono = int64(in.Int64())
+			}
 		case "cwd":
 			if in.IsNull() {
 				in.Skip()
@@ -1890,6 +1907,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Ho
 		const prefix string = ",\"at\":"
 		out.RawString(prefix)
 		out.Raw((in.At).MarshalJSON())
+	}
+	if in.AtMono != 0 {
+		const prefix string = ",\"at_mono\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.AtMono))
 	}
 	if in.Cwd != "" {
 		const prefix string = ",\"cwd\":"

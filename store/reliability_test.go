@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -92,5 +95,73 @@ func TestRemoveKeepsWritersExclusive(t *testing.T) {
 	wg.Wait()
 	if n := overlaps.Load(); n > 0 {
 		t.Fatalf("%d of %d updates ran while another held the lock", n, updates.Load())
+	}
+}
+
+// A writer waiting for a lock that changes hands (other writers finishing
+// their turns) keeps waiting past the timeout: the timeout is for a lock
+// that makes no progress. The wait is still bounded.
+func TestLockWaitGoesOnWhileOthersProgress(t *testing.T) {
+	s := Store{Home: t.TempDir()}
+	if _, err := s.Update("busy", time.Second, bump); err != nil {
+		t.Fatal(err)
+	}
+	const timeout = 150 * time.Millisecond
+	held := flock.New(filepath.Join(s.Dir(), "busy.json.lock"))
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	// The holder stands for a queue of writers: the record changes every
+	// 50 ms for 3 timeouts, then the lock is free.
+	go func() {
+		defer held.Unlock()
+		for range 9 {
+			time.Sleep(50 * time.Millisecond)
+			rec, err := s.Load("busy")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			bump(&rec, true)
+			if err := writeRecord(filepath.Join(s.Dir(), "busy.json"), &rec); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	if _, err := s.Update("busy", timeout, bump); err != nil {
+		t.Fatalf("after %v: %v", time.Since(start), err)
+	}
+	if rec, _ := s.Load("busy"); rec.Hook.EventCount != 11 {
+		t.Fatalf("event count %d, want 11", rec.Hook.EventCount)
+	}
+
+	// Progress or not, the wait ends: a holder that writes forever.
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			rec, _ := s.Load("busy")
+			bump(&rec, true)
+			writeRecord(filepath.Join(s.Dir(), "busy.json"), &rec)
+		}
+	}()
+	start = time.Now()
+	_, err := s.Update("busy", timeout, bump)
+	if !errors.Is(err, ErrLockTimeout) {
+		t.Fatalf("err = %v, want ErrLockTimeout", err)
+	}
+	if d := time.Since(start); d < 2*timeout || d > 10*timeout {
+		t.Fatalf("gave up after %v; want a few timeouts", d)
 	}
 }
