@@ -80,6 +80,7 @@ func TestNeverInterferes(t *testing.T) {
 	}{
 		{"empty", "", nil, false, "not a hook event"},
 		{"not JSON", "", []byte("hello\x00\xff"), false, "not a hook event"},
+		{"escape codes in a broken payload", "", []byte("{\"session_id\":\"s\",\"cwd\":\"\x1b]0;pwned\x07\u009b2J\u202e"), false, "not a hook event"},
 		{"JSON but not an object", "", []byte(`[1,2,3]`), false, "not a hook event"},
 		{"no session id", "", []byte(`{"hook_event_name":"Stop"}`), false, "no valid session_id"},
 		{"path in the session id", "", []byte(`{"session_id":"../../x","hook_event_name":"Stop"}`), false, "not a plain safe name"},
@@ -110,6 +111,9 @@ func TestNeverInterferes(t *testing.T) {
 				log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
 				if !strings.Contains(string(log), c.logged) {
 					t.Fatalf("log %q lacks %q", log, c.logged)
+				}
+				if i := bytes.IndexFunc(log, func(r rune) bool { return r != '\n' && (r < 0x20 || (r >= 0x7f && r < 0xa0) || r == '\u202e') }); i >= 0 {
+					t.Fatalf("log holds a control character at %d: %q", i, log)
 				}
 			}
 		})

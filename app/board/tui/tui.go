@@ -292,11 +292,11 @@ func (m *Model) View() string {
 	}
 	b.WriteString("\n")
 	if m.note != "" {
-		b.WriteString(m.st.note.Render(m.note))
+		b.WriteString(m.st.note.Render(text.OneLine(m.note, 0)))
 		b.WriteString("\n")
 	}
 	if m.status != "" {
-		b.WriteString(m.status)
+		b.WriteString(text.OneLine(m.status, 0)) // a jump's report quotes apps and panes
 		b.WriteString("\n")
 	}
 	if m.errors > 0 {
@@ -319,6 +319,7 @@ func (m *Model) line(i int, r board.Row) string {
 	if r.Reason != "" {
 		state += " · " + string(r.Reason)
 	}
+	state = text.OneLine(state, 0) // a session file anyone can write names them
 	project := pad(text.OneLine(r.Project, projectW), projectW)
 	age := board.FormatAge(r.Age)
 	fixed := 2 + projectW + 1 + stateW + 1 + ageW + 2
