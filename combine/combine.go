@@ -114,6 +114,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 	if out.State != session.Waiting {
 		out.Reason, out.Tool, out.ToolDetail = "", "", ""
 	}
+	out.Headless = headless(rec)
 	inert(&out)
 	return out
 }

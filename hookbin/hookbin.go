@@ -231,6 +231,7 @@ func captureProcess(o *Options) *session.Process {
 		}
 	}
 	p.Tmux = tmuxFromEnv(p.Env["TMUX"], p.Env["TMUX_PANE"])
+	p.Headless = headless(o.Getenv)
 	agent, err := proctree.Agent(o.Procs, o.Pid)
 	if err != nil {
 		o.Log.Printf("-", "cannot find the agent process above the hook: %v", err)
@@ -254,6 +255,20 @@ func captureProcess(o *Options) *session.Process {
 		}
 	}
 	return p
+}
+
+// headless says whether no person attends the session: Claude Code tells
+// its hooks in CLAUDE_CODE_SESSION_ATTENDED (0 for `claude -p` and SDK
+// apps, 1 for the interactive CLI, in 2.1.328); without it, an sdk-*
+// CLAUDE_CODE_ENTRYPOINT (sdk-cli for -p, sdk-ts, sdk-py) says the same.
+func headless(getenv func(string) string) bool {
+	switch getenv("CLAUDE_CODE_SESSION_ATTENDED") {
+	case "0":
+		return true
+	case "1":
+		return false
+	}
+	return strings.HasPrefix(getenv("CLAUDE_CODE_ENTRYPOINT"), "sdk-")
 }
 
 // tmuxFromEnv parses $TMUX ("socket,server-pid,session") and $TMUX_PANE.

@@ -330,10 +330,11 @@ func pickDocs(entries []registry.Entry) map[string]registry.Entry {
 }
 
 // Sort orders sessions the way a person reads them: waiting (longest wait
-// first), then done and failed, then working, then the rest; ties by id.
+// first), then done and failed, then working, then the rest (headless
+// sessions that wait or are done among them); ties by id.
 func Sort(s []session.Shown) {
 	sort.SliceStable(s, func(i, j int) bool {
-		ri, rj := rank(s[i].State), rank(s[j].State)
+		ri, rj := rank(s[i]), rank(s[j])
 		if ri != rj {
 			return ri < rj
 		}
@@ -344,8 +345,11 @@ func Sort(s []session.Shown) {
 	})
 }
 
-func rank(st session.State) int {
-	switch st {
+func rank(s session.Shown) int {
+	if s.Headless && s.State != session.Working {
+		return 3 // nobody attends it: with the idle ones
+	}
+	switch s.State {
 	case session.Waiting:
 		return 0
 	case session.Done, session.Failed:

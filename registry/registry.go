@@ -49,6 +49,7 @@ type Doc struct {
 	Version    string
 	Status     string
 	WaitingFor string
+	Entrypoint string // "cli" interactive, "sdk-cli" for `claude -p`, "sdk-ts", ...
 	// StatusAt is when the status was set (statusUpdatedAt, else updatedAt);
 	// zero when the file does not say.
 	StatusAt time.Time
@@ -73,6 +74,7 @@ func Parse(data []byte) (Doc, error) {
 		Version:    str(raw["version"]),
 		Status:     str(raw["status"]),
 		WaitingFor: str(raw["waitingFor"]),
+		Entrypoint: str(raw["entrypoint"]),
 		StartedAt:  millis(num(raw["startedAt"])),
 	}
 	if d.ProcStart == "" { // some versions may write it as a number
@@ -197,6 +199,7 @@ func ObserveMono(prev *session.RegistryState, d Doc, file string, seenAt time.Ti
 	}
 	r.Pid, r.ProcStart, r.StartedAt = d.Pid, d.ProcStart, d.StartedAt
 	r.Cwd, r.Name, r.Tmux, r.Version, r.File = d.Cwd, d.Name, d.Tmux, d.Version, file
+	r.Entrypoint = d.Entrypoint
 	return r
 }
 

@@ -145,6 +145,9 @@ type RegistryState struct {
 	Tmux       string    `json:"tmux,omitempty"`
 	Version    string    `json:"version,omitempty"`
 	File       string    `json:"file,omitempty"` // base name of the registry file
+	// Entrypoint is how Claude Code was started: "cli" interactive,
+	// "sdk-cli" (`claude -p`), "sdk-ts", "sdk-py" (SDK apps), ...
+	Entrypoint string `json:"entrypoint,omitempty"`
 }
 
 // LogState is what an agent's own log says about its turns (Codex's rollout
@@ -216,6 +219,9 @@ type Process struct {
 	Tmux      *Tmux             `json:"tmux,omitempty"`
 	HookPid   int               `json:"hook_pid,omitempty"`
 	Ancestors []Ancestor        `json:"ancestors,omitempty"`
+	// Headless: no person attends the session (`claude -p`, an SDK app);
+	// see hookbin.headless.
+	Headless bool `json:"headless,omitempty"`
 }
 
 // Ancestor is one process above the agent, nearest first.
@@ -259,7 +265,14 @@ type Shown struct {
 	Tmux        string    `json:"tmux,omitempty"`
 	HooksSeen   bool      `json:"hooks"`    // Mew's hooks reported on this session
 	Registry    bool      `json:"registry"` // Claude Code's registry reported on it
+	// Headless: no person attends it (`claude -p`, an SDK app): it never
+	// counts as needing you, whatever its state (NeedsYou).
+	Headless bool `json:"headless,omitempty"`
 }
+
+// NeedsYou reports whether the session asks for the person: a needs-you
+// state of a session someone attends.
+func (s Shown) NeedsYou() bool { return !s.Headless && s.State.NeedsYou() }
 
 // ValidID reports whether id is a plain safe name: 1-128 ASCII letters,
 // digits, '-', '_', ':' or '%', starting with a letter or digit. Claude Code

@@ -225,6 +225,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Sho
 			} else {
 				out.Registry = bool(in.Bool())
 			}
+		case "headless":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Headless = bool(in.Bool())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -318,6 +324,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Sh
 		const prefix string = ",\"registry\":"
 		out.RawString(prefix)
 		out.Bool(bool(in.Registry))
+	}
+	if in.Headless {
+		const prefix string = ",\"headless\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Headless))
 	}
 	out.RawByte('}')
 }
@@ -691,6 +702,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Reg
 			} else {
 				out.File = string(in.String())
 			}
+		case "entrypoint":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Entrypoint = string(in.String())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -790,6 +807,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Re
 		const prefix string = ",\"file\":"
 		out.RawString(prefix)
 		out.String(string(in.File))
+	}
+	if in.Entrypoint != "" {
+		const prefix string = ",\"entrypoint\":"
+		out.RawString(prefix)
+		out.String(string(in.Entrypoint))
 	}
 	out.RawByte('}')
 }
@@ -1122,6 +1144,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Pro
 				}
 				in.Delim(']')
 			}
+		case "headless":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Headless = bool(in.Bool())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -1203,6 +1231,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Pr
 			}
 			out.RawByte(']')
 		}
+	}
+	if in.Headless {
+		const prefix string = ",\"headless\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Headless))
 	}
 	out.RawByte('}')
 }

@@ -319,6 +319,9 @@ func (m *Model) line(i int, r board.Row) string {
 	if r.Reason != "" {
 		state += " · " + string(r.Reason)
 	}
+	if r.Session.Headless {
+		state += " · headless" // nobody attends it: why it does not ring
+	}
 	state = text.OneLine(state, 0) // a session file anyone can write names them
 	project := pad(text.OneLine(r.Project, projectW), projectW)
 	age := board.FormatAge(r.Age)
@@ -348,7 +351,12 @@ func detailOf(r board.Row) string {
 
 func summary(rows []board.Row) string {
 	counts := map[session.State]int{}
+	headless := 0
 	for _, r := range rows {
+		if r.Session.Headless {
+			headless++ // counted apart: a headless session never needs you
+			continue
+		}
 		counts[r.State]++
 	}
 	var parts []string
@@ -356,6 +364,9 @@ func summary(rows []board.Row) string {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}
+	}
+	if headless > 0 {
+		parts = append(parts, fmt.Sprintf("%d headless", headless))
 	}
 	if len(parts) == 0 {
 		return "no sessions"
