@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,8 +21,8 @@ import (
 // loadResult is what a burst of concurrent hook processes left behind.
 type loadResult struct {
 	hooks, lost, logged int
-	durations           []time.Duration // each hook from its payload to its exit, sh included
-	lives               []time.Duration // each hook from its start to its exit
+	durations           []time.Duration // each hook from the gate to its exit, sh included
+	opened              time.Time       // when the gate opened
 	wall                time.Duration
 	unlogged            []string // lost events the log does not name
 }
@@ -45,49 +46,51 @@ func burst(t testing.TB, bin, home string, n, sessions, hogs int) loadResult {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("load-%d", i)
 	}
-	res := loadResult{hooks: n, durations: make([]time.Duration, n), lives: make([]time.Duration, n)}
-	// Every process is started first, its stdin held back; then all
-	// payloads go out at once, so all n contend at the same moment.
-	var wg sync.WaitGroup
-	gate := make(chan struct{})
-	var started sync.WaitGroup
+	res := loadResult{hooks: n, durations: make([]time.Duration, n)}
+	// Every hook waits behind a gate (a shell blocked opening a FIFO) with
+	// its payload already on its stdin; opening the gate execs all n at
+	// the same moment. Without it, spawning 2000 processes one after the
+	// other takes seconds and few run at once.
+	gate := filepath.Join(t.TempDir(), "gate")
+	if err := syscall.Mkfifo(gate, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var wg, started sync.WaitGroup
+	opened := make(chan struct{})
 	for i := range n {
 		wg.Add(1)
 		started.Add(1)
 		go func() {
 			defer wg.Done()
 			payload := fmt.Sprintf(`{"session_id":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo %d"},"tool_use_id":"toolu_%d","cwd":"/p/proj"}`, ids[i%sessions], i, i)
-			cmd := exec.Command("/bin/sh", "-c", hookbin.RunEnv+` "$0"`, bin)
-			cmd.Env = env
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Error(err)
-				started.Done()
-				return
-			}
+			// The command as installed (RunEnv), run by sh as Claude Code
+			// does, once the gate opens.
+			cmd := exec.Command("/bin/sh", "-c", `read _ < "$1"; `+hookbin.RunEnv+` exec "$0"`, bin, gate)
+			cmd.Env, cmd.Stdin = env, strings.NewReader(payload)
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
-			born := time.Now()
-			err = cmd.Start()
+			err := cmd.Start()
 			started.Done()
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			<-gate
-			t0 := time.Now()
-			stdin.Write([]byte(payload))
-			stdin.Close()
 			err = cmd.Wait()
-			res.durations[i], res.lives[i] = time.Since(t0), time.Since(born)
+			<-opened
+			res.durations[i] = time.Since(res.opened)
 			if err != nil || out.Len() > 0 {
 				t.Errorf("hook %d: %v, output %q", i, err, out.String())
 			}
 		}()
 	}
 	started.Wait()
+	time.Sleep(200 * time.Millisecond) // the last shells reach the gate
 	start := time.Now()
-	close(gate)
+	res.opened = start
+	close(opened)
+	if f, err := os.OpenFile(gate, os.O_WRONLY, 0); err == nil {
+		f.Close() // every reader blocked on the gate gets end of file
+	}
 	wg.Wait()
 	res.wall = time.Since(start)
 	st := store.Store{Home: home}
@@ -143,25 +146,25 @@ func TestConcurrentHooksLoseNothing(t *testing.T) {
 	}
 	bin := hookBinary(t)
 	r := burst(t, bin, t.TempDir(), 2000, 1, 2)
-	t.Logf("2000 hooks at once on one session, 2 CPU hogs: %d lost, %d logged as dropped; payload → exit p50 %v p95 %v max %v; longest hook process %v",
-		r.lost, r.logged, ms(percentile(r.durations, 0.5)), ms(percentile(r.durations, 0.95)), ms(percentile(r.durations, 1)), ms(percentile(r.lives, 1)))
+	t.Logf("2000 hooks at once on one session, 2 CPU hogs: %d lost, %d logged as dropped; start → exit p50 %v p95 %v max %v",
+		r.lost, r.logged, ms(percentile(r.durations, 0.5)), ms(percentile(r.durations, 0.95)), ms(percentile(r.durations, 1)))
 	if r.lost > 0 {
 		t.Errorf("%d of %d events lost", r.lost, r.hooks)
 	}
 	if len(r.unlogged) > 0 {
 		t.Errorf("lost without a log line: %v", r.unlogged)
 	}
-	if limit := time.Duration(install.Timeout) * time.Second; percentile(r.lives, 1) >= limit {
-		t.Errorf("a hook ran %v; Claude Code kills it at %v", percentile(r.lives, 1), limit)
+	if limit := time.Duration(install.Timeout) * time.Second; percentile(r.durations, 1) >= limit {
+		t.Errorf("a hook ran %v; Claude Code kills it at %v", percentile(r.durations, 1), limit)
 	}
 }
 
 func ms(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 
 // BenchmarkHookBurst is TestConcurrentHooksLoseNothing as a measurement:
-// 2000 real hook processes at once on one session with two CPU hogs,
-// reporting events lost and logged, and how long the hooks took from
-// their payload to their exit (p50, p95, max) and from their start (max).
+// 2000 real hook processes started at once on one session with two CPU
+// hogs, reporting events lost and logged, and how long the hooks took from
+// their start to their exit (p50, p95, max; Claude Code's limit is 10 s).
 //
 //	go test ./hookbin -run '^$' -bench HookBurst -benchtime 1x
 func BenchmarkHookBurst(b *testing.B) {
@@ -176,5 +179,4 @@ func BenchmarkHookBurst(b *testing.B) {
 	b.ReportMetric(percentile(r.durations, 0.5).Seconds(), "p50-s")
 	b.ReportMetric(percentile(r.durations, 0.95).Seconds(), "p95-s")
 	b.ReportMetric(percentile(r.durations, 1).Seconds(), "max-s")
-	b.ReportMetric(percentile(r.lives, 1).Seconds(), "max-life-s")
 }
