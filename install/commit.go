@@ -115,14 +115,8 @@ func swapIn(path string, data []byte, mode fs.FileMode, expect []byte, expectExi
 	for {
 		// Flushing took a while: look before exchanging, so a write
 		// made meanwhile is picked up without touching the file.
-		if expect != nil || expectExists {
-			cur, curExists, err := current(path)
-			if err != nil {
-				return nil, false, false, err
-			}
-			if curExists != expectExists || !bytes.Equal(cur, expect) {
-				return cur, curExists, false, nil
-			}
+		if cur, curExists, moved, err := changed(path, expect, expectExists); err != nil || moved {
+			return cur, curExists, false, err
 		}
 		err := exchange(tmp, path)
 		switch {
@@ -161,6 +155,20 @@ func swapIn(path string, data []byte, mode fs.FileMode, expect []byte, expectExi
 	}
 }
 
+// changed reads path and says whether it no longer holds expect (or,
+// with !expectExists, no longer nothing). A nil expect with !expectExists
+// checks nothing.
+func changed(path string, expect []byte, expectExists bool) (cur []byte, curExists, moved bool, err error) {
+	if expect == nil && !expectExists {
+		return nil, false, false, nil
+	}
+	cur, curExists, err = current(path)
+	if err != nil {
+		return nil, false, false, err
+	}
+	return cur, curExists, curExists != expectExists || !bytes.Equal(cur, expect), nil
+}
+
 // current reads path; existed is false when there is no file.
 func current(path string) (data []byte, existed bool, err error) {
 	data, err = os.ReadFile(path)
@@ -174,14 +182,8 @@ func current(path string) (data []byte, existed bool, err error) {
 // provided it still holds expect (see swapIn), and returns the bytes the
 // file held.
 func takeOut(path string, expect []byte, expectExists bool) (was []byte, existed, swapped bool, err error) {
-	if expect != nil || expectExists {
-		cur, curExists, err := current(path)
-		if err != nil {
-			return nil, false, false, err
-		}
-		if curExists != expectExists || !bytes.Equal(cur, expect) {
-			return cur, curExists, false, nil
-		}
+	if cur, curExists, moved, err := changed(path, expect, expectExists); err != nil || moved {
+		return cur, curExists, false, err
 	}
 	tmp := tempName(path)
 	if err := os.Rename(path, tmp); err != nil {
