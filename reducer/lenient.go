@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/mailru/easyjson/jlexer"
-	"github.com/mailru/easyjson/jwriter"
+	"github.com/mew-dev/mew/internal/jwriter"
 )
 
 // easyDecoder is a type with generated JSON decoding (payload_easyjson.go).
