@@ -44,10 +44,12 @@ fuzz-short:
 	$(GO) test ./hookbin -run '^$$' -fuzz FuzzHookPayload -fuzztime 20000x -fuzzminimizetime 50x
 
 # Timing goals, reported as ratios and percentiles (never as timed tests):
-# the hook vs a no-op Go binary, registry write → `mew status --watch` line,
-# and the board's tick rate.
+# the hook vs a no-op Go binary, 2000 hooks at once under load (events
+# lost, seconds to exit), registry write → `mew status --watch` line, and
+# the board's tick rate.
 bench:
 	$(GO) test ./hookbin -run '^$$' -bench HookProcess -benchtime 400x
+	$(GO) test ./hookbin -run '^$$' -bench HookBurst -benchtime 1x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLatency -benchtime 200x
 	$(GO) test ./app/board -run '^$$' -bench . -benchtime 4000x
 

@@ -114,6 +114,8 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 	if out.State != session.Waiting {
 		out.Reason, out.Tool, out.ToolDetail = "", "", ""
 	}
+	out.Headless = headless(rec)
+	inert(&out)
 	return out
 }
 
@@ -217,7 +219,7 @@ func laterOf(a, b time.Time) time.Time {
 
 // both applies rules 4c and 4d.
 func both(out *session.Shown, h *session.HookState, r *session.RegistryState) {
-	hookNewer := !h.At.Before(r.At) // on a tie the hooks, which carry more detail, win
+	hookNewer := hookIsNewer(h, r)
 	switch r.Status {
 	case regBusy:
 		if h.State == session.Done || !hookNewer {

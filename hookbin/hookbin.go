@@ -7,13 +7,14 @@ package hookbin
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/mew-dev/mew/internal/clock"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/reducer"
@@ -21,12 +22,19 @@ import (
 	"github.com/mew-dev/mew/store"
 )
 
-// Time limits. Claude Code's own timeout for Mew's hook entries is larger
-// (see install), so Mew always gives up first and the agent never waits on
-// a hook error.
+// Time limits. Claude Code's own timeout for Mew's hook entries is 10 s
+// (install.Timeout), so Mew always gives up first, with time to spare, and
+// the agent never waits on a hook error.
 const (
+	// LockTimeout: the hook gives up on a session lock that shows no
+	// progress for this long (a stuck holder). While other hooks keep
+	// writing the session, it waits its turn, up to the Deadline.
 	LockTimeout = 2 * time.Second
-	Deadline    = 4 * time.Second
+	// Deadline: the hook exits this long after it started, whatever
+	// happens, logging the event it could not record. On a loaded machine
+	// a burst of hooks can take seconds to get their payloads and their
+	// turn at the lock (2000 at once: see TestConcurrentHooksLoseNothing).
+	Deadline = 7 * time.Second
 )
 
 // RunEnv is the environment `mew install` sets in the hook's command line
@@ -45,23 +53,50 @@ type Options struct {
 	Getenv      func(string) string
 	Environ     func() []string
 	Now         time.Time // when the hook started: the event's time
+	Mono        int64     // the same on the monotonic clock (internal/clock), 0 if unknown
 	Pid         int       // the hook's own pid
 	Procs       proctree.Table
 	Tty         func(pid int) (string, error)
 	Store       store.Store
 	Log         *Log
 	LockTimeout time.Duration
+
+	flight *inFlight
+}
+
+// inFlight is how far the hook got, for the log line at the deadline.
+type inFlight struct {
+	ev       atomic.Pointer[reducer.Event] // the event, once parsed
+	recorded atomic.Bool
 }
 
 // Main is the whole mew-hook program. It returns only to exit 0.
 func Main() {
 	now := time.Now().UTC() // UTC: no /etc/localtime to load
 	silenceStdio()
+	o := processOptions(now)
+	if o == nil {
+		return
+	}
 	// Bounded time whatever happens below: a stuck read or lock can't hold
-	// the agent longer than Deadline.
-	time.AfterFunc(Deadline, func() { os.Exit(0) })
-	if o := processOptions(now); o != nil {
-		run(o)
+	// the agent longer than Deadline. An event dropped here is logged.
+	o.flight = new(inFlight)
+	time.AfterFunc(Deadline, func() {
+		o.logDeadline()
+		os.Exit(0)
+	})
+	run(o)
+}
+
+// logDeadline says what the deadline cost: the event, or the payload that
+// never came in full.
+func (o *Options) logDeadline() {
+	f := o.flight
+	switch ev := f.ev.Load(); {
+	case ev == nil:
+		o.Log.Printf("-", "dropped an event: its payload did not arrive in full within %v", Deadline)
+	case !f.recorded.Load():
+		o.Log.Printf(ev.SessionID, "dropped %s: not recorded within %v", clipForLog(ev.Name), Deadline)
 	}
 }
 
@@ -74,7 +109,7 @@ func processOptions(now time.Time) *Options {
 		return nil
 	}
 	return &Options{
-		Stdin: os.Stdin, Getenv: os.Getenv, Environ: os.Environ, Now: now, Pid: os.Getpid(),
+		Stdin: os.Stdin, Getenv: os.Getenv, Environ: os.Environ, Now: now, Mono: clock.Mono(), Pid: os.Getpid(),
 		Procs: proctree.Lean{WithExe: true}, Tty: proctree.Tty, Store: st,
 		Log: &Log{Path: st.Home + "/mew-hook.log"}, LockTimeout: LockTimeout,
 	}
@@ -92,7 +127,11 @@ func run(o *Options) {
 			o.Log.Printf("-", "internal error (recovered): %v", r)
 		}
 	}()
+	if o.flight == nil {
+		o.flight = new(inFlight)
+	}
 	if ev := readEvent(o); ev != nil {
+		o.flight.ev.Store(ev)
 		record(o, ev)
 	}
 }
@@ -113,13 +152,17 @@ func readEvent(o *Options) *reducer.Event {
 		return nil
 	}
 	ev := new(reducer.Event)
-	if err := reducer.ParseInto(payload, ev); err != nil {
+	odd, err := reducer.ParseLenient(payload, ev)
+	if err != nil {
 		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
 		return nil
 	}
 	if !session.ValidID(ev.SessionID) {
 		o.Log.Printf("-", "session id %q is not a plain safe name; ignored", clipForLog(ev.SessionID))
 		return nil
+	}
+	if len(odd) > 0 {
+		o.Log.Printf(ev.SessionID, "%s: left out field(s) of an unexpected type: %s", clipForLog(ev.Name), clipForLog(strings.Join(odd, ", ")))
 	}
 	return ev
 }
@@ -142,26 +185,25 @@ func record(o *Options, ev *reducer.Event) {
 		// touches nothing but the session's own file.
 		proc = captureProcess(o)
 	}
-	now := o.Now
+	now, mono := o.Now, o.Mono
 	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
 		if rec.Hook == nil {
 			rec.Hook = new(session.HookState)
 		}
-		reducer.Fold(rec.Hook, ev, now)
+		reducer.FoldMono(rec.Hook, ev, now, mono)
 		if proc != nil {
 			rec.Process = proc
 		}
 		return true
 	})
+	if err == nil {
+		o.flight.recorded.Store(true)
+	}
 	if note != "" {
 		o.Log.Printf(ev.SessionID, "%s", note)
 	}
 	if err != nil {
-		what := "cannot record " + clipForLog(ev.Name)
-		if errors.Is(err, store.ErrLockTimeout) {
-			what = "gave up on " + clipForLog(ev.Name)
-		}
-		o.Log.Printf(ev.SessionID, "%s: %v", what, err)
+		o.Log.Printf(ev.SessionID, "dropped %s: %v", clipForLog(ev.Name), err)
 	}
 }
 
@@ -211,6 +253,7 @@ func DescribeAgent(agent proctree.Proc, procs proctree.Table, getenv func(string
 		}
 	}
 	p.Tmux = tmuxFromEnv(p.Env["TMUX"], p.Env["TMUX_PANE"])
+	p.Headless = headless(getenv)
 	if agent.Pid <= 0 {
 		return p
 	}
@@ -232,6 +275,20 @@ func DescribeAgent(agent proctree.Proc, procs proctree.Table, getenv func(string
 		}
 	}
 	return p
+}
+
+// headless says whether no person attends the session: Claude Code tells
+// its hooks in CLAUDE_CODE_SESSION_ATTENDED (0 for `claude -p` and SDK
+// apps, 1 for the interactive CLI, in 2.1.328); without it, an sdk-*
+// CLAUDE_CODE_ENTRYPOINT (sdk-cli for -p, sdk-ts, sdk-py) says the same.
+func headless(getenv func(string) string) bool {
+	switch getenv("CLAUDE_CODE_SESSION_ATTENDED") {
+	case "0":
+		return true
+	case "1":
+		return false
+	}
+	return strings.HasPrefix(getenv("CLAUDE_CODE_ENTRYPOINT"), "sdk-")
 }
 
 // tmuxFromEnv parses $TMUX ("socket,server-pid,session") and $TMUX_PANE.

@@ -80,12 +80,14 @@ func TestNeverInterferes(t *testing.T) {
 	}{
 		{"empty", "", nil, false, "not a hook event"},
 		{"not JSON", "", []byte("hello\x00\xff"), false, "not a hook event"},
+		{"escape codes in a broken payload", "", []byte("{\"session_id\":\"s\",\"cwd\":\"\x1b]0;pwned\x07\u009b2J\u202e"), false, "not a hook event"},
 		{"JSON but not an object", "", []byte(`[1,2,3]`), false, "not a hook event"},
 		{"no session id", "", []byte(`{"hook_event_name":"Stop"}`), false, "no valid session_id"},
 		{"path in the session id", "", []byte(`{"session_id":"../../x","hook_event_name":"Stop"}`), false, "not a plain safe name"},
 		{"huge", "", huge, false, "over the"},
 		{"unknown event", "", []byte(`{"session_id":"u1","hook_event_name":"SomethingNew"}`), true, ""},
 		{"normal event", "", []byte(`{"session_id":"u2","hook_event_name":"Stop"}`), true, ""},
+		{"one field of an unexpected type", "", []byte(`{"session_id":"u4","hook_event_name":"Stop","cwd":["x"]}`), true, "session=u4 Stop: left out field(s) of an unexpected type: cwd"},
 		{"unwritable state dir", filepath.Join(notADir, "mew"), []byte(`{"session_id":"u3","hook_event_name":"Stop"}`), false, ""},
 	}
 	for _, c := range cases {
@@ -109,6 +111,9 @@ func TestNeverInterferes(t *testing.T) {
 				log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
 				if !strings.Contains(string(log), c.logged) {
 					t.Fatalf("log %q lacks %q", log, c.logged)
+				}
+				if i := bytes.IndexFunc(log, func(r rune) bool { return r != '\n' && (r < 0x20 || (r >= 0x7f && r < 0xa0) || r == '\u202e') }); i >= 0 {
+					t.Fatalf("log holds a control character at %d: %q", i, log)
 				}
 			}
 		})
@@ -136,7 +141,7 @@ func TestLockHeldForeverIsBounded(t *testing.T) {
 				t.Fatalf("took %v; want about the lock timeout %v", r.duration, hookbin.LockTimeout)
 			}
 			log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
-			if !strings.Contains(string(log), "session=stuck gave up on PreToolUse") {
+			if !strings.Contains(string(log), "session=stuck dropped PreToolUse") {
 				t.Fatalf("log = %q", log)
 			}
 		})
@@ -168,7 +173,80 @@ func TestStdinNeverClosedIsBounded(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(home, "sessions", "open.json")); err == nil {
 				t.Fatal("an unfinished payload was recorded")
 			}
+			log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
+			if !strings.Contains(string(log), "session=- dropped an event: its payload did not arrive in full") {
+				t.Fatalf("log = %q", log)
+			}
 		})
+	}
+}
+
+// A hook held up for 4.5 s (a loaded machine, a paused process) before its
+// payload arrives still records it.
+func TestLatePayloadIsRecorded(t *testing.T) {
+	t.Parallel()
+	bin := hookBinary(t)
+	home := t.TempDir()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(4500 * time.Millisecond)
+		pw.Write([]byte(`{"session_id":"late","hook_event_name":"Stop"}`))
+		pw.Close()
+	}()
+	r := runHookCommand(t, hookbin.RunEnv+` "$0"`, bin, home, pr)
+	pr.Close()
+	if r.exit != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("exit %d stdout %q stderr %q", r.exit, r.stdout, r.stderr)
+	}
+	rec, err := store.Store{Home: home}.Load("late")
+	if err != nil || rec.Hook == nil || rec.Hook.EventCount != 1 {
+		t.Fatalf("the late event was not recorded: %+v %v", rec, err)
+	}
+}
+
+// An event the deadline cuts off is logged with its session and name: here
+// the session's lock keeps changing hands (its file keeps changing) but
+// never comes to this hook.
+func TestDeadlineDropIsLogged(t *testing.T) {
+	t.Parallel()
+	bin := hookBinary(t)
+	home := t.TempDir()
+	st := store.Store{Home: home}
+	if _, err := st.Update("crowded", time.Second, func(rec *session.Record, _ bool) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	held := flock.New(filepath.Join(home, "sessions", "crowded.json.lock"))
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		record := filepath.Join(home, "sessions", "crowded.json")
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			now := time.Now()
+			os.Chtimes(record, now, now) // another writer's turn
+		}
+	}()
+	r := runHook(t, bin, home, []byte(`{"session_id":"crowded","hook_event_name":"PreToolUse","tool_name":"Bash"}`))
+	if r.exit != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("exit %d stdout %q stderr %q", r.exit, r.stdout, r.stderr)
+	}
+	if r.duration < hookbin.Deadline || r.duration > hookbin.Deadline+2*time.Second {
+		t.Fatalf("took %v; want the deadline %v", r.duration, hookbin.Deadline)
+	}
+	log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
+	if !strings.Contains(string(log), "session=crowded dropped PreToolUse: not recorded within 7s") {
+		t.Fatalf("log = %q", log)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // MaxLogSize caps mew-hook.log; past it the log moves to mew-hook.log.1 (the
@@ -27,7 +29,10 @@ func (l *Log) Printf(sessionID, format string, args ...any) {
 	if l.Now != nil {
 		now = l.Now
 	}
-	line := fmt.Sprintf("%s pid=%d session=%s %s\n", now().UTC().Format(time.RFC3339Nano), os.Getpid(), sessionID, fmt.Sprintf(format, args...))
+	// Messages may quote the payload (a parse error shows where): kept
+	// inert for whoever reads the log in a terminal.
+	msg := text.Printable(fmt.Sprintf(format, args...))
+	line := fmt.Sprintf("%s pid=%d session=%s %s\n", now().UTC().Format(time.RFC3339Nano), os.Getpid(), text.Printable(sessionID), msg)
 	if fi, err := os.Stat(l.Path); err == nil && fi.Size()+int64(len(line)) > MaxLogSize {
 		_ = os.Rename(l.Path, l.Path+".1")
 	}

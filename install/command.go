@@ -19,7 +19,7 @@ import (
 )
 
 // Timeout is the seconds Claude Code gives one run of Mew's hook. The hook
-// gives up by itself after hookbin.Deadline (4 s), so this only matters if
+// gives up by itself after hookbin.Deadline (7 s), so this only matters if
 // the machine is badly stalled; it is kept short so a stall never holds the
 // agent long.
 const Timeout = 10
@@ -116,18 +116,38 @@ func checkQuotable(p string) error {
 	return nil
 }
 
-// IsMewCommand says whether a hook command is one Mew wrote. The rule,
-// precise so that nothing of the person's is ever touched: the command,
-// without trailing blanks, ends in `/mew-hook` or `/mew-hook"`, and the text
-// before that final `/mew-hook` contains "mew" (any case) — the directory
-// Mew installs into, $MEW_HOME/bin, is ~/.mew/bin by default. So
-// GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook", MEW_HOME="/opt/mew"
-// "/opt/mew/bin/mew-hook" and an older Mew's "$HOME/.mew/bin/mew-hook" are
-// Mew's; `mew-hook --verbose`, `/usr/local/bin/mew-hook`,
-// `~/.mew/bin/my-mew-hook` and `/x/mew/bin/mew-hook.sh` are not.
+// IsMewCommand says whether a hook command is one Mew wrote: exactly what
+// HookCommand writes for some MEW_HOME, with or without the RunEnv prefix
+// (older Mews wrote none). So GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook",
+// "$HOME/.mew/bin/mew-hook" and MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"
+// are Mew's; the person's /home/me/homework/bin/mew-hook, ~/.mew/bin/mew-hook
+// or "$HOME/.mew/bin/mew-hook" --verbose are not, however alike: a command
+// Mew did not write is never touched.
 func IsMewCommand(cmd string) bool {
-	s := strings.TrimRight(cmd, " \t\r\n")
-	s = strings.TrimSuffix(s, `"`)
-	before, ok := strings.CutSuffix(s, "/"+HookName)
-	return ok && strings.Contains(strings.ToLower(before), "mew")
+	s := strings.TrimPrefix(cmd, hookbin.RunEnv+" ")
+	dir := "$HOME/.mew" // the one MEW_HOME written without MEW_HOME=
+	if rest, ok := strings.CutPrefix(s, `MEW_HOME="`); ok {
+		d, after, ok := strings.Cut(rest, `"`)
+		if !ok || !isWrittenDir(d) {
+			return false
+		}
+		dir, s = d, strings.TrimPrefix(after, " ")
+		if len(after) == len(s) {
+			return false
+		}
+	}
+	return s == `"`+dir+"/bin/"+HookName+`"`
+}
+
+// isWrittenDir says whether d is a MEW_HOME as HookCommand writes it:
+// $HOME, $HOME/… or an absolute path, quotable as it stands.
+func isWrittenDir(d string) bool {
+	literal, ok := strings.CutPrefix(d, "$HOME")
+	if ok && literal != "" && literal[0] != '/' {
+		return false
+	}
+	if !ok && !strings.HasPrefix(d, "/") {
+		return false
+	}
+	return checkQuotable(literal) == nil
 }

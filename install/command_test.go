@@ -79,16 +79,31 @@ func TestHookCommandRunsInShell(t *testing.T) {
 }
 
 func TestIsMewCommand(t *testing.T) {
+	// Exactly the commands a Mew ever wrote (HookCommand, and before it
+	// the same without GOMAXPROCS=1).
 	yes := []string{
 		`"$HOME/.mew/bin/mew-hook"`,
+		`GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook"`,
+		`GOMAXPROCS=1 MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`,
+		`MEW_HOME="$HOME/.config/mew" "$HOME/.config/mew/bin/mew-hook"`,
+		`GOMAXPROCS=1 MEW_HOME="$HOME" "$HOME/bin/mew-hook"`,
+		`GOMAXPROCS=1 MEW_HOME="/Users/me/Library/Application Support/Mew" "/Users/me/Library/Application Support/Mew/bin/mew-hook"`,
+	}
+	// The person's own hooks, however much they look like Mew's.
+	no := []string{
+		`/home/me/homework/bin/mew-hook`,
+		`"/home/me/homework/bin/mew-hook"`,
 		`"$HOME/.mew/bin/mew-hook"  `,
 		`$HOME/.mew/bin/mew-hook`,
 		`~/.mew/bin/mew-hook`,
 		`/Users/me/.mew/bin/mew-hook`,
-		`GOMAXPROCS=1 MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`,
 		`"/Users/me/Library/Application Support/Mew/bin/mew-hook"`,
-	}
-	no := []string{
+		`"/Users/me/.mew/bin/mew-hook"`,
+		`MEW_HOME="/opt/mew" "/opt/other/bin/mew-hook"`,
+		`MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook" --verbose`,
+		`GOMAXPROCS=2 "$HOME/.mew/bin/mew-hook"`,
+		`MEW_HOME="/opt/m"ew" "/opt/m"ew/bin/mew-hook"`,
+		`MEW_HOME="relative" "relative/bin/mew-hook"`,
 		``,
 		`mew-hook`,
 		`mew-hook --verbose`,
@@ -110,5 +125,26 @@ func TestIsMewCommand(t *testing.T) {
 		if IsMewCommand(c) {
 			t.Errorf("IsMewCommand(%s) = true", c)
 		}
+	}
+}
+
+// A person's hook that only looks like Mew's survives install and
+// uninstall.
+func TestLookalikeHookSurvives(t *testing.T) {
+	env := testEnv(t)
+	doc := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/home/me/homework/bin/mew-hook"}]}]}}`
+	writeSettings(t, env, doc, 0o644)
+	if _, err := Install(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(readFile(t, env.SettingsPath())); !strings.Contains(got, "/home/me/homework/bin/mew-hook") {
+		t.Fatalf("install removed the person's hook:\n%s", got)
+	}
+	os.RemoveAll(env.MewHome) // no record: uninstall goes by the commands alone
+	if _, err := Uninstall(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(readFile(t, env.SettingsPath())); got != doc {
+		t.Fatalf("after uninstall:\n%s\nwant\n%s", got, doc)
 	}
 }

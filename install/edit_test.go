@@ -57,7 +57,7 @@ func TestEditCorpus(t *testing.T) {
 }
 
 func TestEditKeepsPersonEntriesInMixedGroup(t *testing.T) {
-	doc := []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"},{"type":"command","command":"/opt/mew/bin/mew-hook"}]}]}}`)
+	doc := []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"},{"type":"command","command":"MEW_HOME=\"/opt/mew\" \"/opt/mew/bin/mew-hook\""}]}]}}`)
 	ed, err := Edit(doc, testWant)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestEditKeepsPersonEntriesInMixedGroup(t *testing.T) {
 			added++
 		} else {
 			removed++
-			if c.Command != "/opt/mew/bin/mew-hook" || c.Event != "Stop" {
+			if c.Command != `MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"` || c.Event != "Stop" {
 				t.Fatalf("removed %+v", c)
 			}
 		}

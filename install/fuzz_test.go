@@ -20,7 +20,7 @@ func FuzzSettings(f *testing.F) {
 	for _, c := range corpus {
 		f.Add(append([]byte{0}, c.doc...))
 	}
-	for _, s := range []string{`{"a":`, `{"hooks":{"Stop":[}`, "{\"a\":1}}", `{"hooks":[]}`, `nul`, "\xff"} {
+	for _, s := range []string{`{"a":`, `{"hooks":{"Stop":[}`, "{\"a\":1}}", `{"hooks":[]}`, `nul`, `null`, " null ", "\xff"} {
 		f.Add(append([]byte{0}, s...))
 	}
 	for i := 0; i < 16; i++ {
@@ -109,7 +109,9 @@ func checkRoundTrip(t *testing.T, doc []byte, generated bool) {
 func checkRefusalJustified(t *testing.T, doc []byte, err error) {
 	t.Helper()
 	var top map[string]json.RawMessage
-	isObj := json.Unmarshal(doc, &top) == nil
+	// `null` unmarshals into a map without error, leaving it nil: it is
+	// not an object.
+	isObj := json.Unmarshal(doc, &top) == nil && top != nil
 	switch {
 	case errors.Is(err, ErrNotObject):
 		if isObj {

@@ -154,6 +154,31 @@ func Install(o Options) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
+	first := true
+	err = f.commit(func(f settingsFile) ([]byte, bool, error) {
+		if !first {
+			// Another program wrote the file meanwhile: the edit is made
+			// again on its bytes.
+			if ed, err = Edit(f.data, want); err != nil {
+				return nil, false, &FileError{Path: f.path, Err: err}
+			}
+			hook, updated := rep.Hook, rep.HookUpdated
+			rep = f.report(ed)
+			rep.Hook, rep.HookUpdated = hook, updated
+		}
+		first = false
+		return ed.Doc, false, prepareInstall(&rep, f, ed, recs, o.MewHome)
+	})
+	if err != nil {
+		return rep, err
+	}
+	rep.Wrote = true
+	return rep, nil
+}
+
+// prepareInstall does what comes before install writes ed over f: the
+// backup, the directories, the record of what uninstall restores.
+func prepareInstall(rep *Report, f settingsFile, ed Edited, recs records, mewHome string) error {
 	rec := recs.Settings[f.path]
 	ours := rec != nil && f.exists && digest(f.data) == rec.Wrote
 	if !ours {
@@ -163,7 +188,7 @@ func Install(o Options) (Report, error) {
 	if !f.exists {
 		created, err := mkdirAll(filepath.Dir(f.path))
 		if err != nil {
-			return rep, &FileError{Path: f.path, Err: err}
+			return &FileError{Path: f.path, Err: err}
 		}
 		if !ours {
 			rec.CreatedDirs = created
@@ -174,20 +199,13 @@ func Install(o Options) (Report, error) {
 	// overwrite it.
 	if f.exists && !ours {
 		rep.Backup = f.path + BackupSuffix
-		if err := store.WriteFileAtomic(rep.Backup, f.data, f.mode); err != nil {
-			return rep, &FileError{Path: f.path, Err: fmt.Errorf("cannot save a backup: %w", err)}
+		if err := writeBackup(rep.Backup, f.data, f.mode); err != nil {
+			return &FileError{Path: f.path, Err: fmt.Errorf("cannot save a backup: %w", err)}
 		}
 	}
 	rec.Wrote = digest(ed.Doc)
 	recs.Settings[f.path] = rec
-	if err := saveRecords(o.MewHome, recs); err != nil {
-		return rep, err
-	}
-	if err := f.replace(ed.Doc); err != nil {
-		return rep, err
-	}
-	rep.Wrote = true
-	return rep, nil
+	return saveRecords(mewHome, recs)
 }
 
 // Uninstall takes Mew's entries out of Claude Code's user settings. When
@@ -218,21 +236,9 @@ func Uninstall(o Options) (Report, error) {
 		}
 		return f.report(Edited{Doc: f.data}), nil
 	}
-	ours := rec != nil && digest(f.data) == rec.Wrote
-	ed, err := Edit(f.data, Want{DropEmptyHooks: rec != nil && rec.HooksAdded})
-	if err != nil && !ours {
-		return Report{}, &FileError{Path: f.path, Err: err}
-	}
-	rep := f.report(ed)
-	switch {
-	case ours && !rec.Existed && f.link == "":
-		rep.Removed, rep.Wrote = true, true
-		rep.HooksAfter = nil
-	case ours && rec.Existed:
-		rep.Restored, rep.Wrote = true, !bytes.Equal(rec.Before, f.data)
-		rep.HooksAfter = hooksOf(rec.Before)
-	default: // changed since install, or installed by an older record: take Mew's entries out
-		rep.Wrote = !bytes.Equal(ed.Doc, f.data)
+	rep, out, err := planUninstall(f, rec)
+	if err != nil {
+		return Report{}, err
 	}
 	if o.DryRun {
 		return rep, nil
@@ -241,31 +247,35 @@ func Uninstall(o Options) (Report, error) {
 		if err := f.writable(); err != nil {
 			return rep, err
 		}
-	}
-	switch {
-	case rep.Removed:
-		if err := f.checkUnchanged(); err != nil {
+		first := true
+		err := f.commit(func(f settingsFile) ([]byte, bool, error) {
+			if !first {
+				// Another program wrote the file meanwhile: decide again
+				// on its bytes.
+				if !f.exists {
+					rep = f.report(Edited{})
+					return nil, true, nil // it removed the file: it stays removed
+				}
+				if rep, out, err = planUninstall(f, rec); err != nil {
+					return nil, false, err
+				}
+			}
+			first = false
+			if rep.Wrote && !rep.Removed && !rep.Restored {
+				rep.Backup = f.path + BackupSuffix
+				if err := writeBackup(rep.Backup, f.data, f.mode); err != nil {
+					return nil, false, &FileError{Path: f.path, Err: fmt.Errorf("cannot save a backup: %w", err)}
+				}
+			}
+			return out, rep.Removed, nil
+		})
+		if err != nil {
 			return rep, err
 		}
-		if err := os.Remove(f.path); err != nil {
-			return rep, &FileError{Path: f.path, Err: err}
-		}
-		for i := len(rec.CreatedDirs) - 1; i >= 0; i-- {
-			_ = os.Remove(rec.CreatedDirs[i]) // only if empty: anything else there stays
-		}
-	case rep.Restored && rep.Wrote:
-		// The bytes there are Mew's own output (the digest says so): no
-		// backup, so the person's backup from install stays.
-		if err := f.replace(rec.Before); err != nil {
-			return rep, err
-		}
-	case rep.Wrote:
-		rep.Backup = f.path + BackupSuffix
-		if err := store.WriteFileAtomic(rep.Backup, f.data, f.mode); err != nil {
-			return rep, &FileError{Path: f.path, Err: fmt.Errorf("cannot save a backup: %w", err)}
-		}
-		if err := f.replace(ed.Doc); err != nil {
-			return rep, err
+		if rep.Removed {
+			for i := len(rec.CreatedDirs) - 1; i >= 0; i-- {
+				_ = os.Remove(rec.CreatedDirs[i]) // only if empty: anything else there stays
+			}
 		}
 	}
 	if rec != nil {
@@ -275,6 +285,32 @@ func Uninstall(o Options) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// planUninstall decides what uninstall makes of the settings file f: the
+// report and the bytes to write (none when the file goes).
+func planUninstall(f settingsFile, rec *settingsRecord) (Report, []byte, error) {
+	ours := rec != nil && digest(f.data) == rec.Wrote
+	ed, err := Edit(f.data, Want{DropEmptyHooks: rec != nil && rec.HooksAdded})
+	if err != nil && !ours {
+		return Report{}, nil, &FileError{Path: f.path, Err: err}
+	}
+	rep := f.report(ed)
+	switch {
+	case ours && !rec.Existed && f.link == "":
+		rep.Removed, rep.Wrote = true, true
+		rep.HooksAfter = nil
+		return rep, nil, nil
+	case ours && rec.Existed:
+		// The bytes there are Mew's own output (the digest says so): no
+		// backup, so the person's backup from install stays.
+		rep.Restored, rep.Wrote = true, !bytes.Equal(rec.Before, f.data)
+		rep.HooksAfter = hooksOf(rec.Before)
+		return rep, rec.Before, nil
+	default: // changed since install, or installed by an older record: take Mew's entries out
+		rep.Wrote = !bytes.Equal(ed.Doc, f.data)
+		return rep, ed.Doc, nil
+	}
 }
 
 // hooksOf is the "hooks" value of a document, nil when it has none or is
@@ -378,32 +414,6 @@ func readSettings(path string) (settingsFile, error) {
 func (f settingsFile) writable() error {
 	if f.exists && f.mode&0o200 == 0 {
 		return &FileError{Path: f.path, Err: fmt.Errorf("%w (mode %04o); make it writable or add the hooks by hand (`mew install --dry-run` shows them)", ErrReadOnly, f.mode)}
-	}
-	return nil
-}
-
-// checkUnchanged fails when the file changed since it was read: Claude
-// Code or an editor wrote it meanwhile, and that write must not be lost.
-func (f settingsFile) checkUnchanged() error {
-	now, err := readSettings(f.path)
-	if err != nil {
-		return err
-	}
-	if now.exists != f.exists || !bytes.Equal(now.data, f.data) {
-		return &FileError{Path: f.path, Err: errors.New("it changed while Mew was working on it; run the command again")}
-	}
-	return nil
-}
-
-// replace writes data over the file atomically (temporary file in the same
-// directory + rename), keeping its mode; for a symlink the target changes
-// and the link stays.
-func (f settingsFile) replace(data []byte) error {
-	if err := f.checkUnchanged(); err != nil {
-		return err
-	}
-	if err := store.WriteFileAtomic(f.path, data, f.mode); err != nil {
-		return &FileError{Path: f.path, Err: err}
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/internal/clock"
 	"github.com/mew-dev/mew/liveness"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/proctree/gops"
@@ -39,6 +40,7 @@ type Options struct {
 	Procs     proctree.Table
 	TicksToMs func(uint64) (int64, bool)
 	Now       func() time.Time
+	Mono      func() int64 // the monotonic clock (internal/clock); tests set it
 	// ForgetAfter: exited sessions older than this are removed from the
 	// store; 0 keeps them.
 	ForgetAfter time.Duration
@@ -243,7 +245,7 @@ func foldRegistry(o Options, recs []session.Record, entries []registry.Entry, no
 		if known {
 			prev = recs[i].Registry
 		}
-		next := registry.Observe(prev, e.Doc, e.File, now)
+		next := registry.ObserveMono(prev, e.Doc, e.File, now, o.mono())
 		if prev != nil && sameRegistry(*prev, next) {
 			continue
 		}
@@ -304,7 +306,7 @@ func foldRegistry(o Options, recs []session.Record, entries []registry.Entry, no
 func persistRegistry(o Options, id string, e registry.Entry, now time.Time) (session.Record, error) {
 	var out session.Record
 	_, err := o.Store.Update(id, o.lockTimeout(), func(rec *session.Record, _ bool) bool {
-		next := registry.Observe(rec.Registry, e.Doc, e.File, now)
+		next := registry.ObserveMono(rec.Registry, e.Doc, e.File, now, o.mono())
 		changed := rec.Registry == nil || !sameRegistry(*rec.Registry, next)
 		rec.Registry = &next
 		out = *rec
@@ -328,10 +330,11 @@ func pickDocs(entries []registry.Entry) map[string]registry.Entry {
 }
 
 // Sort orders sessions the way a person reads them: waiting (longest wait
-// first), then done and failed, then working, then the rest; ties by id.
+// first), then done and failed, then working, then the rest (headless
+// sessions that wait or are done among them); ties by id.
 func Sort(s []session.Shown) {
 	sort.SliceStable(s, func(i, j int) bool {
-		ri, rj := rank(s[i].State), rank(s[j].State)
+		ri, rj := rank(s[i]), rank(s[j])
 		if ri != rj {
 			return ri < rj
 		}
@@ -342,8 +345,11 @@ func Sort(s []session.Shown) {
 	})
 }
 
-func rank(st session.State) int {
-	switch st {
+func rank(s session.Shown) int {
+	if s.Headless && s.State != session.Working {
+		return 3 // nobody attends it: with the idle ones
+	}
+	switch s.State {
 	case session.Waiting:
 		return 0
 	case session.Done, session.Failed:
@@ -361,6 +367,13 @@ func (o Options) now() time.Time {
 		return o.Now().UTC()
 	}
 	return time.Now().UTC()
+}
+
+func (o Options) mono() int64 {
+	if o.Mono != nil {
+		return o.Mono()
+	}
+	return clock.Mono()
 }
 
 func (o Options) lockTimeout() time.Duration {

@@ -84,13 +84,21 @@ func Parse(payload []byte) (Event, error) {
 
 // ParseInto is Parse into *ev (the hook keeps its event off the stack).
 func ParseInto(payload []byte, ev *Event) error {
-	if err := decode(payload, ev); err != nil {
-		return fmt.Errorf("payload is not a hook event: %w", err)
+	_, err := ParseLenient(payload, ev)
+	return err
+}
+
+// ParseLenient is ParseInto that also names the fields it left out because
+// their values had an unexpected type (the rest of the event is kept).
+func ParseLenient(payload []byte, ev *Event) (ignored []string, err error) {
+	ignored, err = decodeLenient(payload, ev)
+	if err != nil {
+		return nil, fmt.Errorf("payload is not a hook event: %w", err)
 	}
 	if ev.SessionID == "" {
-		return ErrNoSession
+		return ignored, ErrNoSession
 	}
-	return nil
+	return ignored, nil
 }
 
 // inputHash fingerprints tool_input so a PermissionRequest (which carries no
@@ -110,7 +118,7 @@ func toolDetail(tool string, raw json.RawMessage) string {
 		return ""
 	}
 	var in toolInput
-	if decode(raw, &in) != nil {
+	if _, err := decodeLenient(raw, &in); err != nil {
 		return ""
 	}
 	var s string
@@ -145,7 +153,7 @@ func errorKind(raw json.RawMessage) string {
 		return oneLine(s, 60)
 	}
 	var obj stopError
-	if decode(raw, &obj) == nil {
+	if _, err := decodeLenient(raw, &obj); err == nil {
 		if obj.Type != "" {
 			return oneLine(obj.Type, 60)
 		}

@@ -34,7 +34,11 @@ func Apply(prev session.HookState, ev Event, now time.Time) session.HookState {
 // it on the record it just read; pointers keep the hook's goroutine stack
 // small (a deeper stack is a fresh stack to allocate and copy, and page
 // faults are most of a hook process's cost).
-func Fold(h *session.HookState, ev *Event, now time.Time) {
+func Fold(h *session.HookState, ev *Event, now time.Time) { FoldMono(h, ev, now, 0) }
+
+// FoldMono is Fold with the event's time on the machine's monotonic clock
+// too (internal/clock; 0 when unknown), kept as AtMono next to At.
+func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 	h.EventCount++
 	if ev.Cwd != "" {
 		h.Cwd = clip(ev.Cwd)
@@ -166,7 +170,7 @@ func Fold(h *session.HookState, ev *Event, now time.Time) {
 	if !bears {
 		return
 	}
-	h.At = now
+	h.At, h.AtMono = now, mono
 	state, reason, wait := derive(h)
 	if state != h.State || reason != h.Reason || h.Since.IsZero() {
 		h.State, h.Reason, h.Since, h.Source = state, reason, now, source

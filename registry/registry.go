@@ -49,6 +49,7 @@ type Doc struct {
 	Version    string
 	Status     string
 	WaitingFor string
+	Entrypoint string // "cli" interactive, "sdk-cli" for `claude -p`, "sdk-ts", ...
 	// StatusAt is when the status was set (statusUpdatedAt, else updatedAt);
 	// zero when the file does not say.
 	StatusAt time.Time
@@ -73,6 +74,7 @@ func Parse(data []byte) (Doc, error) {
 		Version:    str(raw["version"]),
 		Status:     str(raw["status"]),
 		WaitingFor: str(raw["waitingFor"]),
+		Entrypoint: str(raw["entrypoint"]),
 		StartedAt:  millis(num(raw["startedAt"])),
 	}
 	if d.ProcStart == "" { // some versions may write it as a number
@@ -166,6 +168,16 @@ func IsDocName(name string) bool {
 // Observe folds a document into Mew's memory of the registry. It is pure:
 // seenAt is when Mew read the file, used when the document carries no time.
 func Observe(prev *session.RegistryState, d Doc, file string, seenAt time.Time) session.RegistryState {
+	return ObserveMono(prev, d, file, seenAt, 0)
+}
+
+// ObserveMono is Observe with seenMono, the moment of the reading on the
+// machine's monotonic clock (internal/clock; 0 if unknown). The status's
+// own time then goes on that clock too, as AtMono: the reading's time less
+// how long before it (by the wall clock, read moments apart) the status
+// was set. It is taken once per status: a re-read after the wall clock
+// stepped must not move it.
+func ObserveMono(prev *session.RegistryState, d Doc, file string, seenAt time.Time, seenMono int64) session.RegistryState {
 	var r session.RegistryState
 	if prev != nil {
 		r = *prev
@@ -179,6 +191,7 @@ func Observe(prev *session.RegistryState, d Doc, file string, seenAt time.Time) 
 			at = prev.At
 		}
 	}
+	r.AtMono = statusMono(prev, at, seenAt, seenMono)
 	r.Status, r.WaitingFor, r.At, r.Gone = d.Status, d.WaitingFor, at, false
 	switch d.Status {
 	case "busy", "waiting":
@@ -186,7 +199,21 @@ func Observe(prev *session.RegistryState, d Doc, file string, seenAt time.Time) 
 	}
 	r.Pid, r.ProcStart, r.StartedAt = d.Pid, d.ProcStart, d.StartedAt
 	r.Cwd, r.Name, r.Tmux, r.Version, r.File = d.Cwd, d.Name, d.Tmux, d.Version, file
+	r.Entrypoint = d.Entrypoint
 	return r
+}
+
+// statusMono places a status set at (wall clock) on the monotonic clock.
+func statusMono(prev *session.RegistryState, at, seenAt time.Time, seenMono int64) int64 {
+	switch {
+	case seenMono == 0:
+		return 0
+	case prev != nil && !prev.Gone && prev.AtMono != 0 && prev.At.Equal(at):
+		return prev.AtMono
+	}
+	// A status cannot be set after it is read: a wall clock stepped back
+	// in between would say so.
+	return seenMono - int64(max(seenAt.Sub(at), 0))
 }
 
 // Vanish records that the session's registry file is gone (Claude Code

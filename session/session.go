@@ -83,6 +83,10 @@ type HookState struct {
 	// At is the time of the newest event that bears on the state; combine
 	// compares it with the registry's status time.
 	At time.Time `json:"at"`
+	// AtMono is At on the machine's monotonic clock (internal/clock), 0
+	// when unknown: it orders hook events and registry readings even
+	// across a wall clock step (combine).
+	AtMono int64 `json:"at_mono,omitempty"`
 
 	Cwd            string `json:"cwd,omitempty"`
 	Title          string `json:"title,omitempty"`
@@ -125,6 +129,8 @@ type RegistryState struct {
 	Status     string    `json:"status,omitempty"` // idle | busy | waiting | "" (not reported)
 	WaitingFor string    `json:"waiting_for,omitempty"`
 	At         time.Time `json:"at"` // statusUpdatedAt, or when Mew saw the file
+	// AtMono is At on the monotonic clock (see HookState.AtMono).
+	AtMono int64 `json:"at_mono,omitempty"`
 	// TurnSeen is true when busy or waiting was observed after the last
 	// idle Mew saw before it: lets a registry-only session tell "a turn ended"
 	// (done) from "nothing happened yet" (idle).
@@ -139,6 +145,9 @@ type RegistryState struct {
 	Tmux       string    `json:"tmux,omitempty"`
 	Version    string    `json:"version,omitempty"`
 	File       string    `json:"file,omitempty"` // base name of the registry file
+	// Entrypoint is how Claude Code was started: "cli" interactive,
+	// "sdk-cli" (`claude -p`), "sdk-ts", "sdk-py" (SDK apps), ...
+	Entrypoint string `json:"entrypoint,omitempty"`
 }
 
 // LogState is what an agent's own log says about its turns (Codex's rollout
@@ -210,6 +219,9 @@ type Process struct {
 	Tmux      *Tmux             `json:"tmux,omitempty"`
 	HookPid   int               `json:"hook_pid,omitempty"`
 	Ancestors []Ancestor        `json:"ancestors,omitempty"`
+	// Headless: no person attends the session (`claude -p`, an SDK app);
+	// see hookbin.headless.
+	Headless bool `json:"headless,omitempty"`
 }
 
 // Ancestor is one process above the agent, nearest first.
@@ -253,7 +265,14 @@ type Shown struct {
 	Tmux        string    `json:"tmux,omitempty"`
 	HooksSeen   bool      `json:"hooks"`    // Mew's hooks reported on this session
 	Registry    bool      `json:"registry"` // Claude Code's registry reported on it
+	// Headless: no person attends it (`claude -p`, an SDK app): it never
+	// counts as needing you, whatever its state (NeedsYou).
+	Headless bool `json:"headless,omitempty"`
 }
+
+// NeedsYou reports whether the session asks for the person: a needs-you
+// state of a session someone attends.
+func (s Shown) NeedsYou() bool { return !s.Headless && s.State.NeedsYou() }
 
 // ValidID reports whether id is a plain safe name: 1-128 ASCII letters,
 // digits, '-', '_', ':' or '%', starting with a letter or digit. Claude Code

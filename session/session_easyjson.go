@@ -225,6 +225,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Sho
 			} else {
 				out.Registry = bool(in.Bool())
 			}
+		case "headless":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Headless = bool(in.Bool())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -318,6 +324,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Sh
 		const prefix string = ",\"registry\":"
 		out.RawString(prefix)
 		out.Bool(bool(in.Registry))
+	}
+	if in.Headless {
+		const prefix string = ",\"headless\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Headless))
 	}
 	out.RawByte('}')
 }
@@ -615,6 +626,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Reg
 					in.AddError((out.At).UnmarshalJSON(data))
 				}
 			}
+		case "at_mono":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.AtMono = int64(in.Int64())
+			}
 		case "turn_seen":
 			if in.IsNull() {
 				in.Skip()
@@ -685,6 +702,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Reg
 			} else {
 				out.File = string(in.String())
 			}
+		case "entrypoint":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Entrypoint = string(in.String())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -724,6 +747,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Re
 			out.RawString(prefix)
 		}
 		out.Raw((in.At).MarshalJSON())
+	}
+	if in.AtMono != 0 {
+		const prefix string = ",\"at_mono\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.AtMono))
 	}
 	if in.TurnSeen {
 		const prefix string = ",\"turn_seen\":"
@@ -779,6 +807,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Re
 		const prefix string = ",\"file\":"
 		out.RawString(prefix)
 		out.String(string(in.File))
+	}
+	if in.Entrypoint != "" {
+		const prefix string = ",\"entrypoint\":"
+		out.RawString(prefix)
+		out.String(string(in.Entrypoint))
 	}
 	out.RawByte('}')
 }
@@ -1111,6 +1144,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Pro
 				}
 				in.Delim(']')
 			}
+		case "headless":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Headless = bool(in.Bool())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -1192,6 +1231,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Pr
 			}
 			out.RawByte(']')
 		}
+	}
+	if in.Headless {
+		const prefix string = ",\"headless\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Headless))
 	}
 	out.RawByte('}')
 }
@@ -1666,6 +1710,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Hoo
 					in.AddError((out.At).UnmarshalJSON(data))
 				}
 			}
+		case "at_mono":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.AtMono = int64(in.Int64())
+			}
 		case "cwd":
 			if in.IsNull() {
 				in.Skip()
@@ -1890,6 +1940,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Ho
 		const prefix string = ",\"at\":"
 		out.RawString(prefix)
 		out.Raw((in.At).MarshalJSON())
+	}
+	if in.AtMono != 0 {
+		const prefix string = ",\"at_mono\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.AtMono))
 	}
 	if in.Cwd != "" {
 		const prefix string = ",\"cwd\":"

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,14 +100,14 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	if err != nil {
 		return "", err
 	}
-	unlock, err := lock(p+".lock", lockTimeout)
+	unlock, err := lock(p, lockTimeout)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The session directory is made on first use only: checking it on
 		// every call costs the hook a stat.
 		if err := s.EnsureDir(); err != nil {
 			return "", err
 		}
-		unlock, err = lock(p+".lock", lockTimeout)
+		unlock, err = lock(p, lockTimeout)
 	}
 	if err != nil {
 		return "", err
@@ -121,10 +122,11 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	switch {
 	case err == nil, errors.Is(err, fs.ErrNotExist):
 	case errors.Is(err, errCorrupt):
-		if rerr := os.Rename(p, p+".corrupt"); rerr != nil {
+		aside, rerr := setAside(p)
+		if rerr != nil {
 			return "", fmt.Errorf("%v; and it could not be set aside: %w", err, rerr)
 		}
-		note = fmt.Sprintf("%v; moved it to %s and started afresh", err, filepath.Base(p)+".corrupt")
+		note = fmt.Sprintf("%v; moved it to %s and started afresh", err, filepath.Base(aside))
 	default:
 		return "", err
 	}
@@ -137,13 +139,36 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	return note, writeRecord(p, rec)
 }
 
-// Remove deletes a session's file and its lock file, under the lock.
+// setAside moves a corrupt file to the first free name of <file>.corrupt,
+// <file>.corrupt.2, ...: every corrupt copy is kept, none overwrites an
+// earlier one. A hard link claims a name only if it is free (no
+// overwrite), then the original name goes; the caller holds the lock.
+func setAside(path string) (string, error) {
+	for n := 1; ; n++ {
+		aside := path + ".corrupt"
+		if n > 1 {
+			aside += "." + strconv.Itoa(n)
+		}
+		err := os.Link(path, aside)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return aside, os.Remove(path)
+	}
+}
+
+// Remove deletes a session's file and its lock file, under the lock. A
+// writer already waiting on the removed lock file notices when it gets the
+// lock (see lock) and starts over on the path's new one.
 func (s Store) Remove(id string, lockTimeout time.Duration) error {
 	p, err := s.Path(id)
 	if err != nil {
 		return err
 	}
-	unlock, err := lock(p+".lock", lockTimeout)
+	unlock, err := lock(p, lockTimeout)
 	if err != nil {
 		return err
 	}
@@ -152,7 +177,8 @@ func (s Store) Remove(id string, lockTimeout time.Duration) error {
 		return err
 	}
 	_ = os.Remove(swapName(p))
-	// The lock file goes last; a hook waiting on it recreates both.
+	// The lock file goes last, still locked: whoever waits on it finds
+	// it unlinked once granted and locks the path afresh.
 	_ = os.Remove(p + ".lock")
 	return nil
 }
@@ -348,38 +374,123 @@ func writeAll(fd int, data []byte) error {
 	return nil
 }
 
-// lock takes an exclusive flock on path, giving up after timeout. The
-// blocking flock call runs on its own goroutine so the wait is bounded even
-// when another process holds the lock forever; if it is granted after we
-// gave up, the goroutine releases it at once.
-func lock(path string, timeout time.Duration) (unlock func(), err error) {
+// maxWaitFactor bounds a wait for a session lock that keeps changing hands:
+// that many timeouts in all.
+const maxWaitFactor = 4
+
+// lock takes the exclusive flock of the session file record (its .lock
+// file). It gives up after timeout without progress: while the record
+// keeps changing (other writers taking their turns, as when hundreds of
+// hooks of one session fire at once) the wait goes on, up to
+// maxWaitFactor timeouts in all, so a burst of writers all get their turn
+// but a holder that is stuck costs only the timeout. The blocking flock
+// call runs on its own goroutine so the wait stays bounded; if it is
+// granted after we gave up, the goroutine releases it at once.
+//
+// A lock granted on a file that is no longer the one at the lock path
+// (Remove unlinked it while we waited) protects nothing: a newcomer locks
+// the new file. It is let go and the path is locked again.
+func lock(record string, timeout time.Duration) (unlock func(), err error) {
+	path := record + ".lock"
+	w := waiter{record: record, timeout: timeout}
+	for {
+		fl, err := w.lockOnce(path)
+		if err != nil {
+			return nil, err
+		}
+		if lockedPath(fl, path) {
+			return func() { fl.Unlock(); fl.Close() }, nil
+		}
+		fl.Unlock()
+		fl.Close()
+	}
+}
+
+// lockedPath reports whether the locked file is still the one at path.
+func lockedPath(fl *flock.Flock, path string) bool {
+	held, err := fl.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(held, now)
+}
+
+// waiter tracks one wait for a session lock. It looks at the record once
+// a timeout: a waiter polling more often, times hundreds of hooks in a
+// burst, would take the CPU the lock holder needs.
+type waiter struct {
+	record  string
+	timeout time.Duration
+	started bool
+	end     time.Time // the wait ends here, progress or not
+	last    [5]int64  // the record's identity and times when last looked at
+}
+
+// start notes the record as the wait begins.
+func (w *waiter) start(now time.Time) {
+	if !w.started {
+		w.started, w.end, w.last = true, now.Add(maxWaitFactor*w.timeout), recordStamp(w.record)
+	}
+}
+
+// goOn says, a timeout after the last look, whether the record changed
+// meanwhile and there is time left.
+func (w *waiter) goOn(now time.Time) bool {
+	s := recordStamp(w.record)
+	changed := s != w.last
+	w.last = s
+	return changed && now.Before(w.end)
+}
+
+// recordStamp is what changes when a writer replaces the record: its
+// inode (the swap alternates two) and times; zeros when it is missing.
+func recordStamp(path string) [5]int64 {
+	var st unix.Stat_t
+	if unix.Stat(path, &st) != nil {
+		return [5]int64{}
+	}
+	t := stamp(&st)
+	return [5]int64{int64(st.Ino), t[0], t[1], t[2], t[3]}
+}
+
+func (w *waiter) lockOnce(path string) (*flock.Flock, error) {
 	fl := flock.New(path, flock.SetPermissions(fileMode))
-	release := func() { fl.Unlock(); fl.Close() }
 	// Uncontended, the lock is free: take it without starting a goroutine
 	// (and the thread a blocking syscall would cost the hook).
 	if ok, err := fl.TryLock(); err != nil {
 		return nil, fmt.Errorf("cannot lock %s: %w", filepath.Base(path), err)
 	} else if ok {
-		return release, nil
+		return fl, nil
 	}
+	w.start(time.Now())
 	done := make(chan error, 1)
 	go func() { done <- fl.Lock() }()
-	timer := time.NewTimer(timeout)
+	timer := time.NewTimer(min(w.timeout, time.Until(w.end)))
 	defer timer.Stop()
-	select {
-	case err := <-done:
-		if err != nil {
-			return nil, fmt.Errorf("cannot lock %s: %w", filepath.Base(path), err)
-		}
-		return release, nil
-	case <-timer.C:
-		go func() {
-			if <-done == nil {
-				fl.Unlock()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				return nil, fmt.Errorf("cannot lock %s: %w", filepath.Base(path), err)
 			}
-			fl.Close()
-		}()
-		return nil, fmt.Errorf("%w (%s after %v)", ErrLockTimeout, filepath.Base(path), timeout)
+			return fl, nil
+		case now := <-timer.C:
+			if w.goOn(now) {
+				timer.Reset(min(w.timeout, w.end.Sub(now)))
+				continue
+			}
+			go func() {
+				if <-done == nil {
+					fl.Unlock()
+				}
+				fl.Close()
+			}()
+			if now.Before(w.end) {
+				return nil, fmt.Errorf("%w (%s: %v without progress)", ErrLockTimeout, filepath.Base(path), w.timeout)
+			}
+			return nil, fmt.Errorf("%w (%s: still busy after %v)", ErrLockTimeout, filepath.Base(path), maxWaitFactor*w.timeout)
+		}
 	}
 }
 

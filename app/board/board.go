@@ -13,7 +13,9 @@
 //   - working sessions, by project then id, so busy cats don't swap rooms
 //     as their states churn;
 //   - idle and exited sessions only with Config.ShowQuiet (`mew snapshot
-//     --all`): nothing to do there, so the panel leaves them out.
+//     --all`): nothing to do there, so the panel leaves them out. Headless
+//     sessions (`claude -p`, SDK apps) that wait or are done go there too:
+//     nobody attends them, so they never open the panel or ring.
 //
 // A waiting, done or failed state counts only once it has held for a short
 // settle time (Config): until then the session is shown as working. The
@@ -82,8 +84,8 @@ type Row struct {
 }
 
 // NeedsYou reports whether the row asks for the person: waiting, done or
-// failed.
-func (r Row) NeedsYou() bool { return needsYou(r.State) }
+// failed, in a session someone attends (not `claude -p` or an SDK app).
+func (r Row) NeedsYou() bool { return !r.Session.Headless && needsYou(r.State) }
 
 func needsYou(s session.State) bool {
 	return s == session.Waiting || s == session.Done || s == session.Failed
@@ -137,6 +139,9 @@ func Arrange(sessions []session.Shown, now time.Time, cfg Config) []Row {
 		seen[s.ID] = true
 		st, reason := cfg.present(s, now)
 		g := groupOf(st)
+		if s.Headless && g < GroupWorking {
+			g = GroupQuiet // nobody attends it: nothing for the person to do
+		}
 		if g == groupHidden || (g == GroupQuiet && !cfg.ShowQuiet) {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mew-dev/mew/install"
+	"github.com/mew-dev/mew/internal/text"
 )
 
 func init() {
@@ -20,6 +21,7 @@ func init() {
 }
 
 func runInstall(args []string, stdout, stderr io.Writer) int {
+	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	fl := flag.NewFlagSet("install", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
@@ -90,6 +92,7 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 }
 
 func runUninstall(args []string, stdout, stderr io.Writer) int {
+	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	fl := flag.NewFlagSet("uninstall", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
@@ -180,6 +183,7 @@ func printChanges(w io.Writer, rep install.Report) {
 }
 
 func runDoctor(args []string, stdout, stderr io.Writer) int {
+	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	fl := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	fl.Usage = func() {

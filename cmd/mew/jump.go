@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -48,6 +49,9 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return jumpUsage
 	}
+	// Plans name apps, ttys and panes from the session file (harmless to
+	// JSON: its text is ASCII outside strings).
+	stdout = text.NewWriter(stdout)
 	want := fs.Arg(0)
 	if !session.ValidID(want) {
 		fmt.Fprintf(stderr, "mew jump: %q is not a session id or prefix (letters, digits, '-' and '_' only)\n", jumpClip(want))

@@ -9,6 +9,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // command is one `mew <name>` subcommand.
@@ -42,6 +44,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return 0
 	}
+	// Messages quote names and paths from files anyone can write: one
+	// filter keeps them inert (internal/text).
+	stderr = text.NewWriter(stderr)
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "mew: unknown command %q\n\n", args[0])

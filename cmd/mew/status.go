@@ -41,6 +41,9 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	o.ForgetAfter = *forget
+	// The shown texts are inert already (combine); this is the backstop,
+	// harmless to JSON (its text is ASCII outside strings).
+	stdout = text.NewWriter(stdout)
 	if *watch {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,9 +43,11 @@ func TestWatchLiveInTmux(t *testing.T) {
 		t.Skip("no tmux")
 	}
 	c := newBoardCLI(t)
-	sock := "mew-watch-test-" + strings.ReplaceAll(t.Name(), "/", "-")
+	// A socket of this test's own: tests running at once (other packages,
+	// other checkouts) never share a server.
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
 	tm := func(args ...string) string {
-		out, _ := exec.Command(tmux, append([]string{"-L", sock}, args...)...).CombinedOutput()
+		out, _ := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
 		return string(out)
 	}
 	env := []string{}

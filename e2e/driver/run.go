@@ -116,63 +116,12 @@ func claudeJSON(project string) ([]byte, error) {
 // Launch makes the isolated home, installs Mew's hooks when asked, starts
 // the CLI in a tmux pane and starts watching it.
 func Launch(o Options) (*Run, error) {
-	if o.Cols == 0 {
-		o.Cols, o.Rows = 120, 32
-	}
-	if o.MewEvery == 0 {
-		o.MewEvery = 100 * time.Millisecond
-	}
-	root, err := filepath.EvalSymlinks(o.Dir) // the CLI keys projects by real path
+	r, root, err := prepare(o)
 	if err != nil {
 		return nil, err
 	}
-	home := filepath.Join(root, "home")
-	r := &Run{
-		Opts:      o,
-		Home:      home,
-		ConfigDir: filepath.Join(home, ".claude"),
-		MewHome:   filepath.Join(home, ".mew"),
-		Project:   filepath.Join(root, "proj"),
-		TL:        o.Timeline,
-		done:      make(chan struct{}),
-	}
-	if r.TL == nil {
-		r.TL = NewTimeline(time.Now())
-	}
-	r.rec = newRecorder(r.TL)
-	tmp := filepath.Join(root, "tmp")
-	for _, d := range []string{r.ConfigDir, r.Project, tmp} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, err
-		}
-	}
-	cj, err := claudeJSON(r.Project)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(r.ConfigDir, ".claude.json"), cj, 0o600); err != nil {
-		return nil, err
-	}
-	r.Env = isolatedEnv(r.Home, r.ConfigDir, r.MewHome, tmp, o.APIURL)
-	if o.Install {
-		if o.Mew == "" {
-			return nil, errors.New("Install needs the mew binary")
-		}
-		if err := r.mewInstall(); err != nil {
-			return nil, err
-		}
-	}
+	o = r.Opts
 	hookLog := filepath.Join(root, "observed-hooks.jsonl")
-	if len(o.ObserveHooks) > 0 {
-		if err := addObserverHooks(filepath.Join(r.ConfigDir, "settings.json"), hookLog, o.ObserveHooks); err != nil {
-			return nil, err
-		}
-	}
-	if o.Setup != nil {
-		if err := o.Setup(r); err != nil {
-			return nil, err
-		}
-	}
 	t, err := StartTmux(r.Project, filepath.Join(root, "tmux.sock"), r.Env, o.Cols, o.Rows)
 	if err != nil {
 		return nil, err
@@ -219,6 +168,69 @@ func Launch(o Options) (*Run, error) {
 		close(r.done)
 	}()
 	return r, nil
+}
+
+// prepare makes the isolated home of a run (Mew installed and observer
+// hooks added when asked) and returns it with the run's root directory.
+func prepare(o Options) (*Run, string, error) {
+	if o.Cols == 0 {
+		o.Cols, o.Rows = 120, 32
+	}
+	if o.MewEvery == 0 {
+		o.MewEvery = 100 * time.Millisecond
+	}
+	root, err := filepath.EvalSymlinks(o.Dir) // the CLI keys projects by real path
+	if err != nil {
+		return nil, "", err
+	}
+	home := filepath.Join(root, "home")
+	r := &Run{
+		Opts:      o,
+		Home:      home,
+		ConfigDir: filepath.Join(home, ".claude"),
+		MewHome:   filepath.Join(home, ".mew"),
+		Project:   filepath.Join(root, "proj"),
+		TL:        o.Timeline,
+		done:      make(chan struct{}),
+	}
+	if r.TL == nil {
+		r.TL = NewTimeline(time.Now())
+	}
+	r.rec = newRecorder(r.TL)
+	tmp := filepath.Join(root, "tmp")
+	for _, d := range []string{r.ConfigDir, r.Project, tmp} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, "", err
+		}
+	}
+	cj, err := claudeJSON(r.Project)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := os.WriteFile(filepath.Join(r.ConfigDir, ".claude.json"), cj, 0o600); err != nil {
+		return nil, "", err
+	}
+	r.Env = isolatedEnv(r.Home, r.ConfigDir, r.MewHome, tmp, o.APIURL)
+	if o.Install {
+		if o.Mew == "" {
+			return nil, "", errors.New("Install needs the mew binary")
+		}
+		if err := r.mewInstall(); err != nil {
+			return nil, "", err
+		}
+	}
+	hookLog := filepath.Join(root, "observed-hooks.jsonl")
+	if len(o.ObserveHooks) > 0 {
+		if err := addObserverHooks(filepath.Join(r.ConfigDir, "settings.json"), hookLog, o.ObserveHooks); err != nil {
+			return nil, "", err
+		}
+	}
+	if o.Setup != nil {
+		if err := o.Setup(r); err != nil {
+			return nil, "", err
+		}
+	}
+	return r, root, nil
 }
 
 // mewInstall runs `mew install` in the isolated home, the way a person would.

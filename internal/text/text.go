@@ -1,12 +1,89 @@
 // Package text makes untrusted text (prompts, messages, paths, tool input
-// from an agent) safe to show on one line: in a terminal, a menu, a panel or
-// a log.
+// from an agent, names from files anyone can write) safe to show: in a
+// terminal, a menu, a panel or a log. One rule (inert) decides which
+// characters can act on a terminal or disguise text; OneLine, Printable
+// and Writer apply it to prose, to names and paths, and to whole output
+// streams.
 package text
 
 import (
+	"io"
 	"unicode"
 	"unicode/utf8"
 )
+
+// inert reports whether r shows as itself and nothing else: not a control
+// character (C0 — ESC starts every escape sequence — DEL, or C1, whose
+// 0x9b and 0x9d some terminals take as CSI and OSC), not a format
+// character (bidi overrides and isolates, zero-width marks), not a line or
+// paragraph separator, not the mark of invalid UTF-8.
+func inert(r rune) bool {
+	return !unicode.IsControl(r) && !unicode.Is(unicode.Cf, r) && r != '\u2028' && r != '\u2029' && r != utf8.RuneError
+}
+
+// Replacement stands in for a character that is not inert, where text is
+// kept as it is otherwise (Printable, Writer).
+const Replacement = '\uFFFD'
+
+// Printable replaces every character of s that is not inert (see above),
+// and every byte of invalid UTF-8, with Replacement, keeping the rest as
+// it is: for names and paths, where spaces matter.
+func Printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if !inert(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if !inert(r) {
+			r = Replacement
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+// Writer passes text through to W with every character that is not inert
+// but a newline or a tab replaced (Replacement): for a command's whole
+// output to a terminal, whatever its lines quote.
+type Writer struct{ W io.Writer }
+
+// NewWriter returns a Writer to w.
+func NewWriter(w io.Writer) Writer { return Writer{W: w} }
+
+func (t Writer) Write(p []byte) (int, error) {
+	clean := true
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRune(p[i:])
+		if !inert(r) && r != '\n' && r != '\t' {
+			clean = false
+			break
+		}
+		i += n
+	}
+	if clean {
+		return t.W.Write(p)
+	}
+	out := make([]byte, 0, len(p)+8)
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRune(p[i:])
+		if !inert(r) && r != '\n' && r != '\t' {
+			r = Replacement
+		}
+		out = utf8.AppendRune(out, r)
+		i += n
+	}
+	if _, err := t.W.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
 
 // OneLine flattens s to a single line: whitespace, control characters
 // (escape sequences included), format characters (bidi overrides, zero-width
@@ -20,7 +97,7 @@ func OneLine(s string, n int) string {
 		if n > 0 && len(out) > n {
 			break
 		}
-		if unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
+		if unicode.IsSpace(r) || !inert(r) {
 			space = len(out) > 0
 			continue
 		}

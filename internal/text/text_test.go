@@ -39,3 +39,33 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	cases := map[string]string{
+		"/Users/me/My  Projects": "/Users/me/My  Projects",
+		"a\x1b]0;t\x07b":         "a\uFFFD]0;t\uFFFDb",
+		"\u009b2J\u202eevil":     "\uFFFD2J\uFFFDevil",
+		"tab\there\nnext":        "tab\uFFFDhere\uFFFDnext",
+		"bad\xffutf":             "bad\uFFFDutf",
+		"line\u2028sep":          "line\uFFFDsep",
+		"é日本":                    "é日本",
+	}
+	for in, want := range cases {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	in := "ok\tcol\nline \x1b[2J\u009d0;x\u009c \u202e\x00\xff é\n"
+	n, err := w.Write([]byte(in))
+	if err != nil || n != len(in) {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if want := "ok\tcol\nline \uFFFD[2J\uFFFD0;x\uFFFD \uFFFD\uFFFD\uFFFD é\n"; b.String() != want {
+		t.Fatalf("wrote %q, want %q", b.String(), want)
+	}
+}

@@ -292,11 +292,11 @@ func (m *Model) View() string {
 	}
 	b.WriteString("\n")
 	if m.note != "" {
-		b.WriteString(m.st.note.Render(m.note))
+		b.WriteString(m.st.note.Render(text.OneLine(m.note, 0)))
 		b.WriteString("\n")
 	}
 	if m.status != "" {
-		b.WriteString(m.status)
+		b.WriteString(text.OneLine(m.status, 0)) // a jump's report quotes apps and panes
 		b.WriteString("\n")
 	}
 	if m.errors > 0 {
@@ -319,6 +319,10 @@ func (m *Model) line(i int, r board.Row) string {
 	if r.Reason != "" {
 		state += " · " + string(r.Reason)
 	}
+	if r.Session.Headless {
+		state += " · headless" // nobody attends it: why it does not ring
+	}
+	state = text.OneLine(state, 0) // a session file anyone can write names them
 	project := pad(text.OneLine(r.Project, projectW), projectW)
 	age := board.FormatAge(r.Age)
 	fixed := 2 + projectW + 1 + stateW + 1 + ageW + 2
@@ -347,7 +351,12 @@ func detailOf(r board.Row) string {
 
 func summary(rows []board.Row) string {
 	counts := map[session.State]int{}
+	headless := 0
 	for _, r := range rows {
+		if r.Session.Headless {
+			headless++ // counted apart: a headless session never needs you
+			continue
+		}
 		counts[r.State]++
 	}
 	var parts []string
@@ -355,6 +364,9 @@ func summary(rows []board.Row) string {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, st))
 		}
+	}
+	if headless > 0 {
+		parts = append(parts, fmt.Sprintf("%d headless", headless))
 	}
 	if len(parts) == 0 {
 		return "no sessions"

@@ -1,0 +1,272 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mew-dev/mew/store"
+)
+
+// maxCommitAttempts bounds how often commit starts over because another
+// program wrote the settings file under it.
+const maxCommitAttempts = 200
+
+// commit writes what apply makes of the settings file's current content,
+// never losing a write another program (Claude Code, an editor) makes at
+// the same moment. The new bytes are written and flushed to a temporary
+// file; if the file still holds what apply worked from, an atomic
+// exchange puts them in place and hands back the bytes they displaced.
+// Whenever the file holds something else, someone wrote in between and
+// apply runs again on their bytes. (After an exchange that displaced
+// someone's bytes, the file holds Mew's previous attempt, which the next
+// exchange then expects to displace.) A removal moves the file aside the
+// same way and puts back bytes that were not the expected ones. f ends up
+// as the content the final write was based on. After maxCommitAttempts
+// conflicts it gives up, leaving the other program's bytes in place.
+func (f *settingsFile) commit(apply func(settingsFile) (out []byte, remove bool, err error)) error {
+	expect, expectExists := f.data, f.exists
+	for attempt := 1; ; attempt++ {
+		out, remove, err := apply(*f)
+		if err != nil {
+			return err
+		}
+		var was []byte
+		var existed, swapped bool
+		if remove {
+			was, existed, swapped, err = takeOut(f.path, expect, expectExists)
+		} else {
+			was, existed, swapped, err = swapIn(f.path, out, f.mode, expect, expectExists)
+		}
+		if err != nil {
+			return &FileError{Path: f.path, Err: err}
+		}
+		if existed == expectExists && bytes.Equal(was, expect) {
+			return nil
+		}
+		// Someone wrote between our read and our write; what they wrote
+		// is in was.
+		switch {
+		case !swapped: // nothing of ours went in
+			f.data, f.exists = was, existed
+			expect, expectExists = was, existed
+		case remove: // their file was taken out: it goes back
+			if existed {
+				if err := restore(f.path, was, f.mode); err != nil {
+					return &FileError{Path: f.path, Err: err}
+				}
+			}
+			now, err := readSettings(f.path)
+			if err != nil {
+				return err
+			}
+			f.data, f.exists = now.data, now.exists
+			expect, expectExists = now.data, now.exists
+		default: // their bytes were displaced by ours
+			f.data, f.exists = was, existed
+			expect, expectExists = out, true
+			if attempt >= maxCommitAttempts {
+				giveBack(f.path, f.mode, out, was, existed)
+			}
+		}
+		if attempt >= maxCommitAttempts {
+			return &FileError{Path: f.path, Err: fmt.Errorf("another program kept changing it (%d tries); run the command again", attempt)}
+		}
+	}
+}
+
+// giveBack undoes an exchange that displaced another program's bytes
+// (theirs) with Mew's stale edit (ours), going on while each exchange
+// displaces a still newer write of theirs.
+func giveBack(path string, mode fs.FileMode, ours, theirs []byte, existed bool) {
+	for range maxCommitAttempts {
+		var d []byte
+		var dExisted bool
+		var err error
+		if existed {
+			d, dExisted, _, err = swapIn(path, theirs, mode, nil, false)
+		} else {
+			d, dExisted, _, err = takeOut(path, nil, false)
+		}
+		if err != nil || (dExisted && bytes.Equal(d, ours)) {
+			return
+		}
+		ours, theirs, existed = theirs, d, dExisted
+	}
+}
+
+// swapIn puts data at path in one atomic step, provided path still holds
+// expect (or, with !expectExists, nothing), and returns the bytes it
+// displaced (existed is false when there was no file); swapped says
+// whether data went in. The new file is flushed to disk before it takes
+// the name, and the directory after, so a crash leaves the old or the new
+// settings, never an empty file. A nil expect with !expectExists skips
+// the check.
+func swapIn(path string, data []byte, mode fs.FileMode, expect []byte, expectExists bool) (was []byte, existed, swapped bool, err error) {
+	tmp, err := writeTemp(path, data, mode)
+	if err != nil {
+		return nil, false, false, err
+	}
+	defer os.Remove(tmp)
+	for {
+		// Flushing took a while: look before exchanging, so a write
+		// made meanwhile is picked up without touching the file.
+		if cur, curExists, moved, err := changed(path, expect, expectExists); err != nil || moved {
+			return cur, curExists, false, err
+		}
+		err := exchange(tmp, path)
+		switch {
+		case err == nil:
+			// tmp now names the displaced file.
+			was, err := os.ReadFile(tmp)
+			if err != nil {
+				return nil, true, true, err
+			}
+			return was, true, true, syncDir(path)
+		case errors.Is(err, fs.ErrNotExist):
+			// No file at path: create it, unless one appears meanwhile
+			// (a link never replaces).
+			err := os.Link(tmp, path)
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			if err != nil {
+				return nil, false, false, err
+			}
+			return nil, false, true, syncDir(path)
+		case errors.Is(err, errNoExchange):
+			// A file system without exchange: read, then rename (two
+			// steps; the window between them is a few microseconds).
+			was, existed, err := current(path)
+			if err != nil {
+				return nil, false, false, err
+			}
+			if err := os.Rename(tmp, path); err != nil {
+				return nil, false, false, err
+			}
+			return was, existed, true, syncDir(path)
+		default:
+			return nil, false, false, err
+		}
+	}
+}
+
+// changed reads path and says whether it no longer holds expect (or,
+// with !expectExists, no longer nothing). A nil expect with !expectExists
+// checks nothing.
+func changed(path string, expect []byte, expectExists bool) (cur []byte, curExists, moved bool, err error) {
+	if expect == nil && !expectExists {
+		return nil, false, false, nil
+	}
+	cur, curExists, err = current(path)
+	if err != nil {
+		return nil, false, false, err
+	}
+	return cur, curExists, curExists != expectExists || !bytes.Equal(cur, expect), nil
+}
+
+// current reads path; existed is false when there is no file.
+func current(path string) (data []byte, existed bool, err error) {
+	data, err = os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return data, err == nil, err
+}
+
+// takeOut removes path in one atomic step (a rename to a temporary name),
+// provided it still holds expect (see swapIn), and returns the bytes the
+// file held.
+func takeOut(path string, expect []byte, expectExists bool) (was []byte, existed, swapped bool, err error) {
+	if cur, curExists, moved, err := changed(path, expect, expectExists); err != nil || moved {
+		return cur, curExists, false, err
+	}
+	tmp := tempName(path)
+	if err := os.Rename(path, tmp); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, false, nil
+		}
+		return nil, false, false, err
+	}
+	defer os.Remove(tmp)
+	was, err = os.ReadFile(tmp)
+	if err != nil {
+		return nil, true, true, err
+	}
+	return was, true, true, syncDir(path)
+}
+
+// restore puts data back at path unless a file is there already (a newer
+// one, which wins).
+func restore(path string, data []byte, mode fs.FileMode) error {
+	tmp, err := writeTemp(path, data, mode)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return syncDir(path)
+}
+
+// writeTemp writes data, flushed to disk and with exactly mode, to a new
+// file next to path.
+func writeTemp(path string, data []byte, mode fs.FileMode) (string, error) {
+	for {
+		tmp := tempName(path)
+		fh, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = fh.Write(data)
+		if err == nil {
+			err = fh.Chmod(mode.Perm()) // umask may have narrowed it
+		}
+		if err == nil {
+			err = fh.Sync()
+		}
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(tmp)
+			return "", err
+		}
+		return tmp, nil
+	}
+}
+
+func tempName(path string) string {
+	dir, base := filepath.Split(path)
+	return filepath.Join(dir, fmt.Sprintf(".%s.mew-%d-%d.tmp", base, os.Getpid(), time.Now().UnixNano()))
+}
+
+// syncDir flushes the directory holding path, so a rename in it survives
+// a crash.
+func syncDir(path string) error {
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// errNoExchange means the platform or file system cannot swap two names
+// atomically.
+var errNoExchange = errors.New("atomic exchange not supported")
+
+// writeBackup saves data at path. Not flushed: the settings file is what
+// must survive a crash; an fsync here would widen the window in which
+// another program's write makes commit start over.
+func writeBackup(path string, data []byte, mode fs.FileMode) error {
+	return store.WriteFileAtomic(path, data, mode)
+}

@@ -1,0 +1,74 @@
+package install
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mew-dev/mew/internal/testbin"
+)
+
+// settings.json survives a crash right after `mew install` or `mew
+// uninstall`: the new bytes are flushed (fsync) before they take the
+// file's name, and the directory is flushed after. Checked on the real
+// binary's system calls (strace; skipped without it).
+func TestSettingsReplacedDurably(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil || testing.Short() {
+		t.Skip("needs strace and the built binaries")
+	}
+	mew, err := testbin.Build("github.com/mew-dev/mew/cmd/mew")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook"); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	claudeDir := filepath.Join(home, ".claude")
+	settings := filepath.Join(claudeDir, "settings.json")
+	os.MkdirAll(claudeDir, 0o755)
+	os.WriteFile(settings, []byte(`{"model": "opus"}`), 0o644)
+	env := []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + claudeDir, "MEW_HOME=" + filepath.Join(home, ".mew"), "PATH=/usr/bin:/bin"}
+
+	for _, command := range []string{"install", "uninstall"} {
+		trace := filepath.Join(t.TempDir(), "trace")
+		cmd := exec.Command(strace, "-f", "-qq", "-y", "-o", trace,
+			"-e", "trace=fsync,fdatasync,rename,renameat,renameat2,link,linkat", mew, command)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", command, err, out)
+		}
+		lines := strings.Split(string(readFile(t, trace)), "\n")
+		// The call that gives settings.json its new content: an
+		// exchange or rename onto it, or a link to it.
+		placed := -1
+		var tmp string
+		onto := regexp.MustCompile(`(?:rename\w*|link\w*)\(.*"([^"]+)", (?:AT_FDCWD(?:<[^>]*>)?, )?"` + regexp.QuoteMeta(settings) + `"`)
+		for i, l := range lines {
+			if m := onto.FindStringSubmatch(l); m != nil && strings.HasSuffix(l, "= 0") {
+				placed, tmp = i, m[1]
+			}
+		}
+		if placed < 0 {
+			t.Fatalf("%s: no rename or link onto %s in\n%s", command, settings, strings.Join(lines, "\n"))
+		}
+		synced := func(path string, from, to int) bool {
+			for _, l := range lines[from:to] {
+				if strings.Contains(l, "sync(") && strings.Contains(l, "<"+path+">") && strings.HasSuffix(l, "= 0") {
+					return true
+				}
+			}
+			return false
+		}
+		if !synced(tmp, 0, placed) {
+			t.Errorf("%s: %s was not flushed before it became settings.json:\n%s", command, tmp, strings.Join(lines, "\n"))
+		}
+		if !synced(claudeDir, placed, len(lines)) {
+			t.Errorf("%s: %s was not flushed after settings.json was replaced:\n%s", command, claudeDir, strings.Join(lines, "\n"))
+		}
+	}
+}

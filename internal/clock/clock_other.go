@@ -1,0 +1,5 @@
+//go:build !linux && !darwin
+
+package clock
+
+func mono() int64 { return 0 }
