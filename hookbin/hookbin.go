@@ -51,6 +51,12 @@ type Options struct {
 	Store       store.Store
 	Log         *Log
 	LockTimeout time.Duration
+	// Agent is the agent that ran the hook (session.Agent*), from the
+	// command line's --agent=NAME; Claude Code's command has none.
+	Agent string
+	// BadArg is a command-line argument the hook did not understand; the
+	// event is logged and dropped rather than recorded as the wrong agent.
+	BadArg string
 }
 
 // Main is the whole mew-hook program. It returns only to exit 0.
@@ -73,11 +79,31 @@ func processOptions(now time.Time) *Options {
 	if err != nil {
 		return nil
 	}
-	return &Options{
+	o := &Options{
 		Stdin: os.Stdin, Getenv: os.Getenv, Environ: os.Environ, Now: now, Pid: os.Getpid(),
 		Procs: proctree.Lean{WithExe: true}, Tty: proctree.Tty, Store: st,
 		Log: &Log{Path: st.Home + "/mew-hook.log"}, LockTimeout: LockTimeout,
 	}
+	o.Agent, o.BadArg = ParseArgs(os.Args[1:])
+	return o
+}
+
+// AgentFlag is how `mew install` tells the hook which agent runs it: the
+// command line of every agent but Claude Code ends in AgentFlag + NAME.
+const AgentFlag = "--agent="
+
+// ParseArgs reads the hook's command line: nothing (Claude Code) or
+// --agent=NAME with a known agent. bad is the first argument that is neither.
+func ParseArgs(args []string) (agent, bad string) {
+	agent = session.AgentClaude
+	for _, a := range args {
+		name, ok := strings.CutPrefix(a, AgentFlag)
+		if !ok || !session.ValidAgent(name) {
+			return agent, a
+		}
+		agent = name
+	}
+	return agent, ""
 }
 
 // Run handles one hook invocation. It never panics and never writes to
@@ -93,6 +119,11 @@ func run(o *Options) {
 		}
 	}()
 	if ev := readEvent(o); ev != nil {
+		if o.BadArg != "" {
+			o.Log.Printf(ev.SessionID, "unknown argument %q (this mew-hook knows %sNAME with NAME one of %s); %s ignored",
+				clipForLog(o.BadArg), AgentFlag, strings.Join(session.Agents, ", "), clipForLog(ev.Name))
+			return
+		}
 		record(o, ev)
 	}
 }
@@ -117,6 +148,7 @@ func readEvent(o *Options) *reducer.Event {
 		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
 		return nil
 	}
+	ev.Name = reducer.Canonical(o.agent(), ev.Name)
 	if !session.ValidID(ev.SessionID) {
 		o.Log.Printf("-", "session id %q is not a plain safe name; ignored", clipForLog(ev.SessionID))
 		return nil
@@ -143,7 +175,9 @@ func record(o *Options, ev *reducer.Event) {
 		proc = captureProcess(o)
 	}
 	now := o.Now
+	agent := o.agent()
 	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
+		rec.Agent = agent
 		if rec.Hook == nil {
 			rec.Hook = new(session.HookState)
 		}
@@ -163,6 +197,13 @@ func record(o *Options, ev *reducer.Event) {
 		}
 		o.Log.Printf(ev.SessionID, "%s: %v", what, err)
 	}
+}
+
+func (o *Options) agent() string {
+	if o.Agent == "" {
+		return session.AgentClaude
+	}
+	return o.Agent
 }
 
 // envForJump are the variables a jump needs to find the terminal tab or
