@@ -16,6 +16,7 @@ import (
 
 	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/reducer"
+	"github.com/mew-dev/mew/session"
 )
 
 // Timeout is the seconds Claude Code gives one run of Mew's hook. The hook
@@ -118,15 +119,20 @@ func checkQuotable(p string) error {
 
 // IsMewCommand says whether a hook command is one Mew wrote. The rule,
 // precise so that nothing of the person's is ever touched: the command,
-// without trailing blanks, ends in `/mew-hook` or `/mew-hook"`, and the text
-// before that final `/mew-hook` contains "mew" (any case) — the directory
-// Mew installs into, $MEW_HOME/bin, is ~/.mew/bin by default. So
-// GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook", MEW_HOME="/opt/mew"
-// "/opt/mew/bin/mew-hook" and an older Mew's "$HOME/.mew/bin/mew-hook" are
-// Mew's; `mew-hook --verbose`, `/usr/local/bin/mew-hook`,
-// `~/.mew/bin/my-mew-hook` and `/x/mew/bin/mew-hook.sh` are not.
+// without trailing blanks and without one final ` --agent=NAME` of a known
+// agent (what other agents' commands end in), ends in `/mew-hook` or
+// `/mew-hook"`, and the text before that final `/mew-hook` contains "mew"
+// (any case) — the directory Mew installs into, $MEW_HOME/bin, is ~/.mew/bin
+// by default. So GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook", the same with
+// --agent=codex, MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook" and an older
+// Mew's "$HOME/.mew/bin/mew-hook" are Mew's; `mew-hook --verbose`,
+// `mew-hook --agent=vim`, `/usr/local/bin/mew-hook`, `~/.mew/bin/my-mew-hook`
+// and `/x/mew/bin/mew-hook.sh` are not.
 func IsMewCommand(cmd string) bool {
 	s := strings.TrimRight(cmd, " \t\r\n")
+	if i := strings.LastIndex(s, " "+hookbin.AgentFlag); i >= 0 && session.ValidAgent(s[i+1+len(hookbin.AgentFlag):]) {
+		s = s[:i]
+	}
 	s = strings.TrimSuffix(s, `"`)
 	before, ok := strings.CutSuffix(s, "/"+HookName)
 	return ok && strings.Contains(strings.ToLower(before), "mew")

@@ -87,6 +87,8 @@ func TestIsMewCommand(t *testing.T) {
 		`/Users/me/.mew/bin/mew-hook`,
 		`GOMAXPROCS=1 MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"`,
 		`"/Users/me/Library/Application Support/Mew/bin/mew-hook"`,
+		`GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook" --agent=codex`,
+		`GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook" --agent=gemini `,
 	}
 	no := []string{
 		``,
@@ -100,6 +102,11 @@ func TestIsMewCommand(t *testing.T) {
 		`"$HOME/.mew/bin/mew-hook" && say done`,
 		`echo mew | /bin/cat`,
 		`say done`,
+		`"$HOME/.mew/bin/mew-hook" --agent=vim`,
+		`"$HOME/.mew/bin/mew-hook" --agent=codex --agent=codex`,
+		`"$HOME/.mew/bin/mew-hook" --agent=`,
+		`"$HOME/.mew/bin/mew-hook"--agent=codex`,
+		`say done --agent=codex`,
 	}
 	for _, c := range yes {
 		if !IsMewCommand(c) {
