@@ -173,6 +173,12 @@ func record(o *Options, ev *reducer.Event) {
 		// Only SessionStart pays for a process listing; every other event
 		// touches nothing but the session's own file.
 		proc = captureProcess(o)
+		if o.agent() == session.AgentCodex && proc.Tty == "" {
+			// Codex's app-server daemon runs the hooks of every TUI of its
+			// CODEX_HOME: its environment is the first TUI's, not this
+			// session's terminal. The Codex process source finds the TUI.
+			proc.Env, proc.Tmux = nil, nil
+		}
 	}
 	now := o.Now
 	agent := o.agent()
@@ -216,6 +222,10 @@ var envForJump = []string{
 	"WARP_FOCUS_URL", "ZELLIJ", "ZELLIJ_PANE_ID", "ZELLIJ_SESSION_NAME", "GHOSTTY_SURFACE_ID",
 	"VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_PID", "VSCODE_CWD",
 }
+
+// EnvForJump lists the variables a jump needs (for sources that read
+// another process's environment, such as Codex's TUI).
+func EnvForJump() []string { return envForJump }
 
 const maxEnvValue = 512
 
