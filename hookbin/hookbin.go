@@ -227,19 +227,26 @@ var envForJump = []string{
 // another process's environment, such as Codex's TUI).
 func EnvForJump() []string { return envForJump }
 
+// JumpEnv keeps the variables a jump needs from an environment (plain,
+// bounded values only) and the tmux pane they name.
+func JumpEnv(getenv func(string) string) (map[string]string, *session.Tmux) {
+	env := map[string]string{}
+	for _, k := range envForJump {
+		v := getenv(k)
+		if v != "" && len(v) <= maxEnvValue && printable(v) {
+			env[k] = v
+		}
+	}
+	return env, tmuxFromEnv(env["TMUX"], env["TMUX_PANE"])
+}
+
 const maxEnvValue = 512
 
 // captureProcess records the agent process: the nearest ancestor of the hook
 // that is not a shell, its start time, terminal and environment.
 func captureProcess(o *Options) *session.Process {
-	p := &session.Process{HookPid: o.Pid, Env: map[string]string{}}
-	for _, k := range envForJump {
-		v := o.Getenv(k)
-		if v != "" && len(v) <= maxEnvValue && printable(v) {
-			p.Env[k] = v
-		}
-	}
-	p.Tmux = tmuxFromEnv(p.Env["TMUX"], p.Env["TMUX_PANE"])
+	p := &session.Process{HookPid: o.Pid}
+	p.Env, p.Tmux = JumpEnv(o.Getenv)
 	agent, err := proctree.Agent(o.Procs, o.Pid)
 	if err != nil {
 		o.Log.Printf("-", "cannot find the agent process above the hook: %v", err)
