@@ -54,7 +54,9 @@ func TestAssign(t *testing.T) {
 	ui := func(pid int, start float64, dir string) UI {
 		return UI{Proc: procscan.Proc{Pid: pid, StartMs: at(start).UnixMilli()}, Dir: dir}
 	}
-	sess := func(id string, created float64, cwd string) Session { return Session{ID: id, Created: at(created), Cwd: cwd} }
+	sess := func(id string, created float64, cwd string) Session {
+		return Session{ID: id, Created: at(created), Cwd: cwd}
+	}
 	cases := []struct {
 		name     string
 		sessions []Session
