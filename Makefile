@@ -226,3 +226,11 @@ EXTRA_TESTS += race-exitwatch
 bench-idle:
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchIdle -benchtime 1x
 	$(GO) test ./liveness/exitwatch -run '^$$' -bench . -benchtime 3x
+
+# ---- Codex (issue 13) ----
+# The Codex source follows rollouts and the process table across
+# goroutines (fsnotify, its poll): race detector on it.
+.PHONY: race-codex
+race-codex:
+	CGO_ENABLED=1 $(GO) test -race ./codex ./procscan ./e2e/fakeresponses
+EXTRA_TESTS += race-codex

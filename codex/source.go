@@ -20,6 +20,7 @@ import (
 	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
 )
 
 // Defaults of Source.
@@ -40,10 +41,11 @@ type Source struct {
 	// are read; Recent, how recently a file must have changed to be read.
 	Days   int
 	Recent time.Duration
-	// Transcripts lists more rollout files to follow wherever they are
-	// (the ones Mew's hooks named: a resumed session writes to its old
-	// day's folder). Optional.
-	Transcripts func() []string
+	// Hooked lists the Codex sessions Mew's hooks reported (optional): their
+	// rollout files are followed wherever they are (a resumed session
+	// writes to its old day's folder), and their working directory stands
+	// in for one the rollout does not give.
+	Hooked func() []Hooked
 	// Procs lists the Codex processes (default: procscan.List of "codex").
 	Procs func(ctx context.Context) ([]procscan.Proc, error)
 	// Environ reads a process's jump variables (default proctree.Environ).
@@ -54,8 +56,28 @@ type Source struct {
 	Poll time.Duration
 
 	tails   map[string]*Tail
+	hooked  []Hooked
 	uiSince map[string]time.Time // session id → when its UI was first seen
 	goneAt  map[string]time.Time // session id → when its UI was seen gone
+}
+
+// Hooked is what Mew's hooks know of a Codex session.
+type Hooked struct {
+	ID, Cwd, Transcript string
+}
+
+// HookedFromStore lists the Codex sessions of st's records.
+func HookedFromStore(st store.Store) func() []Hooked {
+	return func() []Hooked {
+		recs, _ := st.List()
+		var out []Hooked
+		for _, r := range recs {
+			if r.Agent == session.AgentCodex && r.Hook != nil {
+				out = append(out, Hooked{ID: r.ID, Cwd: r.Hook.Cwd, Transcript: r.Hook.TranscriptPath})
+			}
+		}
+		return out
+	}
 }
 
 // NewSource is the source for CODEX_HOME (or ~/.codex).
@@ -131,8 +153,12 @@ func (s *Source) refresh() []error {
 			}
 		}
 	}
-	if s.Transcripts != nil {
-		for _, p := range s.Transcripts() {
+	s.hooked = nil
+	if s.Hooked != nil {
+		s.hooked = s.Hooked()
+	}
+	for _, h := range s.hooked {
+		if p := h.Transcript; p != "" {
 			if SessionIDFromName(p) == "" || !filepath.IsAbs(p) {
 				continue
 			}
@@ -203,8 +229,12 @@ func (s *Source) observe(ctx context.Context) ([]monitor.Observation, error) {
 		}
 		byID[t.ID] = t
 	}
+	hookCwd := map[string]string{}
+	for _, h := range s.hooked {
+		hookCwd[h.ID] = h.Cwd
+	}
 	for id, t := range byID {
-		sessions = append(sessions, Session{ID: id, Cwd: t.State.Cwd, Created: CreatedFromID(id)})
+		sessions = append(sessions, Session{ID: id, Cwd: firstNonEmpty(t.State.Cwd, hookCwd[id]), Created: CreatedFromID(id)})
 	}
 	if len(sessions) == 0 {
 		return nil, nil
@@ -397,4 +427,15 @@ func (s *Source) Watch(ctx context.Context, out chan<- []monitor.Observation) er
 			}
 		}
 	}
+}
+
+// Sources are the Codex sources for a monitor whose store is st (nil when
+// there is no home directory to find CODEX_HOME in).
+func Sources(st store.Store) []monitor.Source {
+	src, err := NewSource()
+	if err != nil {
+		return nil
+	}
+	src.Hooked = HookedFromStore(st)
+	return []monitor.Source{src}
 }

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/store"
 )
 
 func init() {
@@ -57,12 +58,14 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mew jump: --timeout must be between 0 and 1m")
 		return jumpUsage
 	}
-	st, err := store.Open()
+	o, err := monitor.Default()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpNone
 	}
-	recs, _ := st.List()
+	// Every source: a Codex session's terminal is found by the Codex source.
+	o.Sources = append(o.Sources, codex.Sources(o.Store)...)
+	recs, _ := monitor.Records(o)
 	rec, err := jumpFindSession(recs, want)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)

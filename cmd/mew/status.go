@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/combine"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor"
@@ -40,6 +41,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew status: %v\n", err)
 		return 1
 	}
+	o.Sources = append(o.Sources, codex.Sources(o.Store)...)
 	o.ForgetAfter = *forget
 	if *watch {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
