@@ -14,7 +14,8 @@ package install
 // the real CLI wrote, see codextrust_test.go): the hook's normalized
 // identity {event_name, matcher, hooks: [{type, command, timeout, async,
 // statusMessage}]} — event_name in snake case, the matcher only for events
-// that take one, timeout defaulted to 600 and at least 1, absent options
+// that take one, timeout defaulted to 600 and at least 1 (SessionEnd and
+// Interrupt: 1, at most 3), absent options
 // left out — as JSON with every object's keys sorted and no blanks
 // (serde_json's compact form), hashed with SHA-256.
 
@@ -67,6 +68,14 @@ func codexHash(h codexHook) string {
 	timeout := int64(600)
 	if h.Timeout != nil {
 		timeout = max(*h.Timeout, 1)
+	}
+	if h.Event == "SessionEnd" || h.Event == "Interrupt" {
+		// These run while Codex stops a session or a turn: 1 s by
+		// default, 3 s at most, whatever the file says (measured).
+		timeout = 1
+		if h.Timeout != nil {
+			timeout = min(max(*h.Timeout, 1), 3)
+		}
 	}
 	handler := map[string]string{
 		"type":    jsonString("command"),
