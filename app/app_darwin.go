@@ -25,7 +25,6 @@ import (
 	"github.com/progrium/darwinkit/objc"
 
 	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 )
@@ -71,7 +70,6 @@ func Run(stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew app: %v\n", err)
 		return 1
 	}
-	opts.Sources = append(opts.Sources, codex.Sources(opts.Store)...)
 	mewHome = opts.Store.Home
 	release, ok, err := AcquireInstance(mewHome)
 	switch {

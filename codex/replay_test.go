@@ -1,4 +1,4 @@
-package codex
+package codex_test
 
 import (
 	"bytes"
@@ -10,12 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/fixture"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -67,7 +69,7 @@ type change struct {
 func truth(t *testing.T, r fixture.CodexRun) []change {
 	var out []change
 	for _, l := range r.Rollout {
-		p, ok := ParseLine([]byte(l.Line))
+		p, ok := codex.ParseLine([]byte(l.Line))
 		if !ok {
 			continue
 		}
@@ -136,7 +138,7 @@ func replay(t *testing.T, r fixture.CodexRun) {
 
 	var sid, cwd string
 	for _, l := range r.Rollout {
-		if sid = SessionIDFromName(l.File); sid != "" {
+		if sid = codex.SessionIDFromName(l.File); sid != "" {
 			break
 		}
 	}
@@ -148,14 +150,14 @@ func replay(t *testing.T, r fixture.CodexRun) {
 	if sid == "" || cwd == "" {
 		t.Fatalf("no session id or cwd in the recording")
 	}
-	started := CreatedFromID(sid).Add(-2 * time.Second).UnixMilli()
+	started := codex.CreatedFromID(sid).Add(-2 * time.Second).UnixMilli()
 	procs := procTable{
 		hookPid:   {Pid: hookPid, PPid: daemonPid, Name: "sh"},
 		daemonPid: {Pid: daemonPid, PPid: 1, Name: "codex", StartMs: started},
 	}
 	exit := r.Marks["x1"]
-	src := &Source{
-		Home: codexHome, Recent: 100 * 365 * 24 * time.Hour, Now: func() time.Time { return now }, Hooked: HookedFromStore(st),
+	src := &codex.Source{
+		Home: codexHome, Recent: 100 * 365 * 24 * time.Hour, Now: func() time.Time { return now }, Hooked: codex.HookedFromStore(st),
 		Procs: func(context.Context) ([]procscan.Proc, error) {
 			list := []procscan.Proc{{Pid: daemonPid, PPid: 1, StartMs: started, Name: "codex", Args: []string{"codex", "app-server", "--listen", "unix://", "--managed-daemon"}, Cwd: cwd}}
 			if now.Before(at(exit)) {
@@ -168,7 +170,7 @@ func replay(t *testing.T, r fixture.CodexRun) {
 		},
 	}
 	rolloutFile := ""
-	opts := monitor.Options{Store: st, Sources: []monitor.Source{src}, Procs: procs, Now: func() time.Time { return now }}
+	opts := monitor.Options{Store: st, Sources: []source.Source{src}, Procs: procs, Now: func() time.Time { return now }}
 
 	changes := truth(t, r)
 	hooks, lines := r.Hooks, r.Rollout
@@ -189,10 +191,16 @@ func replay(t *testing.T, r fixture.CodexRun) {
 		for len(lines) > 0 && lines[0].Seen <= s {
 			if rolloutFile == "" {
 				// In the day folder Codex would use at that moment.
-				rolloutFile = filepath.Join(src.dayDirs()[0], lines[0].File)
+				d := now.Local()
+				rolloutFile = filepath.Join(codexHome, "sessions", d.Format("2006"), d.Format("01"), d.Format("02"), lines[0].File)
 				os.MkdirAll(filepath.Dir(rolloutFile), 0o700)
 			}
-			appendTo(t, rolloutFile, lines[0].Line+"\n")
+			f, err := os.OpenFile(rolloutFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(lines[0].Line + "\n")
+			f.Close()
 			lines = lines[1:]
 		}
 		if rolloutFile == "" {

@@ -16,10 +16,10 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/mew-dev/mew/hookbin"
-	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -217,7 +217,7 @@ func (s *Source) readOne(path string) error {
 }
 
 // observe builds the observations from the tails and the process table.
-func (s *Source) observe(ctx context.Context) ([]monitor.Observation, error) {
+func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 	var sessions []Session
 	byID := map[string]*Tail{}
 	for _, t := range s.tails {
@@ -253,11 +253,11 @@ func (s *Source) observe(ctx context.Context) ([]monitor.Observation, error) {
 	}
 	assigned := Assign(sessions, uis)
 	now := s.now()
-	out := make([]monitor.Observation, 0, len(sessions))
+	out := make([]source.Observation, 0, len(sessions))
 	for _, sess := range sessions {
 		t := byID[sess.ID]
 		lg := t.State
-		o := monitor.Observation{ID: sess.ID, Agent: session.AgentCodex, Log: &lg}
+		o := source.Observation{ID: sess.ID, Agent: session.AgentCodex, Log: &lg}
 		if daemon != nil {
 			o.Process = session.Process{Pid: daemon.Pid, StartMs: daemon.StartMs, Name: daemon.Name}
 		}
@@ -338,7 +338,7 @@ func (s *Source) daemonPid() int {
 }
 
 // Scan observes once.
-func (s *Source) Scan(ctx context.Context) ([]monitor.Observation, error) {
+func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	errs := s.refresh()
 	obs, err := s.observe(ctx)
 	return obs, errors.Join(append(errs, err)...)
@@ -347,7 +347,7 @@ func (s *Source) Scan(ctx context.Context) ([]monitor.Observation, error) {
 // Watch follows the rollouts with fsnotify (the day folders, new ones at
 // midnight included, and the files in them) and the process table every
 // Poll, sending the observations whenever they change.
-func (s *Source) Watch(ctx context.Context, out chan<- []monitor.Observation) error {
+func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return err
@@ -376,7 +376,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []monitor.Observation) er
 	if poll <= 0 {
 		poll = defaultPoll
 	}
-	var last []monitor.Observation
+	var last []source.Observation
 	send := func() bool {
 		obs, _ := s.observe(ctx)
 		if reflect.DeepEqual(obs, last) {
@@ -429,13 +429,13 @@ func (s *Source) Watch(ctx context.Context, out chan<- []monitor.Observation) er
 	}
 }
 
-// Sources are the Codex sources for a monitor whose store is st (nil when
+// Sources are the Codex sources for a monitor whose store is st (none when
 // there is no home directory to find CODEX_HOME in).
-func Sources(st store.Store) []monitor.Source {
+func Sources(st store.Store) []source.Source {
 	src, err := NewSource()
 	if err != nil {
 		return nil
 	}
 	src.Hooked = HookedFromStore(st)
-	return []monitor.Source{src}
+	return []source.Source{src}
 }

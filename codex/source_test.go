@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
 )
 
 // clock is a settable time for a source under test.
@@ -34,13 +34,13 @@ func sessionID(t time.Time, n int) string {
 	return fmt.Sprintf("%s-%s-7000-8000-%012d", ms[:8], ms[8:], n)
 }
 
-func find(obs []monitor.Observation, id string) (monitor.Observation, bool) {
+func find(obs []source.Observation, id string) (source.Observation, bool) {
 	for _, o := range obs {
 		if o.ID == id {
 			return o, true
 		}
 	}
-	return monitor.Observation{}, false
+	return source.Observation{}, false
 }
 
 // Watch follows rollouts as they are appended, day folders that appear at
@@ -66,10 +66,10 @@ func TestWatch(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out := make(chan []monitor.Observation, 16)
+	out := make(chan []source.Observation, 16)
 	done := make(chan error, 1)
 	go func() { done <- src.Watch(ctx, out) }()
-	wait := func(what string, ok func([]monitor.Observation) bool) {
+	wait := func(what string, ok func([]source.Observation) bool) {
 		t.Helper()
 		deadline := time.After(5 * time.Second)
 		for {
@@ -83,8 +83,8 @@ func TestWatch(t *testing.T) {
 			}
 		}
 	}
-	state := func(id string, st session.State) func([]monitor.Observation) bool {
-		return func(obs []monitor.Observation) bool {
+	state := func(id string, st session.State) func([]source.Observation) bool {
+		return func(obs []source.Observation) bool {
 			o, ok := find(obs, id)
 			return ok && o.Log != nil && o.Log.State == st
 		}
@@ -94,7 +94,7 @@ func TestWatch(t *testing.T) {
 	f1 := filepath.Join(dayDir(home, day1), "rollout-2026-12-01T23-59-00-"+id1+".jsonl")
 	metaP := `{"timestamp":"2026-12-01T23:59:00.000Z","type":"session_meta","payload":{"id":"` + id1 + `","cwd":"/p"}}`
 	appendTo(t, f1, metaP+"\n"+started+"\n")
-	wait("the first session working", func(obs []monitor.Observation) bool {
+	wait("the first session working", func(obs []source.Observation) bool {
 		o, ok := find(obs, id1)
 		return ok && o.Log != nil && o.Log.State == session.Working && o.Terminal != nil && !o.Terminal.Gone && o.Terminal.Tty == "/dev/pts/9"
 	})
@@ -112,7 +112,7 @@ func TestWatch(t *testing.T) {
 	tuiMu.Lock()
 	tuiAlive = false
 	tuiMu.Unlock()
-	wait("the TUI gone", func(obs []monitor.Observation) bool {
+	wait("the TUI gone", func(obs []source.Observation) bool {
 		o, ok := find(obs, id2)
 		return ok && o.Terminal != nil && o.Terminal.Gone
 	})

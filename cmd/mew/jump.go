@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/session"
@@ -63,8 +62,6 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpNone
 	}
-	// Every source: a Codex session's terminal is found by the Codex source.
-	o.Sources = append(o.Sources, codex.Sources(o.Store)...)
 	recs, _ := monitor.Records(o)
 	rec, err := jumpFindSession(recs, want)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/demo"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/store"
@@ -49,7 +48,6 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
 			return 1
 		}
-		o.Sources = append(o.Sources, codex.Sources(o.Store)...)
 		shown, errs := monitor.Snapshot(o)
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "mew snapshot: skipped: %v\n", e)

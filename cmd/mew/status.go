@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/combine"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor"
@@ -41,7 +40,6 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew status: %v\n", err)
 		return 1
 	}
-	o.Sources = append(o.Sources, codex.Sources(o.Store)...)
 	o.ForgetAfter = *forget
 	if *watch {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

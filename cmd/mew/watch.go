@@ -17,7 +17,6 @@ import (
 
 	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/app/board/tui"
-	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/session"
@@ -44,7 +43,6 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
 		return 1
 	}
-	o.Sources = append(o.Sources, codex.Sources(o.Store)...)
 	if *once || !isTerminal(stdout) {
 		shown, errs := monitor.Snapshot(o)
 		for _, e := range errs {
