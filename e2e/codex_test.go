@@ -94,6 +94,10 @@ func startCodex(t *testing.T, o codexOpts) *scen {
 	r, err := driver.Launch(driver.Options{
 		Agent: driver.AgentCodex, Codex: s.codex, CodexPackages: s.packages,
 		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: true,
+		// More than one word: tmux runs it directly, as a shell runs a
+		// job, not under `sh -c` (which would stay the pane's foreground
+		// process and hide Codex from the screen source).
+		Args: []string{"-c", "check_for_update_on_startup=false"},
 	})
 	if err != nil {
 		api.Close()
@@ -284,7 +288,6 @@ func TestCodexUntrusted(t *testing.T) {
 
 // Without the hooks trusted, only the screen sees Codex's approval dialog.
 func TestCodexUntrustedApprovalFromScreen(t *testing.T) {
-	t.Skip("needs the tmux screen source (issue 12) wired into the monitor; run once it is")
 	s := startCodex(t, codexOpts{untrusted: true})
 	sent := s.submit(fakeresponses.Prompt(fakeresponses.Shell))
 	shown, err := s.r.WaitScreen(sent, codexDialog, turn)

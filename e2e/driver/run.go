@@ -191,6 +191,11 @@ func Launch(o Options) (*Run, error) {
 			return nil, err
 		}
 	}
+	if r.codex() {
+		// Mew reads this run's tmux server (its screen source), as it
+		// would read the person's.
+		r.Env = append(r.Env, "MEW_TMUX_SOCKET="+filepath.Join(root, "tmux.sock"))
+	}
 	t, err := StartTmux(r.Project, filepath.Join(root, "tmux.sock"), r.Env, o.Cols, o.Rows)
 	if err != nil {
 		return nil, err
