@@ -169,7 +169,7 @@ func readPayload(r io.Reader) ([]byte, error) {
 // record folds ev into its session's file.
 func record(o *Options, ev *reducer.Event) {
 	var proc *session.Process
-	if ev.Name == reducer.SessionStart {
+	if reducer.StartsSession(ev.Name) {
 		// Only SessionStart pays for a process listing; every other event
 		// touches nothing but the session's own file.
 		proc = captureProcess(o)

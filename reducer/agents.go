@@ -12,6 +12,16 @@ import "github.com/mew-dev/mew/session"
 // the person, so the session is idle, not done.
 const Interrupted = "Interrupted"
 
+// SessionStartTurn is the canonical event for a SessionStart that comes
+// with the session's first turn (Codex fires SessionStart only when the
+// first prompt is submitted, after its rollout says task_started): a new
+// session whose turn is already starting, so working, not idle.
+const SessionStartTurn = "SessionStartTurn"
+
+// StartsSession reports whether a canonical event starts (or resumes) a
+// session: the hook records the agent process then.
+func StartsSession(name string) bool { return name == SessionStart || name == SessionStartTurn }
+
 // Codex's own event names where they differ from the canonical ones.
 const codexInterrupt = "Interrupt"
 
@@ -30,6 +40,7 @@ type rename struct{ agent, name, canonical string }
 
 var renames = []rename{
 	{session.AgentCodex, codexInterrupt, Interrupted},
+	{session.AgentCodex, SessionStart, SessionStartTurn},
 }
 
 // EventsFor lists the hook events Mew registers with agent (nil for an

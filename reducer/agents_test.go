@@ -11,6 +11,8 @@ import (
 func TestCanonicalRenamesOnlyTheAgentsOwnNames(t *testing.T) {
 	cases := []struct{ agent, name, want string }{
 		{session.AgentCodex, "Interrupt", Interrupted},
+		{session.AgentCodex, SessionStart, SessionStartTurn},
+		{session.AgentClaude, SessionStart, SessionStart},
 		{session.AgentClaude, "Interrupt", "Interrupt"}, // Claude Code has no such event: stays unknown
 		{session.AgentCodex, Stop, Stop},
 		{session.AgentCodex, "Nonsense", "Nonsense"},
@@ -65,6 +67,10 @@ func TestCodexTurns(t *testing.T) {
 	stop := ev(Stop, `"stop_hook_active":false`, `"last_assistant_message":"Done."`)
 	interrupt := ev("Interrupt")
 
+	// Codex fires SessionStart with the first prompt, after the turn began.
+	if h := codexPlay(t, ev(SessionStart, `"source":"startup"`)); h.State != session.Working || h.Source != "hook:"+SessionStartTurn {
+		t.Fatalf("SessionStart: %s from %s, want working: the first turn is starting", h.State, h.Source)
+	}
 	h := codexPlay(t, prompt, pre, perm)
 	if h.State != session.Waiting || h.Reason != session.ReasonPermission || h.ToolDetail != "touch made-by-codex" {
 		t.Fatalf("dialog: %s(%s) %q", h.State, h.Reason, h.ToolDetail)

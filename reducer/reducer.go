@@ -48,7 +48,7 @@ func Fold(h *session.HookState, ev *Event, now time.Time) {
 
 	// Exited is final: only a new SessionStart (resume) brings it back. The
 	// event is still counted as seen.
-	if h.Ended != "" && ev.Name != SessionStart {
+	if h.Ended != "" && !StartsSession(ev.Name) {
 		return
 	}
 
@@ -57,12 +57,12 @@ func Fold(h *session.HookState, ev *Event, now time.Time) {
 	main := ev.AgentID == ""
 
 	switch ev.Name {
-	case SessionStart:
+	case SessionStart, SessionStartTurn:
 		if ev.Source != "compact" {
 			// startup, resume and clear begin with nothing running; a
 			// compaction restart continues whatever was going on.
 			h.Pending, h.Subagents, h.Finished = nil, nil, nil
-			h.Active, h.StopSeen, h.Failure = false, false, ""
+			h.Active, h.StopSeen, h.Failure = ev.Name == SessionStartTurn, false, ""
 		}
 		h.Ended = ""
 		if ev.Model != "" {
