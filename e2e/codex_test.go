@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -85,6 +86,12 @@ type codexOpts struct {
 
 // startCodex runs Codex for one scenario, in parallel with the others.
 func startCodex(t *testing.T, o codexOpts) *scen {
+	s, _ := startCodexAPI(t, o)
+	return s
+}
+
+// startCodexAPI is startCodex that also returns the stand-in API.
+func startCodexAPI(t *testing.T, o codexOpts) (*scen, *fakeresponses.Server) {
 	t.Parallel()
 	s := needCodex(t)
 	api, err := fakeresponses.Start(fakeresponses.DefaultTiming)
@@ -94,10 +101,6 @@ func startCodex(t *testing.T, o codexOpts) *scen {
 	r, err := driver.Launch(driver.Options{
 		Agent: driver.AgentCodex, Codex: s.codex, CodexPackages: s.packages,
 		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: true,
-		// More than one word: tmux runs it directly, as a shell runs a
-		// job, not under `sh -c` (which would stay the pane's foreground
-		// process and hide Codex from the screen source).
-		Args: []string{"-c", "check_for_update_on_startup=false"},
 	})
 	if err != nil {
 		api.Close()
@@ -123,7 +126,7 @@ func startCodex(t *testing.T, o codexOpts) *scen {
 	if err := r.WaitReady(ready); err != nil {
 		t.Fatal(err)
 	}
-	return sc
+	return sc, api
 }
 
 // rolloutAfter waits for the CLI to write event to its rollout after since.
@@ -243,19 +246,29 @@ func TestCodexQuitWhileIdle(t *testing.T) {
 // The TUI killed mid-turn: Codex's daemon runs the turn on; the session is
 // not exited until the turn ends, and exited then.
 func TestCodexTUIKilledMidTurn(t *testing.T) {
-	s := startCodex(t, codexOpts{})
+	s, api := startCodexAPI(t, codexOpts{})
 	sent := s.submit(fakeresponses.Prompt(fakeresponses.Long))
 	started := s.rolloutAfter(sent, "task_started")
 	s.expect("turn started → working", started.At, fast, stateIs(session.Working))
+	// Mid-turn: the daemon waits on the model (a TUI closed in the very
+	// first milliseconds of a turn leaves it stalled: measured, Codex
+	// 0.169.0 never asks the model then).
+	deadline := time.Now().Add(turn)
+	for !slices.ContainsFunc(api.Log(), func(l fakeresponses.Logged) bool { return l.Why == fakeresponses.Long+"/0" }) {
+		if time.Now().After(deadline) {
+			t.Fatal("the model was never asked")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	pane, err := s.r.Tmux.Pane()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(pane.Pid, syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(pane.Pid, syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
 	killed := time.Now()
-	s.r.TL.Addf(killed, "key", "killed the TUI (pid %d)", pane.Pid)
+	s.r.TL.Addf(killed, "key", "closed the TUI's terminal (SIGHUP to pid %d)", pane.Pid)
 	end := s.rolloutAfter(killed, "task_complete")
 	t.Logf("the turn ended %v after the TUI was killed", end.At.Sub(killed).Round(time.Millisecond))
 	bad := s.r.MewDuring(killed, end.At, func(sh session.Shown, listed bool) bool { return !listed || sh.State == session.Exited })

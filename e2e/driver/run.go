@@ -215,12 +215,20 @@ func Launch(o Options) (*Run, error) {
 	r.rec.mewID = r.SessionID
 	r.rec.onReg = o.OnRegistry
 	r.Started = time.Now()
-	if err := t.Respawn(r.Project, append([]string{program}, o.Args...)...); err != nil {
+	args := o.Args
+	if r.codex() && len(args) == 0 {
+		// More than one word: tmux runs it directly, as a shell runs a job,
+		// not under `sh -c` (which would stay the pane's foreground process
+		// and hide Codex from the screen source). Not a -c override: those
+		// make Codex run without its app-server daemon (measured).
+		args = []string{"--cd", r.Project}
+	}
+	if err := t.Respawn(r.Project, append([]string{program}, args...)...); err != nil {
 		cancel()
 		t.Kill()
 		return nil, err
 	}
-	r.TL.Addf(r.Started, "key", "started %s %s", filepath.Base(program), strings.Join(o.Args, " "))
+	r.TL.Addf(r.Started, "key", "started %s %s", filepath.Base(program), strings.Join(args, " "))
 	n := 3
 	if o.Mew != "" {
 		n++
