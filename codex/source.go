@@ -158,11 +158,10 @@ func (s *Source) refresh() []error {
 		s.hooked = s.Hooked()
 	}
 	for _, h := range s.hooked {
-		if p := h.Transcript; p != "" {
-			if SessionIDFromName(p) == "" || !filepath.IsAbs(p) {
-				continue
-			}
-			if fi, err := os.Stat(p); err == nil && fi.ModTime().After(cutoff) {
+		// Whatever its age: the store lists the session anyway (and forgets
+		// it once exited), and its TUI is what ends it.
+		if p := h.Transcript; p != "" && SessionIDFromName(p) != "" && filepath.IsAbs(p) {
+			if fi, err := os.Stat(p); err == nil {
 				paths[filepath.Clean(p)] = fi.ModTime()
 			}
 		}
@@ -235,6 +234,16 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 	}
 	for id, t := range byID {
 		sessions = append(sessions, Session{ID: id, Cwd: firstNonEmpty(t.State.Cwd, hookCwd[id]), Created: CreatedFromID(id)})
+	}
+	for id := range s.uiSince {
+		if byID[id] == nil {
+			delete(s.uiSince, id) // a session no longer followed
+		}
+	}
+	for id := range s.goneAt {
+		if byID[id] == nil {
+			delete(s.goneAt, id)
+		}
 	}
 	if len(sessions) == 0 {
 		return nil, nil
