@@ -188,6 +188,7 @@ e2e-if-available:
 		echo "e2e: skipped: the end-to-end suite needs tmux and npm (.ci/run installs them)"; \
 	else \
 		$(MAKE) --no-print-directory claude-code || echo "e2e: could not install Claude Code; the scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory codex-cli || echo "e2e: could not install the Codex CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e; \
 	fi
 EXTRA_TESTS += e2e-if-available
@@ -228,3 +229,27 @@ EXTRA_TESTS += race-exitwatch
 bench-idle:
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchIdle -benchtime 1x
 	$(GO) test ./liveness/exitwatch -run '^$$' -bench . -benchtime 3x
+
+# ---- Codex (issue 13) ----
+# `make codex-cli` installs the pinned Codex CLI (its native binary comes in
+# the platform package, an optional dependency) into the e2e cache, like
+# claude-code; the driver computes the same path (e2e/driver.CodexDir).
+E2E_CODEX_VERSION ?= 0.169.0
+E2E_CODEX_DIR := $(E2E_CACHE)/codex-cli-$(E2E_CODEX_VERSION)
+.PHONY: codex-cli
+codex-cli:
+	@if [ -f "$(E2E_CODEX_DIR)/.installed" ]; then \
+		echo "Codex $(E2E_CODEX_VERSION) is installed in $(E2E_CODEX_DIR)"; \
+	else \
+		mkdir -p "$(E2E_CODEX_DIR)" && \
+		npm install --prefix "$(E2E_CODEX_DIR)" --ignore-scripts --no-audit --no-fund --loglevel=error \
+			"@openai/codex@$(E2E_CODEX_VERSION)" && \
+		touch "$(E2E_CODEX_DIR)/.installed"; \
+	fi
+
+# The Codex source follows rollouts and the process table across
+# goroutines (fsnotify, its poll): race detector on it.
+.PHONY: race-codex
+race-codex:
+	CGO_ENABLED=1 $(GO) test -race ./codex ./procscan ./e2e/fakeresponses
+EXTRA_TESTS += race-codex

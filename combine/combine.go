@@ -75,10 +75,12 @@ const (
 //     its terminal UI quits, and the session ends when that turn does.
 //  7. With no report at all, the screen decides alone: its state, and idle
 //     after a turn ran (working, then back at the prompt) is done.
+//  8. A session whose terminal UI (Codex's TUI) is gone is exited once no
+//     turn runs or waits, as in rule 6; see codex.go.
 //
 // The result names the source that decided it: "hook:<event>",
 // "registry:<status>", "rollout:<event>", "screen:<agent>/<state>#<rule>",
-// "process:gone".
+// "process:gone", "process:terminal-gone".
 func Combine(rec session.Record, live Liveness) session.Shown {
 	out := describe(rec)
 	h, sc := rec.Hook, rec.Screen
@@ -100,6 +102,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 		switch {
 		case ok:
 			correctByScreen(&out, at, sc)
+			terminalGone(&out, at, rec.Terminal)
 		case sc != nil:
 			screenAlone(&out, sc)
 		default:
@@ -336,6 +339,7 @@ func describe(rec session.Record) session.Shown {
 			out.Tmux = p.Tmux.Pane
 		}
 	}
+	describeTerminal(&out, rec.Terminal)
 	if sc := rec.Screen; sc != nil {
 		if out.Pid == 0 {
 			out.Pid = sc.Pid

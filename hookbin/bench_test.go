@@ -19,7 +19,8 @@ const noopSource = "package main\n\nfunc main() {}\n"
 // nothing and mew-hook as `mew install` registers it (with RunEnv), each as a
 // whole process, and reports the ratio of their medians (goals: PreToolUse
 // ≤ 1.35×, SessionStart ≤ 2×). PreToolUse without RunEnv is reported too
-// (plain-ratio), for comparison. Each round runs the programs in a new random
+// (plain-ratio), for comparison, and Codex's PreToolUse as its command runs
+// it (--agent=codex; codex-pretooluse-ratio). Each round runs the programs in a new random
 // order: run in a fixed order, the one right after another program measured
 // up to 8 % slower here.
 //
@@ -47,11 +48,13 @@ func BenchmarkHookProcess(b *testing.B) {
 	dir := b.TempDir()
 	pre := writePayload(b, dir, "pre.json", `{"session_id":"bench-1","hook_event_name":"PreToolUse","cwd":"/Users/dev/proj","tool_name":"Bash","tool_input":{"command":"go test ./...","description":"Run tests"},"tool_use_id":"toolu_1","permission_mode":"default","transcript_path":"/Users/dev/.claude/projects/p/bench-1.jsonl"}`)
 	start := writePayload(b, dir, "start.json", `{"session_id":"bench-2","hook_event_name":"SessionStart","source":"startup","cwd":"/Users/dev/proj","model":"claude-opus","transcript_path":"/Users/dev/.claude/projects/p/bench-2.jsonl"}`)
+	codexPre := writePayload(b, dir, "codex-pre.json", `{"session_id":"01a22f14-9a6c-76f1-9739-9d3cb1621146","turn_id":"01a22f14-9a9a-7072-be75-10d869b1346a","transcript_path":"/Users/dev/.codex/sessions/2026/12/01/rollout-2026-12-01T00-50-09-01a22f14-9a6c-76f1-9739-9d3cb1621146.jsonl","cwd":"/Users/dev/proj","hook_event_name":"PreToolUse","model":"gpt-5.1-codex","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"touch made-by-codex"},"tool_use_id":"call_resp_0_0"}`)
 	env := append(os.Environ(), "MEW_HOME="+home)
 	installed := append(slices.Clip(env), hookbin.RunEnv)
 
 	type program struct {
 		bin, stdin string
+		args       []string
 		env        []string
 		times      []time.Duration
 	}
@@ -60,6 +63,7 @@ func BenchmarkHookProcess(b *testing.B) {
 		{bin: hook, stdin: pre, env: installed},
 		{bin: hook, stdin: start, env: installed},
 		{bin: hook, stdin: pre, env: env},
+		{bin: hook, stdin: codexPre, env: installed, args: []string{"--agent=codex"}},
 	}
 	run := func(p *program) time.Duration {
 		f, err := os.Open(p.stdin)
@@ -67,7 +71,7 @@ func BenchmarkHookProcess(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer f.Close()
-		cmd := exec.Command(p.bin)
+		cmd := exec.Command(p.bin, p.args...)
 		cmd.Stdin, cmd.Env = f, p.env
 		t := time.Now()
 		if err := cmd.Run(); err != nil {
@@ -96,6 +100,7 @@ func BenchmarkHookProcess(b *testing.B) {
 	b.ReportMetric(float64(mPre)/float64(mNoop), "pretooluse-ratio")
 	b.ReportMetric(float64(mStart)/float64(mNoop), "sessionstart-ratio")
 	b.ReportMetric(float64(mPlain)/float64(mNoop), "pretooluse-plain-ratio")
+	b.ReportMetric(float64(median(programs[4].times))/float64(mNoop), "codex-pretooluse-ratio")
 }
 
 func writePayload(b *testing.B, dir, name, body string) string {

@@ -60,6 +60,12 @@ type Options struct {
 	Store       store.Store
 	Log         *Log
 	LockTimeout time.Duration
+	// Agent is the agent that ran the hook (session.Agent*), from the
+	// command line's --agent=NAME; Claude Code's command has none.
+	Agent string
+	// BadArg is a command-line argument the hook did not understand; the
+	// event is logged and dropped rather than recorded as the wrong agent.
+	BadArg string
 
 	flight *inFlight
 }
@@ -108,11 +114,31 @@ func processOptions(now time.Time) *Options {
 	if err != nil {
 		return nil
 	}
-	return &Options{
+	o := &Options{
 		Stdin: os.Stdin, Getenv: os.Getenv, Environ: os.Environ, Now: now, Mono: clock.Mono(), Pid: os.Getpid(),
 		Procs: proctree.Lean{WithExe: true}, Tty: proctree.Tty, Store: st,
 		Log: &Log{Path: st.Home + "/mew-hook.log"}, LockTimeout: LockTimeout,
 	}
+	o.Agent, o.BadArg = ParseArgs(os.Args[1:])
+	return o
+}
+
+// AgentFlag is how `mew install` tells the hook which agent runs it: the
+// command line of every agent but Claude Code ends in AgentFlag + NAME.
+const AgentFlag = "--agent="
+
+// ParseArgs reads the hook's command line: nothing (Claude Code) or
+// --agent=NAME with a known agent. bad is the first argument that is neither.
+func ParseArgs(args []string) (agent, bad string) {
+	agent = session.AgentClaude
+	for _, a := range args {
+		name, ok := strings.CutPrefix(a, AgentFlag)
+		if !ok || !session.ValidAgent(name) {
+			return agent, a
+		}
+		agent = name
+	}
+	return agent, ""
 }
 
 // Run handles one hook invocation. It never panics and never writes to
@@ -131,6 +157,11 @@ func run(o *Options) {
 		o.flight = new(inFlight)
 	}
 	if ev := readEvent(o); ev != nil {
+		if o.BadArg != "" {
+			o.Log.Printf(ev.SessionID, "unknown argument %q (this mew-hook knows %sNAME with NAME one of %s); %s ignored",
+				clipForLog(o.BadArg), AgentFlag, strings.Join(session.Agents, ", "), clipForLog(ev.Name))
+			return
+		}
 		o.flight.ev.Store(ev)
 		record(o, ev)
 	}
@@ -157,6 +188,7 @@ func readEvent(o *Options) *reducer.Event {
 		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
 		return nil
 	}
+	ev.Name = reducer.Canonical(o.agent(), ev.Name)
 	if !session.ValidID(ev.SessionID) {
 		o.Log.Printf("-", "session id %q is not a plain safe name; ignored", clipForLog(ev.SessionID))
 		return nil
@@ -180,13 +212,21 @@ func readPayload(r io.Reader) ([]byte, error) {
 // record folds ev into its session's file.
 func record(o *Options, ev *reducer.Event) {
 	var proc *session.Process
-	if ev.Name == reducer.SessionStart {
+	if reducer.StartsSession(ev.Name) {
 		// Only SessionStart pays for a process listing; every other event
 		// touches nothing but the session's own file.
 		proc = captureProcess(o)
+		if o.agent() == session.AgentCodex && proc.Tty == "" {
+			// Codex's app-server daemon runs the hooks of every TUI of its
+			// CODEX_HOME: its environment is the first TUI's, not this
+			// session's terminal. The Codex process source finds the TUI.
+			proc.Env, proc.Tmux = nil, nil
+		}
 	}
 	now, mono := o.Now, o.Mono
+	agent := o.agent()
 	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
+		rec.Agent = agent
 		if rec.Hook == nil {
 			rec.Hook = new(session.HookState)
 		}
@@ -207,6 +247,13 @@ func record(o *Options, ev *reducer.Event) {
 	}
 }
 
+func (o *Options) agent() string {
+	if o.Agent == "" {
+		return session.AgentClaude
+	}
+	return o.Agent
+}
+
 // envForJump are the variables a jump needs to find the terminal tab or
 // pane: each terminal's own handle for the session's tab, recorded at
 // SessionStart (README, "Jump precision"), and what tells which app it is.
@@ -219,6 +266,23 @@ var envForJump = []string{
 	// wrapper's own PTY.
 	RunTtyEnv,
 	"VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_PID", "VSCODE_CWD",
+}
+
+// EnvForJump lists the variables a jump needs (for sources that read
+// another process's environment, such as Codex's TUI).
+func EnvForJump() []string { return envForJump }
+
+// JumpEnv keeps the variables a jump needs from an environment (plain,
+// bounded values only) and the tmux pane they name.
+func JumpEnv(getenv func(string) string) (map[string]string, *session.Tmux) {
+	env := map[string]string{}
+	for _, k := range envForJump {
+		v := getenv(k)
+		if v != "" && len(v) <= maxEnvValue && printable(v) {
+			env[k] = v
+		}
+	}
+	return env, tmuxFromEnv(env["TMUX"], env["TMUX_PANE"])
 }
 
 const maxEnvValue = 512
@@ -245,14 +309,8 @@ func captureProcess(o *Options) *session.Process {
 // its ancestors up to the terminal app (`mew run` records its child the
 // same way). A zero agent records the environment only.
 func DescribeAgent(agent proctree.Proc, procs proctree.Table, getenv func(string) string, tty func(int) (string, error)) *session.Process {
-	p := &session.Process{Env: map[string]string{}}
-	for _, k := range envForJump {
-		v := getenv(k)
-		if v != "" && len(v) <= maxEnvValue && printable(v) {
-			p.Env[k] = v
-		}
-	}
-	p.Tmux = tmuxFromEnv(p.Env["TMUX"], p.Env["TMUX_PANE"])
+	p := &session.Process{}
+	p.Env, p.Tmux = JumpEnv(getenv)
 	p.Headless = headless(getenv)
 	if agent.Pid <= 0 {
 		return p

@@ -368,3 +368,69 @@ func TestConcurrentHooks(t *testing.T) {
 		t.Fatalf("hook log: %s", log)
 	}
 }
+
+// Codex's command line names the agent (`mew-hook --agent=codex`): the
+// session is recorded as Codex's, Codex's own event names are renamed to
+// the canonical ones, and an argument the hook does not know drops the
+// event (logged) instead of recording it as the wrong agent.
+func TestAgentArgument(t *testing.T) {
+	bin := hookBinary(t)
+	home := t.TempDir()
+	run := func(arg, payload string) hookRun {
+		return runHookCommand(t, hookbin.RunEnv+` "$0" `+arg, bin, home, strings.NewReader(payload))
+	}
+	for _, p := range []string{
+		`{"session_id":"cx1","hook_event_name":"UserPromptSubmit","prompt":"please","cwd":"/p/proj"}`,
+		`{"session_id":"cx1","hook_event_name":"Interrupt"}`,
+	} {
+		if r := run("--agent=codex", p); r.exit != 0 || r.stdout != "" || r.stderr != "" {
+			t.Fatalf("%+v", r)
+		}
+	}
+	rec, err := store.Store{Home: home}.Load("cx1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Agent != session.AgentCodex || rec.Hook.State != session.Idle || rec.Hook.Source != "hook:Interrupted" {
+		t.Fatalf("agent %q, hook %s from %s; want codex, idle from hook:Interrupted", rec.Agent, rec.Hook.State, rec.Hook.Source)
+	}
+	for _, arg := range []string{"--agent=vim", "--verbose"} {
+		if r := run(arg, `{"session_id":"cx2","hook_event_name":"Stop"}`); r.exit != 0 || r.stdout != "" || r.stderr != "" {
+			t.Fatalf("%s: %+v", arg, r)
+		}
+		if _, err := (store.Store{Home: home}).Load("cx2"); err == nil {
+			t.Fatalf("%s: the event was recorded", arg)
+		}
+		log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
+		if !strings.Contains(string(log), "unknown argument \""+arg+"\"") {
+			t.Fatalf("%s: log %q", arg, log)
+		}
+	}
+	// Claude Code's command has no argument: Claude's session.
+	if r := run("", `{"session_id":"cl1","hook_event_name":"Stop"}`); r.exit != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if rec, _ := (store.Store{Home: home}).Load("cl1"); rec.Agent != session.AgentClaude {
+		t.Fatalf("no argument: agent %q", rec.Agent)
+	}
+}
+
+func TestParseArgs(t *testing.T) {
+	cases := []struct {
+		args       []string
+		agent, bad string
+	}{
+		{nil, session.AgentClaude, ""},
+		{[]string{"--agent=codex"}, session.AgentCodex, ""},
+		{[]string{"--agent=gemini"}, session.AgentGemini, ""},
+		{[]string{"--agent="}, session.AgentClaude, "--agent="},
+		{[]string{"--agent", "codex"}, session.AgentClaude, "--agent"},
+		{[]string{"--agent=codex", "x"}, session.AgentCodex, "x"},
+	}
+	for _, c := range cases {
+		agent, bad := hookbin.ParseArgs(c.args)
+		if agent != c.agent || bad != c.bad {
+			t.Errorf("ParseArgs(%q) = %q, %q; want %q, %q", c.args, agent, bad, c.agent, c.bad)
+		}
+	}
+}

@@ -175,3 +175,92 @@ func fixtureHooks(t *testing.T, name string) ([][]byte, string) {
 	}
 	return out, run.SessionID
 }
+
+// TestCommandLineCodex: `mew install` with Claude Code and Codex both
+// installed does both and says so; Codex's hooks fire as Codex runs them
+// (through a shell, the recorded payloads on stdin) and record Codex
+// sessions; the doctor reports the hooks untrusted until Codex's own
+// dialog trusted them; uninstall puts hooks.json back byte for byte.
+func TestCommandLineCodex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries")
+	}
+	mew, err := testbin.Build("github.com/mew-dev/mew/cmd/mew")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook"); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	codexHome := filepath.Join(home, "codex-home")
+	mewHome := filepath.Join(home, ".mew")
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o700)
+	os.MkdirAll(codexHome, 0o700)
+	hooks := filepath.Join(codexHome, "hooks.json")
+	os.WriteFile(hooks, []byte(personsHooks), 0o644)
+	c := cli{t: t, mew: mew, cwd: t.TempDir(), env: []string{
+		"HOME=" + home, "CODEX_HOME=" + codexHome, "MEW_HOME=" + mewHome, "PATH=/usr/bin:/bin",
+	}}
+
+	out, errOut, code := c.run("install")
+	if code != 0 || !strings.Contains(out, "Claude Code:\n") || !strings.Contains(out, "Codex:\n") ||
+		!strings.Contains(out, "Registered Mew's hook for 10 events in "+hooks) || !strings.Contains(out, `"Hooks need review"`) {
+		t.Fatalf("install: %d\n%s%s", code, out, errOut)
+	}
+	installed := readFile(t, hooks)
+
+	// The hooks of a recorded Codex run (b-approve), as Codex runs them.
+	f, err := os.Open(filepath.Join("..", "testdata", "fixtures", "codex-0.169.0", "b-approve", "hooks.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	var sid string
+	for dec.More() {
+		var line struct {
+			Event   string          `json:"event"`
+			Payload json.RawMessage `json:"payload"`
+		}
+		if err := dec.Decode(&line); err != nil {
+			t.Fatal(err)
+		}
+		var p struct {
+			SessionID string `json:"session_id"`
+		}
+		json.Unmarshal(line.Payload, &p)
+		sid = p.SessionID
+		cmd := exec.Command("sh", "-c", hookCommandFor(t, installed, line.Event))
+		cmd.Env, cmd.Stdin = c.env, bytes.NewReader(line.Payload)
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
+			t.Fatalf("%s hook: %v %q", line.Event, err, out)
+		}
+		if line.Event == "PermissionRequest" {
+			break
+		}
+	}
+	var rec session.Record
+	data, err := os.ReadFile(filepath.Join(mewHome, "sessions", sid+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := session.DecodeRecord(data, &rec); err != nil || rec.Agent != session.AgentCodex || rec.Hook.State != session.Waiting || rec.Hook.ToolDetail != "touch made-by-codex" {
+		t.Fatalf("Codex session after its PermissionRequest: %v %q %+v", err, rec.Agent, rec.Hook)
+	}
+
+	out, _, code = c.run("doctor", "--agent", "codex")
+	if code != 0 || !strings.Contains(out, "does not trust Mew's hooks yet") {
+		t.Fatalf("doctor: %d\n%s", code, out)
+	}
+	if _, _, code := c.run("install", "--agent", "vim"); code != 2 {
+		t.Fatalf("unknown agent: exit %d", code)
+	}
+	out, errOut, code = c.run("uninstall", "--agent", "codex")
+	if got := readFile(t, hooks); code != 0 || string(got) != personsHooks || !strings.Contains(out, "exactly as it was") {
+		t.Fatalf("uninstall: %d\n%s%s\nleft\n%s", code, out, errOut, got)
+	}
+	if !exists(filepath.Join(home, ".claude", "settings.json")) {
+		t.Fatal("uninstall --agent codex touched Claude Code's settings")
+	}
+}

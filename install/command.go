@@ -16,6 +16,7 @@ import (
 
 	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/reducer"
+	"github.com/mew-dev/mew/session"
 )
 
 // Timeout is the seconds Claude Code gives one run of Mew's hook. The hook
@@ -118,13 +119,22 @@ func checkQuotable(p string) error {
 
 // IsMewCommand says whether a hook command is one Mew wrote: exactly what
 // HookCommand writes for some MEW_HOME, with or without the RunEnv prefix
-// (older Mews wrote none). So GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook",
+// (older Mews wrote none), and with or without one final --agent=NAME of a
+// known agent (what other agents' commands end in). So GOMAXPROCS=1
+// "$HOME/.mew/bin/mew-hook", the same with --agent=codex,
 // "$HOME/.mew/bin/mew-hook" and MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook"
-// are Mew's; the person's /home/me/homework/bin/mew-hook, ~/.mew/bin/mew-hook
-// or "$HOME/.mew/bin/mew-hook" --verbose are not, however alike: a command
-// Mew did not write is never touched.
+// are Mew's; the person's /home/me/homework/bin/mew-hook,
+// ~/.mew/bin/mew-hook, "$HOME/.mew/bin/mew-hook" --verbose or
+// --agent=vim are not, however alike: a command Mew did not write is never
+// touched.
 func IsMewCommand(cmd string) bool {
 	s := strings.TrimPrefix(cmd, hookbin.RunEnv+" ")
+	if i := strings.LastIndex(s, " "+hookbin.AgentFlag); i >= 0 {
+		if !session.ValidAgent(s[i+1+len(hookbin.AgentFlag):]) {
+			return false
+		}
+		s = s[:i]
+	}
 	dir := "$HOME/.mew" // the one MEW_HOME written without MEW_HOME=
 	if rest, ok := strings.CutPrefix(s, `MEW_HOME="`); ok {
 		d, after, ok := strings.Cut(rest, `"`)

@@ -88,6 +88,8 @@ func TestIsMewCommand(t *testing.T) {
 		`MEW_HOME="$HOME/.config/mew" "$HOME/.config/mew/bin/mew-hook"`,
 		`GOMAXPROCS=1 MEW_HOME="$HOME" "$HOME/bin/mew-hook"`,
 		`GOMAXPROCS=1 MEW_HOME="/Users/me/Library/Application Support/Mew" "/Users/me/Library/Application Support/Mew/bin/mew-hook"`,
+		`GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook" --agent=codex`,
+		`GOMAXPROCS=1 MEW_HOME="/opt/mew" "/opt/mew/bin/mew-hook" --agent=gemini`,
 	}
 	// The person's own hooks, however much they look like Mew's.
 	no := []string{
@@ -115,6 +117,11 @@ func TestIsMewCommand(t *testing.T) {
 		`"$HOME/.mew/bin/mew-hook" && say done`,
 		`echo mew | /bin/cat`,
 		`say done`,
+		`"$HOME/.mew/bin/mew-hook" --agent=vim`,
+		`"$HOME/.mew/bin/mew-hook" --agent=codex --agent=codex`,
+		`"$HOME/.mew/bin/mew-hook" --agent=`,
+		`"$HOME/.mew/bin/mew-hook"--agent=codex`,
+		`say done --agent=codex`,
 	}
 	for _, c := range yes {
 		if !IsMewCommand(c) {

@@ -59,8 +59,12 @@ type DoctorOptions struct {
 	Managed []string
 	// Claude is the claude executable ("" when not on PATH).
 	Claude string
-	// VersionTimeout bounds `claude --version`.
+	// VersionTimeout bounds `claude --version` and `codex --version`.
 	VersionTimeout time.Duration
+	// Agents are the agents to check; nil checks Claude Code alone.
+	Agents []Agent
+	// Codex is the codex executable ("" when not on PATH).
+	Codex string
 }
 
 // ManagedSettings are the managed-policy settings files of Claude Code on
@@ -94,40 +98,62 @@ func Doctor(o DoctorOptions) []Finding {
 	add := func(l Level, format string, args ...any) {
 		out = append(out, Finding{Level: l, Text: fmt.Sprintf(format, args...)})
 	}
-	want, err := o.Want()
-	if err != nil {
-		add(Problem, "%v", err)
-		return out
+	agents := o.Agents
+	if agents == nil {
+		agents = []Agent{Claude}
 	}
-	checkHooks(o, want, add)
-	checkBinary(o, add)
-	checkStateDir(o.MewHome, add)
-	checkDisabled(o, add)
-	reg := filepath.Join(o.ClaudeDir, "sessions")
-	if fi, err := os.Stat(reg); err == nil && fi.IsDir() {
-		add(OK, "Claude Code's session registry is at %s", reg)
-	} else {
-		add(Warning, "Claude Code's session registry %s is not there (Claude Code has not run yet, or is older than 2.1); Mew goes by hooks alone", reg)
+	for i, a := range agents {
+		want, err := a.Want(o.Env)
+		if err != nil {
+			add(Problem, "%v", err)
+			return out
+		}
+		checkHooks(o, a, want, add)
+		if i == 0 {
+			checkBinary(o, add)
+			checkStateDir(o.MewHome, add)
+		}
+		switch a.Name {
+		case Claude.Name:
+			checkDisabled(o, add)
+			reg := filepath.Join(o.ClaudeDir, "sessions")
+			if fi, err := os.Stat(reg); err == nil && fi.IsDir() {
+				add(OK, "Claude Code's session registry is at %s", reg)
+			} else {
+				add(Warning, "Claude Code's session registry %s is not there (Claude Code has not run yet, or is older than 2.1); Mew goes by hooks alone", reg)
+			}
+			checkVersion(o, "Claude Code", o.Claude, "2.1", add)
+		case Codex.Name:
+			checkCodexTrust(o, want, add)
+			checkVersion(o, "Codex", o.Codex, "0.169", add)
+		}
 	}
-	checkClaude(o, add)
 	return out
 }
 
 type addFunc func(Level, string, ...any)
 
-func checkHooks(o DoctorOptions, want Want, add addFunc) {
-	f, err := readSettings(o.SettingsPath())
+// installHint is the command that registers Mew's hook with a.
+func installHint(a Agent) string {
+	if a.Name == Claude.Name {
+		return "`mew install`"
+	}
+	return "`mew install --agent " + a.Name + "`"
+}
+
+func checkHooks(o DoctorOptions, a Agent, want Want, add addFunc) {
+	f, err := readSettings(a.Path(o.Env))
 	if err != nil {
-		add(Problem, "cannot read Claude Code's settings: %v", err)
+		add(Problem, "cannot read %s's hooks: %v", a.Title, err)
 		return
 	}
 	if !f.exists {
-		add(Problem, "%s does not exist, so Mew's hook is not registered; run `mew install`", f.path)
+		add(Problem, "%s does not exist, so Mew's hook is not registered with %s; run %s", f.path, a.Title, installHint(a))
 		return
 	}
-	doc, err := parseSettings(f.data)
+	doc, err := parseSettings(f.data, a)
 	if err != nil {
-		add(Problem, "%s: %v; Claude Code cannot read it either", f.path, err)
+		add(Problem, "%s: %v; %s cannot read it either", f.path, err, a.Title)
 		return
 	}
 	var missing, wrong, twice []string
@@ -151,22 +177,23 @@ func checkHooks(o DoctorOptions, want Want, add addFunc) {
 			twice = append(twice, event)
 		}
 	}
+	hint := installHint(a)
 	switch {
 	case len(wrong) > 0 && onlyOlderForm(other, want.Command):
 		// Same hook binary, written by a mew from before hookbin.RunEnv:
 		// it works, each call just starts slower.
-		add(Warning, "Mew's hook in %s is an older mew's command line (%s, without %s, so each call starts slower); run `mew install` to update it", f.path, strings.Join(sortedKeys(other), ", "), hookbin.RunEnv)
+		add(Warning, "Mew's hook in %s is an older mew's command line (%s, without %s, so each call starts slower); run %s to update it", f.path, strings.Join(sortedKeys(other), ", "), hookbin.RunEnv, hint)
 	case len(wrong) > 0:
-		add(Problem, "Mew's hook in %s runs %s, but this mew (MEW_HOME %s) needs %s; run `mew install`", f.path, strings.Join(sortedKeys(other), ", "), o.MewHome, want.Command)
+		add(Problem, "Mew's hook in %s runs %s, but this mew (MEW_HOME %s) needs %s; run %s", f.path, strings.Join(sortedKeys(other), ", "), o.MewHome, want.Command, hint)
 	case len(missing) == len(want.Events):
-		add(Problem, "Mew's hook is not registered in %s; run `mew install`", f.path)
+		add(Problem, "Mew's hook is not registered in %s; run %s", f.path, hint)
 	case len(missing) > 0:
-		add(Problem, "Mew's hook is missing for %s in %s; run `mew install`", strings.Join(missing, ", "), f.path)
+		add(Problem, "Mew's hook is missing for %s in %s; run %s", strings.Join(missing, ", "), f.path, hint)
 	default:
 		add(OK, "Mew's hook is registered for all %d events in %s", len(want.Events), f.path)
 	}
 	if len(twice) > 0 {
-		add(Warning, "Mew's hook is registered more than once for %s; `mew install` tidies that", strings.Join(twice, ", "))
+		add(Warning, "Mew's hook is registered more than once for %s in %s; %s tidies that", strings.Join(twice, ", "), f.path, hint)
 	}
 }
 
@@ -274,7 +301,7 @@ func checkDisabled(o DoctorOptions, add addFunc) {
 		if err != nil {
 			continue
 		}
-		doc, err := parseSettings(data)
+		doc, err := parseSettings(data, Claude)
 		switch {
 		case err != nil:
 			add(Warning, "the project settings %s: %v; Claude Code may not start here", p, err)
@@ -289,13 +316,14 @@ func readForDoctor(p string) (settingsDoc, bool) {
 	if err != nil {
 		return settingsDoc{}, false
 	}
-	doc, err := parseSettings(data)
+	doc, err := parseSettings(data, Claude)
 	return doc, err == nil
 }
 
-func checkClaude(o DoctorOptions, add addFunc) {
-	if o.Claude == "" {
-		add(Warning, "claude is not on PATH, so its version is unknown (Mew is tested with Claude Code 2.1)")
+// checkVersion runs `exe --version` (exe "" when the agent is not on PATH).
+func checkVersion(o DoctorOptions, title, exe, tested string, add addFunc) {
+	if exe == "" {
+		add(Warning, "%s is not on PATH, so its version is unknown (Mew is tested with %s %s)", strings.ToLower(strings.Fields(title)[0]), title, tested)
 		return
 	}
 	timeout := o.VersionTimeout
@@ -304,19 +332,19 @@ func checkClaude(o DoctorOptions, add addFunc) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, o.Claude, "--version") // an argv: no shell
-	cmd.WaitDelay = time.Second                            // a child holding the pipe can't stall us
+	cmd := exec.CommandContext(ctx, exe, "--version") // an argv: no shell
+	cmd.WaitDelay = time.Second                       // a child holding the pipe can't stall us
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	err := cmd.Run()
 	ver := strings.TrimSpace(firstLine(stdout.String()))
 	switch {
 	case ctx.Err() != nil:
-		add(Warning, "`%s --version` did not answer within %v", o.Claude, timeout)
+		add(Warning, "`%s --version` did not answer within %v", exe, timeout)
 	case err != nil || ver == "":
-		add(Warning, "`%s --version` failed: %v", o.Claude, err)
+		add(Warning, "`%s --version` failed: %v", exe, err)
 	default:
-		add(OK, "Claude Code %s (%s)", clip(ver, 80), o.Claude)
+		add(OK, "%s %s (%s)", title, clip(ver, 80), exe)
 	}
 }
 
@@ -358,7 +386,7 @@ type foundEntry struct {
 
 // parseSettings reads a settings document leniently: odd shapes the doctor
 // skips rather than fails on; only invalid JSON is an error.
-func parseSettings(data []byte) (settingsDoc, error) {
+func parseSettings(data []byte, a Agent) (settingsDoc, error) {
 	doc := settingsDoc{entries: map[string][]foundEntry{}}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return doc, nil
@@ -389,7 +417,11 @@ func parseSettings(data []byte) (settingsDoc, error) {
 			if json.Unmarshal(g, &group) != nil {
 				continue
 			}
-			always := !usesMatcher(event) || group.Matcher == nil
+			takes := usesMatcher(event)
+			if a.Name == Codex.Name {
+				takes = takesMatcher(event)
+			}
+			always := !takes || group.Matcher == nil
 			if group.Matcher != nil {
 				var m string
 				always = always || json.Unmarshal(*group.Matcher, &m) == nil && (m == "" || m == "*")

@@ -38,7 +38,13 @@ type Want struct {
 	// DropEmptyHooks removes the "hooks" key when it is left empty (used by
 	// uninstall when install added the key).
 	DropEmptyHooks bool
+	// NoMatchers: Mew's groups carry no "matcher" at all (Codex; see
+	// Agent.Matchers). Otherwise events that take one get "*".
+	NoMatchers bool
 }
+
+// usesMatcher says whether Mew's group for event carries a matcher.
+func (w Want) usesMatcher(event string) bool { return !w.NoMatchers && usesMatcher(event) }
 
 // Change is one hook entry an edit adds or removes.
 type Change struct {
@@ -449,7 +455,7 @@ func editGroup(event string, gi int, g []byte, want Want, mayKeep bool) (out []b
 			kept = append(kept, e)
 			continue
 		}
-		if mayKeep && !found && (matchesAll || !usesMatcher(event)) && isWantedEntry(e, want) {
+		if mayKeep && !found && (matchesAll || !want.usesMatcher(event)) && isWantedEntry(e, want) {
 			found = true
 			kept = append(kept, e)
 			continue
@@ -539,7 +545,7 @@ func mewGroup(event string, want Want) []byte {
 		Hooks   []entry `json:"hooks"`
 	}
 	g := group{Hooks: []entry{{Type: "command", Command: want.Command, Timeout: want.Timeout}}}
-	if usesMatcher(event) {
+	if want.usesMatcher(event) {
 		all := "*"
 		g.Matcher = &all
 	}

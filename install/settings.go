@@ -35,10 +35,11 @@ type Env struct {
 	Home      string // the person's home directory ($HOME)
 	ClaudeDir string // $CLAUDE_CONFIG_DIR, or ~/.claude
 	MewHome   string // $MEW_HOME, or ~/.mew
+	CodexHome string // $CODEX_HOME, or ~/.codex
 }
 
-// EnvFromOS reads HOME, CLAUDE_CONFIG_DIR and MEW_HOME; relative paths are
-// made absolute.
+// EnvFromOS reads HOME, CLAUDE_CONFIG_DIR, CODEX_HOME and MEW_HOME;
+// relative paths are made absolute.
 func EnvFromOS() (Env, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -52,8 +53,12 @@ func EnvFromOS() (Env, error) {
 	if claude == "" {
 		claude = filepath.Join(home, ".claude")
 	}
-	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome}
-	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome} {
+	codex := os.Getenv("CODEX_HOME")
+	if codex == "" {
+		codex = filepath.Join(home, ".codex")
+	}
+	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome, CodexHome: codex}
+	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome} {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return Env{}, err
 		}
@@ -62,25 +67,29 @@ func EnvFromOS() (Env, error) {
 }
 
 // SettingsPath is Claude Code's user settings file.
-func (e Env) SettingsPath() string { return filepath.Join(e.ClaudeDir, "settings.json") }
+func (e Env) SettingsPath() string { return Claude.Path(e) }
 
-// Want is what install writes for this Env.
-func (e Env) Want() (Want, error) {
-	cmd, err := HookCommand(e.MewHome, e.Home)
-	if err != nil {
-		return Want{}, err
-	}
-	return Want{Command: cmd, Events: Events, Timeout: Timeout}, nil
-}
+// Want is what install writes into Claude Code's settings for this Env.
+func (e Env) Want() (Want, error) { return Claude.Want(e) }
 
 // Options of Install and Uninstall.
 type Options struct {
 	Env
+	// Agent is the agent whose hooks file changes; the zero Agent is
+	// Claude Code.
+	Agent Agent
 	// HookSource is the mew-hook binary Install copies to
 	// $MEW_HOME/bin/mew-hook; "" copies nothing.
 	HookSource string
 	// DryRun computes the change and writes nothing.
 	DryRun bool
+}
+
+func (o Options) agent() Agent {
+	if o.Agent.Name == "" {
+		return Claude
+	}
+	return o.Agent
 }
 
 // Report says what Install or Uninstall did (or, dry, would do).
@@ -115,10 +124,11 @@ func (e *FileError) Unwrap() error { return e.Err }
 // takes as the person's wish that it not be changed.
 var ErrReadOnly = errors.New("the file is read-only")
 
-// Install copies the hook binary and registers it in Claude Code's user
-// settings. Running it again changes nothing.
+// Install copies the hook binary and registers it in the agent's hooks file
+// (Claude Code's user settings by default). Running it again changes
+// nothing.
 func Install(o Options) (Report, error) {
-	want, err := o.Want()
+	want, err := o.agent().Want(o.Env)
 	if err != nil {
 		return Report{}, err
 	}
@@ -128,7 +138,7 @@ func Install(o Options) (Report, error) {
 	}
 	defer unlock()
 
-	f, err := readSettings(o.SettingsPath())
+	f, err := readSettings(o.agent().Path(o.Env))
 	if err != nil {
 		return Report{}, err
 	}
@@ -208,7 +218,7 @@ func prepareInstall(rep *Report, f settingsFile, ed Edited, recs records, mewHom
 	return saveRecords(mewHome, recs)
 }
 
-// Uninstall takes Mew's entries out of Claude Code's user settings. When
+// Uninstall takes Mew's entries out of the agent's hooks file. When
 // the file is still exactly what install wrote, it gets back its bytes from
 // before install (or is removed, with the directories install created, if
 // there was none). The hook binary stays: sessions already running still
@@ -220,7 +230,7 @@ func Uninstall(o Options) (Report, error) {
 	}
 	defer unlock()
 
-	f, err := readSettings(o.SettingsPath())
+	f, err := readSettings(o.agent().Path(o.Env))
 	if err != nil {
 		return Report{}, err
 	}

@@ -58,6 +58,9 @@ func Gather(ctx context.Context, rec session.Record, sys System) Facts {
 		f.Agent.Cwd = rec.Registry.Cwd
 	}
 	proc := rec.Process
+	if t := rec.Terminal; t != nil && !t.Gone && t.Pid > 0 {
+		proc = &t.Process // the terminal UI, not the daemon that runs the session (Codex)
+	}
 	if proc == nil || proc.Pid <= 0 {
 		return gatherFromRegistry(rec, sys, f)
 	}

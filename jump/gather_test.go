@@ -318,3 +318,33 @@ func TestGatherIgnoresInheritedTmux(t *testing.T) {
 		t.Errorf("plan = %+v", p)
 	}
 }
+
+// A Codex session is jumped to at its TUI (the record's Terminal), not at
+// the app-server daemon that runs it (no terminal, another TUI's
+// environment).
+func TestGatherCodexGoesToTheTUI(t *testing.T) {
+	tui := tmuxRecord().Process
+	rec := session.Record{
+		ID: "codex-1", Agent: session.AgentCodex, Hook: &session.HookState{Cwd: cwd},
+		Process:  &session.Process{Pid: 4321, StartMs: 1_699_999_000_000, Name: "codex"},
+		Terminal: &session.Terminal{Process: *tui},
+	}
+	procs := fakeProcs{
+		1234: {Pid: 1234, PPid: 1200, StartMs: 1_700_000_000_000},
+		4321: {Pid: 4321, PPid: 1, Name: "codex", StartMs: 1_699_999_000_000},
+		777:  {Pid: 777, PPid: 1, Name: "tmux", Exe: "/opt/homebrew/bin/tmux", StartMs: 1_699_000_000_000},
+		900:  {Pid: 900, PPid: 890, Name: "tmux", Exe: "/opt/homebrew/bin/tmux", StartMs: 1_700_000_100_000},
+		890:  {Pid: 890, PPid: 880, Name: "zsh", Exe: "/bin/zsh", StartMs: 1_700_000_050_000},
+		880:  {Pid: 880, PPid: 1, Name: "iTermServer-3.5", Exe: "/Users/dev/Library/Application Support/iTerm2/iTermServer-3.5.11", StartMs: 1_690_000_000_000},
+	}
+	tm := &fakeTmux{serverPid: "777", clients: "1700000300 900 0 /dev/ttys011\n"}
+	f := Gather(context.Background(), rec, macSystem(procs, tm))
+	if f.Agent.Pid != 1234 || f.Tmux == nil || f.Tmux.Pane != "%5" {
+		t.Fatalf("agent %+v tmux %+v; want the TUI's pane", f.Agent, f.Tmux)
+	}
+	// Its TUI gone, only the daemon is left: nothing to bring forward there.
+	rec.Terminal.Gone = true
+	if f := Gather(context.Background(), rec, macSystem(procs, tm)); f.Agent.Pid != 4321 || f.Tmux != nil {
+		t.Fatalf("TUI gone: agent %+v tmux %+v", f.Agent, f.Tmux)
+	}
+}

@@ -76,6 +76,10 @@ func attach(rec *session.Record, o Observation) {
 		l := *o.Log
 		rec.Log = &l
 	}
+	if o.Terminal != nil {
+		t := *o.Terminal
+		rec.Terminal = &t
+	}
 	if rec.Agent == "" {
 		rec.Agent = o.Agent
 	}
@@ -125,6 +129,9 @@ func samePid(r session.Record, p session.Process) bool {
 	if r.Process != nil && r.Process.Pid > 0 && match(r.Process.Pid, r.Process.StartMs) {
 		return true
 	}
+	if t := r.Terminal; t != nil && !t.Gone && t.Pid > 0 && match(t.Pid, t.StartMs) {
+		return true
+	}
 	return r.Screen != nil && r.Screen.Pid > 0 && match(r.Screen.Pid, r.Screen.StartMs)
 }
 
@@ -136,12 +143,16 @@ func samePane(r session.Record, t *session.Tmux) bool {
 	if r.Screen != nil && r.Screen.Pane == t.Pane {
 		return true
 	}
+	if tt := r.Terminal; tt != nil && !tt.Gone && tt.Tmux != nil && tt.Tmux.Pane == t.Pane {
+		return true
+	}
 	// Claude Code's registry names the pane as session:@window.%pane.
 	return r.Registry != nil && r.Registry.Tmux != "" && strings.HasSuffix(r.Registry.Tmux, "."+t.Pane)
 }
 
 func sameTty(r session.Record, tty string) bool {
-	return (r.Process != nil && r.Process.Tty == tty) || (r.Screen != nil && r.Screen.Tty == tty)
+	return (r.Process != nil && r.Process.Tty == tty) || (r.Screen != nil && r.Screen.Tty == tty) ||
+		(r.Terminal != nil && !r.Terminal.Gone && r.Terminal.Tty == tty)
 }
 
 // lastHeard is the newest time any source heard from the session.

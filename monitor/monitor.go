@@ -15,6 +15,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/combine"
 	"github.com/mew-dev/mew/internal/clock"
 	"github.com/mew-dev/mew/liveness"
@@ -60,7 +61,7 @@ const defaultScanTimeout = 2 * time.Second
 
 // Default returns the options for this user: $MEW_HOME (or ~/.mew), Claude
 // Code's registry, the tmux panes of the server Mew runs under (or the
-// default one), the real process table.
+// default one), Codex's rollouts and processes, the real process table.
 func Default() (Options, error) {
 	st, err := store.Open()
 	if err != nil {
@@ -74,7 +75,7 @@ func Default() (Options, error) {
 	return Options{
 		Store: st, RegistryDir: dir, Procs: gops.Table{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
-		Sources: []Source{tmux.New(tmux.SocketFromEnv(), book)},
+		Sources: append([]Source{tmux.New(tmux.SocketFromEnv(), book)}, codex.Sources(st)...),
 	}, nil
 }
 

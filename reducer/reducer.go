@@ -52,7 +52,7 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 
 	// Exited is final: only a new SessionStart (resume) brings it back. The
 	// event is still counted as seen.
-	if h.Ended != "" && ev.Name != SessionStart {
+	if h.Ended != "" && !StartsSession(ev.Name) {
 		return
 	}
 
@@ -61,12 +61,12 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 	main := ev.AgentID == ""
 
 	switch ev.Name {
-	case SessionStart:
+	case SessionStart, SessionStartTurn:
 		if ev.Source != "compact" {
 			// startup, resume and clear begin with nothing running; a
 			// compaction restart continues whatever was going on.
 			h.Pending, h.Subagents, h.Finished = nil, nil, nil
-			h.Active, h.StopSeen, h.Failure = false, false, ""
+			h.Active, h.StopSeen, h.Failure = ev.Name == SessionStartTurn, false, ""
 		}
 		h.Ended = ""
 		if ev.Model != "" {
@@ -154,6 +154,11 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 			h.Finished = remember(h.Finished, id, maxFinished)
 			h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == id })
 		}
+	case Interrupted:
+		// The person stopped the turn: nothing of the main agent runs or
+		// waits any more, and nothing is done either.
+		h.Active, h.StopSeen, h.Failure = false, false, ""
+		h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == "" })
 	case PreCompact, PostCompact:
 		bears = false // compaction runs inside a turn or on /compact; it changes nothing shown
 	case SessionEnd:
@@ -215,25 +220,34 @@ func toolWait(tool string) session.Reason {
 
 // markWaiting pairs a PermissionRequest with the newest unfinished PreToolUse
 // of the same agent, tool and input; without one (hooks installed mid-call)
-// it adds the call.
+// it adds the call. Codex adds a "description" to the PermissionRequest's
+// tool_input, so a call whose input differs but whose detail (the command)
+// is the same, and that waits on nothing yet, is the same call.
 func markWaiting(pending []session.PendingTool, ev *Event, now time.Time) []session.PendingTool {
 	reason := toolWait(ev.ToolName)
 	if reason == "" {
 		reason = session.ReasonPermission
 	}
 	agent, tool, input := oneLine(ev.AgentID, 80), oneLine(ev.ToolName, 80), inputHash(ev.ToolInput)
-	for i := len(pending) - 1; i >= 0; i-- {
-		p := &pending[i]
-		if p.Agent == agent && p.Tool == tool && p.Input == input && p.Tool != notifyToolMarker {
-			if p.Wait == "" {
-				p.Wait = reason
-				p.Since = now
+	detail := toolDetail(ev.ToolName, ev.ToolInput)
+	for pass := 0; pass < 2; pass++ { // the same input first, then the same command
+		for i := len(pending) - 1; i >= 0; i-- {
+			p := &pending[i]
+			match := p.Input == input
+			if pass == 1 {
+				match = p.Wait == "" && detail != "" && p.Detail == detail
 			}
-			return pending
+			if p.Agent == agent && p.Tool == tool && p.Tool != notifyToolMarker && match {
+				if p.Wait == "" {
+					p.Wait = reason
+					p.Since = now
+				}
+				return pending
+			}
 		}
 	}
 	return addPending(pending, session.PendingTool{
-		Agent: agent, Tool: tool, Input: input, Detail: toolDetail(ev.ToolName, ev.ToolInput), Wait: reason, Since: now,
+		Agent: agent, Tool: tool, Input: input, Detail: detail, Wait: reason, Since: now,
 	})
 }
 

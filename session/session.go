@@ -70,6 +70,20 @@ type Record struct {
 	Log      *LogState      `json:"log,omitempty"`
 	Screen   *ScreenState   `json:"screen,omitempty"`
 	Process  *Process       `json:"process,omitempty"`
+	// Terminal is the agent's terminal UI when another process runs the
+	// session: Codex's TUI, next to the `codex app-server` daemon that runs
+	// turns and hooks and outlives it. It is where a jump goes; Process
+	// stays the process whose death ends the session.
+	Terminal *Terminal `json:"terminal,omitempty"`
+}
+
+// Terminal is an agent's terminal UI process, as a process source saw it.
+type Terminal struct {
+	Process
+	// Gone: the session has no terminal UI any more (it exited, or the
+	// session never had one, as with `codex exec`).
+	Gone bool      `json:"gone,omitempty"`
+	At   time.Time `json:"at"` // when it was last seen, or seen gone
 }
 
 // HookState is everything the hook events taught us. The reducer keeps the

@@ -113,7 +113,279 @@ func (v *Tmux) UnmarshalJSON(data []byte) error {
 func (v *Tmux) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonA818f49aDecodeGithubComMewDevMewSession(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Shown) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Terminal) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "gone":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Gone = bool(in.Bool())
+			}
+		case "at":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.At).UnmarshalJSON(data))
+				}
+			}
+		case "pid":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Pid = int(in.Int())
+			}
+		case "start_ms":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.StartMs = int64(in.Int64())
+			}
+		case "name":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Name = string(in.String())
+			}
+		case "tty":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Tty = string(in.String())
+			}
+		case "env":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				in.Delim('{')
+				if !in.IsDelim('}') {
+					out.Env = make(map[string]string)
+				} else {
+					out.Env = nil
+				}
+				for !in.IsDelim('}') {
+					key := string(in.String())
+					in.WantColon()
+					var v1 string
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						v1 = string(in.String())
+					}
+					(out.Env)[key] = v1
+					in.WantComma()
+				}
+				in.Delim('}')
+			}
+		case "host":
+			if in.IsNull() {
+				in.Skip()
+				out.Host = nil
+			} else {
+				if out.Host == nil {
+					out.Host = new(Host)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Host).UnmarshalEasyJSON(in)
+				}
+			}
+		case "tmux":
+			if in.IsNull() {
+				in.Skip()
+				out.Tmux = nil
+			} else {
+				if out.Tmux == nil {
+					out.Tmux = new(Tmux)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Tmux).UnmarshalEasyJSON(in)
+				}
+			}
+		case "hook_pid":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.HookPid = int(in.Int())
+			}
+		case "ancestors":
+			if in.IsNull() {
+				in.Skip()
+				out.Ancestors = nil
+			} else {
+				in.Delim('[')
+				if out.Ancestors == nil {
+					if !in.IsDelim(']') {
+						out.Ancestors = make([]Ancestor, 0, 1)
+					} else {
+						out.Ancestors = []Ancestor{}
+					}
+				} else {
+					out.Ancestors = (out.Ancestors)[:0]
+				}
+				for !in.IsDelim(']') {
+					var v2 Ancestor
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						(v2).UnmarshalEasyJSON(in)
+					}
+					out.Ancestors = append(out.Ancestors, v2)
+					in.WantComma()
+				}
+				in.Delim(']')
+			}
+		case "headless":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Headless = bool(in.Bool())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Terminal) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	if in.Gone {
+		const prefix string = ",\"gone\":"
+		first = false
+		out.RawString(prefix[1:])
+		out.Bool(bool(in.Gone))
+	}
+	{
+		const prefix string = ",\"at\":"
+		if first {
+			first = false
+			out.RawString(prefix[1:])
+		} else {
+			out.RawString(prefix)
+		}
+		out.Raw((in.At).MarshalJSON())
+	}
+	{
+		const prefix string = ",\"pid\":"
+		out.RawString(prefix)
+		out.Int(int(in.Pid))
+	}
+	if in.StartMs != 0 {
+		const prefix string = ",\"start_ms\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.StartMs))
+	}
+	if in.Name != "" {
+		const prefix string = ",\"name\":"
+		out.RawString(prefix)
+		out.String(string(in.Name))
+	}
+	if in.Tty != "" {
+		const prefix string = ",\"tty\":"
+		out.RawString(prefix)
+		out.String(string(in.Tty))
+	}
+	if len(in.Env) != 0 {
+		const prefix string = ",\"env\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('{')
+			v3First := true
+			for v3Name, v3Value := range in.Env {
+				if v3First {
+					v3First = false
+				} else {
+					out.RawByte(',')
+				}
+				out.String(string(v3Name))
+				out.RawByte(':')
+				out.String(string(v3Value))
+			}
+			out.RawByte('}')
+		}
+	}
+	if in.Host != nil {
+		const prefix string = ",\"host\":"
+		out.RawString(prefix)
+		(*in.Host).MarshalEasyJSON(out)
+	}
+	if in.Tmux != nil {
+		const prefix string = ",\"tmux\":"
+		out.RawString(prefix)
+		(*in.Tmux).MarshalEasyJSON(out)
+	}
+	if in.HookPid != 0 {
+		const prefix string = ",\"hook_pid\":"
+		out.RawString(prefix)
+		out.Int(int(in.HookPid))
+	}
+	if len(in.Ancestors) != 0 {
+		const prefix string = ",\"ancestors\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v4, v5 := range in.Ancestors {
+				if v4 > 0 {
+					out.RawByte(',')
+				}
+				(v5).MarshalEasyJSON(out)
+			}
+			out.RawByte(']')
+		}
+	}
+	if in.Headless {
+		const prefix string = ",\"headless\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Headless))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v Terminal) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA818f49aEncodeGithubComMewDevMewSession1(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v Terminal) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA818f49aEncodeGithubComMewDevMewSession1(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *Terminal) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA818f49aDecodeGithubComMewDevMewSession1(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *Terminal) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA818f49aDecodeGithubComMewDevMewSession1(l, v)
+}
+func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Shown) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -241,7 +513,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Sho
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Shown) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Shown) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -336,27 +608,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Sh
 // MarshalJSON supports json.Marshaler interface
 func (v Shown) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession1(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession2(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Shown) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession1(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession2(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Shown) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession1(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession2(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Shown) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession1(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession2(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *ScreenState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *ScreenState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -482,7 +754,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Scr
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in ScreenState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in ScreenState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -572,27 +844,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Sc
 // MarshalJSON supports json.Marshaler interface
 func (v ScreenState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession2(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession3(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v ScreenState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession2(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession3(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *ScreenState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession2(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession3(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *ScreenState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession2(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession3(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *RegistryState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *RegistryState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -718,7 +990,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Reg
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in RegistryState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in RegistryState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -819,27 +1091,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Re
 // MarshalJSON supports json.Marshaler interface
 func (v RegistryState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession3(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession4(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v RegistryState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession3(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession4(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *RegistryState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession3(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession4(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *RegistryState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession3(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession4(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Record) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Record) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -941,6 +1213,20 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Rec
 					(*out.Process).UnmarshalEasyJSON(in)
 				}
 			}
+		case "terminal":
+			if in.IsNull() {
+				in.Skip()
+				out.Terminal = nil
+			} else {
+				if out.Terminal == nil {
+					out.Terminal = new(Terminal)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Terminal).UnmarshalEasyJSON(in)
+				}
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -951,7 +1237,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Rec
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Record) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Record) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -995,33 +1281,38 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Re
 		out.RawString(prefix)
 		(*in.Process).MarshalEasyJSON(out)
 	}
+	if in.Terminal != nil {
+		const prefix string = ",\"terminal\":"
+		out.RawString(prefix)
+		(*in.Terminal).MarshalEasyJSON(out)
+	}
 	out.RawByte('}')
 }
 
 // MarshalJSON supports json.Marshaler interface
 func (v Record) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession4(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession5(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Record) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession4(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession5(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Record) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession4(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession5(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Record) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession4(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession5(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Process) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Process) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1072,13 +1363,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Pro
 				for !in.IsDelim('}') {
 					key := string(in.String())
 					in.WantColon()
-					var v1 string
+					var v6 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v1 = string(in.String())
+						v6 = string(in.String())
 					}
-					(out.Env)[key] = v1
+					(out.Env)[key] = v6
 					in.WantComma()
 				}
 				in.Delim('}')
@@ -1133,13 +1424,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Pro
 					out.Ancestors = (out.Ancestors)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v2 Ancestor
+					var v7 Ancestor
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v2).UnmarshalEasyJSON(in)
+						(v7).UnmarshalEasyJSON(in)
 					}
-					out.Ancestors = append(out.Ancestors, v2)
+					out.Ancestors = append(out.Ancestors, v7)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1160,7 +1451,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Pro
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Process) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Process) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1189,16 +1480,16 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Pr
 		out.RawString(prefix)
 		{
 			out.RawByte('{')
-			v3First := true
-			for v3Name, v3Value := range in.Env {
-				if v3First {
-					v3First = false
+			v8First := true
+			for v8Name, v8Value := range in.Env {
+				if v8First {
+					v8First = false
 				} else {
 					out.RawByte(',')
 				}
-				out.String(string(v3Name))
+				out.String(string(v8Name))
 				out.RawByte(':')
-				out.String(string(v3Value))
+				out.String(string(v8Value))
 			}
 			out.RawByte('}')
 		}
@@ -1223,11 +1514,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Pr
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v4, v5 := range in.Ancestors {
-				if v4 > 0 {
+			for v9, v10 := range in.Ancestors {
+				if v9 > 0 {
 					out.RawByte(',')
 				}
-				(v5).MarshalEasyJSON(out)
+				(v10).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -1243,27 +1534,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Pr
 // MarshalJSON supports json.Marshaler interface
 func (v Process) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession5(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession6(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Process) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession5(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession6(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Process) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession5(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession6(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Process) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession5(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession6(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *PendingTool) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *PendingTool) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1331,7 +1622,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Pen
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in PendingTool) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in PendingTool) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1387,27 +1678,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Pe
 // MarshalJSON supports json.Marshaler interface
 func (v PendingTool) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession6(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession7(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v PendingTool) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession6(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession7(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *PendingTool) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession6(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession7(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *PendingTool) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession6(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession7(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *LogState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *LogState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1489,7 +1780,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *Log
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in LogState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in LogState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1544,27 +1835,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in Lo
 // MarshalJSON supports json.Marshaler interface
 func (v LogState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession7(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession8(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v LogState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession7(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession8(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *LogState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession7(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession8(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *LogState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession7(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession8(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *Host) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Host) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1606,7 +1897,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *Hos
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in Host) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Host) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1642,27 +1933,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in Ho
 // MarshalJSON supports json.Marshaler interface
 func (v Host) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession8(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession9(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Host) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession8(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession9(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Host) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession8(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession9(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Host) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession8(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession9(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *HookState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *HookState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1804,13 +2095,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Hoo
 					out.Subagents = (out.Subagents)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v6 string
+					var v11 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v6 = string(in.String())
+						v11 = string(in.String())
 					}
-					out.Subagents = append(out.Subagents, v6)
+					out.Subagents = append(out.Subagents, v11)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1831,13 +2122,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Hoo
 					out.Finished = (out.Finished)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v7 string
+					var v12 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v7 = string(in.String())
+						v12 = string(in.String())
 					}
-					out.Finished = append(out.Finished, v7)
+					out.Finished = append(out.Finished, v12)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1858,13 +2149,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Hoo
 					out.Pending = (out.Pending)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v8 PendingTool
+					var v13 PendingTool
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v8).UnmarshalEasyJSON(in)
+						(v13).UnmarshalEasyJSON(in)
 					}
-					out.Pending = append(out.Pending, v8)
+					out.Pending = append(out.Pending, v13)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1891,13 +2182,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Hoo
 					out.Unknown = (out.Unknown)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v9 string
+					var v14 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v9 = string(in.String())
+						v14 = string(in.String())
 					}
-					out.Unknown = append(out.Unknown, v9)
+					out.Unknown = append(out.Unknown, v14)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1912,7 +2203,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Hoo
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in HookState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in HookState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2011,11 +2302,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Ho
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v10, v11 := range in.Subagents {
-				if v10 > 0 {
+			for v15, v16 := range in.Subagents {
+				if v15 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v11))
+				out.String(string(v16))
 			}
 			out.RawByte(']')
 		}
@@ -2025,11 +2316,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Ho
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v12, v13 := range in.Finished {
-				if v12 > 0 {
+			for v17, v18 := range in.Finished {
+				if v17 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v13))
+				out.String(string(v18))
 			}
 			out.RawByte(']')
 		}
@@ -2039,11 +2330,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Ho
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v14, v15 := range in.Pending {
-				if v14 > 0 {
+			for v19, v20 := range in.Pending {
+				if v19 > 0 {
 					out.RawByte(',')
 				}
-				(v15).MarshalEasyJSON(out)
+				(v20).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -2058,11 +2349,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Ho
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v16, v17 := range in.Unknown {
-				if v16 > 0 {
+			for v21, v22 := range in.Unknown {
+				if v21 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v17))
+				out.String(string(v22))
 			}
 			out.RawByte(']')
 		}
@@ -2073,27 +2364,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Ho
 // MarshalJSON supports json.Marshaler interface
 func (v HookState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession9(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession10(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v HookState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession9(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession10(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *HookState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession9(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession10(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *HookState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession9(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession10(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ancestor) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Ancestor) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2135,7 +2426,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *An
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in Ancestor) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Ancestor) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2160,23 +2451,23 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in A
 // MarshalJSON supports json.Marshaler interface
 func (v Ancestor) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession10(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Ancestor) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession10(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Ancestor) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession10(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Ancestor) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession10(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
 }

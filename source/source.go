@@ -40,4 +40,7 @@ type Observation struct {
 	Process session.Process
 	Screen  *session.ScreenState
 	Log     *session.LogState
+	// Terminal is the session's terminal UI when another process runs it
+	// (Codex's TUI; see session.Record.Terminal).
+	Terminal *session.Terminal
 }

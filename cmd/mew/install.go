@@ -15,9 +15,26 @@ import (
 )
 
 func init() {
-	register("install", "register Mew's hook with Claude Code", runInstall)
-	register("uninstall", "take Mew's hook out of Claude Code's settings", runUninstall)
+	register("install", "register Mew's hook with Claude Code and Codex", runInstall)
+	register("uninstall", "take Mew's hook out of the agents' settings", runUninstall)
 	register("doctor", "check that Mew can see your sessions", runDoctor)
+}
+
+// agentsFor is the agents a command works on: the one --agent names, or
+// every agent found installed (Claude Code when none is).
+func agentsFor(name string, env install.Env) ([]install.Agent, error) {
+	if name != "" {
+		a, err := install.AgentNamed(name)
+		return []install.Agent{a}, err
+	}
+	return install.Detect(env, exec.LookPath), nil
+}
+
+// agentHeader starts an agent's part of the output when there are several.
+func agentHeader(w io.Writer, agents []install.Agent, a install.Agent) {
+	if len(agents) > 1 {
+		fmt.Fprintf(w, "%s:\n", a.Title)
+	}
 }
 
 func runInstall(args []string, stdout, stderr io.Writer) int {
@@ -26,9 +43,11 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
 	hook := fl.String("hook", "", "the mew-hook binary to install (default: the one next to mew)")
+	agent := fl.String("agent", "", "only this agent: claude or codex (default: every one found installed)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--hook PATH]")
-		fmt.Fprintln(stderr, "Copies mew-hook to $MEW_HOME/bin and registers it in $CLAUDE_CONFIG_DIR/settings.json (~/.claude).")
+		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--hook PATH] [--agent NAME]")
+		fmt.Fprintln(stderr, "Copies mew-hook to $MEW_HOME/bin and registers it with each agent found installed:")
+		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), Codex in $CODEX_HOME/hooks.json (~/.codex).")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -54,41 +73,69 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	rep, err := install.Install(install.Options{Env: env, HookSource: src, DryRun: *dry})
+	agents, err := agentsFor(*agent, env)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew install: %v\n", err)
-		return 1
+		return 2
+	}
+	code := 0
+	for i, a := range agents {
+		agentHeader(stdout, agents, a)
+		hookSrc := src
+		if i > 0 {
+			hookSrc = "" // copied with the first agent
+		}
+		rep, err := install.Install(install.Options{Env: env, Agent: a, HookSource: hookSrc, DryRun: *dry})
+		if err != nil {
+			// One agent's file refused leaves the others to do.
+			fmt.Fprintf(stderr, "mew install: %v\n", err)
+			code = 1
+			continue
+		}
+		reportInstall(stdout, env, a, src, rep, *dry)
 	}
 	if *dry {
+		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
+	}
+	return code
+}
+
+// reportInstall says what Install did for one agent.
+func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, rep install.Report, dry bool) {
+	if dry {
 		if rep.HookUpdated {
-			fmt.Fprintf(stdout, "Would copy %s to %s.\n", src, rep.Hook)
+			fmt.Fprintf(w, "Would copy %s to %s.\n", src, rep.Hook)
 		}
 		if !rep.Wrote {
-			fmt.Fprintf(stdout, "Mew's hook is already registered in %s; nothing to change.\n", rep.Settings)
+			fmt.Fprintf(w, "Mew's hook is already registered in %s; nothing to change.\n", rep.Settings)
 		} else {
-			printChanges(stdout, rep)
+			printChanges(w, rep)
 		}
-		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
-		return 0
+		return
 	}
 	if rep.HookUpdated {
-		fmt.Fprintf(stdout, "Installed the hook binary at %s.\n", rep.Hook)
+		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
 	}
 	if !rep.Wrote {
-		fmt.Fprintf(stdout, "Mew's hook is already registered in %s; nothing to change.\n", rep.Settings)
-		return 0
+		fmt.Fprintf(w, "Mew's hook is already registered in %s; nothing to change.\n", rep.Settings)
+	} else {
+		added, removed := count(rep.Changes)
+		fmt.Fprintf(w, "Registered Mew's hook for %d events in %s; only its \"hooks\" value changed", added, target(rep))
+		if removed > 0 {
+			fmt.Fprintf(w, " (%d outdated entries of Mew's taken out)", removed)
+		}
+		fmt.Fprintln(w, ".")
+		if rep.Backup != "" {
+			fmt.Fprintf(w, "The previous version is saved as %s.\n", rep.Backup)
+		}
 	}
-	added, removed := count(rep.Changes)
-	fmt.Fprintf(stdout, "Registered Mew's hook for %d events in %s; only its \"hooks\" value changed", added, target(rep))
-	if removed > 0 {
-		fmt.Fprintf(stdout, " (%d outdated entries of Mew's taken out)", removed)
+	switch {
+	case a.Name == install.Codex.Name && !install.CodexTrusted(env):
+		// Trusting a hook is the person's consent: Mew never writes it.
+		fmt.Fprintln(w, "Codex asks once, at its next start, whether to trust Mew's hooks (\"Hooks need review\"): choose \"Trust all and continue\", or review them. Until then it runs none of them; `mew doctor` tells when they are trusted.")
+	case rep.Wrote:
+		fmt.Fprintf(w, "%s sessions started from now on report to Mew; restart the ones already running.\n", a.Title)
 	}
-	fmt.Fprintln(stdout, ".")
-	if rep.Backup != "" {
-		fmt.Fprintf(stdout, "The previous version is saved as %s.\n", rep.Backup)
-	}
-	fmt.Fprintln(stdout, "Claude Code sessions started from now on report to Mew; restart the ones already running.")
-	return 0
 }
 
 func runUninstall(args []string, stdout, stderr io.Writer) int {
@@ -96,9 +143,10 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("uninstall", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
+	agent := fl.String("agent", "", "only this agent: claude or codex (default: all of them)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew uninstall [--dry-run]")
-		fmt.Fprintln(stderr, "Takes Mew's hook out of $CLAUDE_CONFIG_DIR/settings.json (~/.claude); the person's own hooks stay.")
+		fmt.Fprintln(stderr, "usage: mew uninstall [--dry-run] [--agent NAME]")
+		fmt.Fprintln(stderr, "Takes Mew's hook out of $CLAUDE_CONFIG_DIR/settings.json (~/.claude) and $CODEX_HOME/hooks.json (~/.codex); the person's own hooks stay.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -113,23 +161,49 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew uninstall: %v\n", err)
 		return 1
 	}
-	rep, err := install.Uninstall(install.Options{Env: env, DryRun: *dry})
-	if err != nil {
-		fmt.Fprintf(stderr, "mew uninstall: %v\n", err)
-		return 1
+	agents := install.Agents
+	if *agent != "" {
+		a, err := install.AgentNamed(*agent)
+		if err != nil {
+			fmt.Fprintf(stderr, "mew uninstall: %v\n", err)
+			return 2
+		}
+		agents = []install.Agent{a}
 	}
+	code, wrote := 0, false
+	for _, a := range agents {
+		agentHeader(stdout, agents, a)
+		rep, err := install.Uninstall(install.Options{Env: env, Agent: a, DryRun: *dry})
+		if err != nil {
+			fmt.Fprintf(stderr, "mew uninstall: %v\n", err)
+			code = 1
+			continue
+		}
+		reportUninstall(stdout, rep, *dry)
+		wrote = wrote || rep.Wrote
+	}
+	if *dry {
+		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
+	} else if wrote {
+		fmt.Fprintf(stdout, "The hook binary stays in %s for sessions still running; remove %s to delete all of Mew's data.\n", filepath.Dir(install.HookPath(env.MewHome)), env.MewHome)
+	}
+	return code
+}
+
+// reportUninstall says what Uninstall did for one agent.
+func reportUninstall(stdout io.Writer, rep install.Report, dry bool) {
 	switch {
 	case !rep.Wrote:
 		fmt.Fprintf(stdout, "Mew's hook is not registered in %s; nothing to change.\n", rep.Settings)
-	case rep.Removed && *dry:
+	case rep.Removed && dry:
 		fmt.Fprintf(stdout, "Would remove %s, which `mew install` created.\n", rep.Settings)
 	case rep.Removed:
 		fmt.Fprintf(stdout, "Removed %s, which `mew install` created.\n", rep.Settings)
-	case rep.Restored && *dry:
+	case rep.Restored && dry:
 		fmt.Fprintf(stdout, "Would put %s back exactly as it was before `mew install`.\n", target(rep))
 	case rep.Restored:
 		fmt.Fprintf(stdout, "Put %s back exactly as it was before `mew install`.\n", target(rep))
-	case *dry:
+	case dry:
 		printChanges(stdout, rep)
 	default:
 		_, removed := count(rep.Changes)
@@ -138,12 +212,6 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "The previous version is saved as %s.\n", rep.Backup)
 		}
 	}
-	if *dry {
-		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
-	} else if rep.Wrote {
-		fmt.Fprintf(stdout, "The hook binary stays in %s for sessions still running; remove %s to delete all of Mew's data.\n", filepath.Dir(install.HookPath(env.MewHome)), env.MewHome)
-	}
-	return 0
 }
 
 func count(changes []install.Change) (added, removed int) {
@@ -186,9 +254,11 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	fl := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fl.SetOutput(stderr)
+	agent := fl.String("agent", "", "only this agent: claude or codex (default: every one found installed)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew doctor")
-		fmt.Fprintln(stderr, "Checks Mew's hook, its state directory and Claude Code's settings; exits 1 when something stops Mew from working.")
+		fmt.Fprintln(stderr, "usage: mew doctor [--agent NAME]")
+		fmt.Fprintln(stderr, "Checks Mew's hook, its state directory and the agents' settings; exits 1 when something stops Mew from working.")
+		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -202,18 +272,28 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew doctor: %v\n", err)
 		return 1
 	}
-	o := install.DoctorOptions{Env: env, Managed: install.ManagedSettings(runtime.GOOS)}
+	agents, err := agentsFor(*agent, env)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew doctor: %v\n", err)
+		return 2
+	}
+	o := install.DoctorOptions{Env: env, Managed: install.ManagedSettings(runtime.GOOS), Agents: agents}
 	if exe, err := os.Executable(); err == nil {
 		o.HookSource, _ = install.HookNextTo(exe)
 	}
 	o.Cwd, _ = os.Getwd()
 	o.Claude, _ = exec.LookPath("claude")
+	o.Codex, _ = exec.LookPath("codex")
 	findings := install.Doctor(o)
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)
 	}
 	if install.Failed(findings) {
-		fmt.Fprintln(stdout, "Mew cannot see your Claude Code sessions until the problems above are fixed.")
+		var titles []string
+		for _, a := range agents {
+			titles = append(titles, a.Title)
+		}
+		fmt.Fprintf(stdout, "Mew cannot see your %s sessions until the problems above are fixed.\n", strings.Join(titles, " and "))
 		return 1
 	}
 	fmt.Fprintln(stdout, "Mew is set up.")

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/store"
 )
 
 func init() {
@@ -61,12 +61,12 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mew jump: --timeout must be between 0 and 1m")
 		return jumpUsage
 	}
-	st, err := store.Open()
+	o, err := monitor.Default()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpNone
 	}
-	recs, _ := st.List()
+	recs, _ := monitor.Records(o)
 	rec, err := jumpFindSession(recs, want)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)

@@ -23,14 +23,20 @@ const TestAPIKey = "sk-ant-api03-mew-e2e-" + "0000000000000000000000000000000000
 
 // Options describe one run of Claude Code.
 type Options struct {
-	Claude  string   // the native binary (FindClaude)
-	APIURL  string   // the stand-in Messages API
-	Dir     string   // an empty directory that holds everything of the run
-	Args    []string // extra CLI arguments, e.g. --permission-mode plan
-	Cols    int      // pane size; 120×32 when zero, like the fixtures
-	Rows    int
-	Mew     string // the mew binary; "" runs without Mew (no install, no sampling)
-	Install bool   // run `mew install` into the isolated home first
+	// Agent is the CLI to run: "" or "claude" (Claude Code), or
+	// AgentCodex.
+	Agent  string
+	Claude string // the native binary (FindClaude)
+	Codex  string // the native Codex binary (FindCodex)
+	// CodexPackages is the shared daemon packages folder (CodexPackages).
+	CodexPackages string
+	APIURL        string   // the stand-in Messages API
+	Dir           string   // an empty directory that holds everything of the run
+	Args          []string // extra CLI arguments, e.g. --permission-mode plan
+	Cols          int      // pane size; 120×32 when zero, like the fixtures
+	Rows          int
+	Mew           string // the mew binary; "" runs without Mew (no install, no sampling)
+	Install       bool   // run `mew install` into the isolated home first
 	// Setup runs after the home is made and before the CLI starts (the
 	// fixture recorder adds its own hooks there).
 	Setup func(r *Run) error
@@ -53,6 +59,7 @@ type Run struct {
 	Home      string // HOME
 	ConfigDir string // CLAUDE_CONFIG_DIR
 	MewHome   string // MEW_HOME
+	CodexHome string // CODEX_HOME (Codex runs)
 	Project   string // the CLI's working directory (trusted)
 	Env       []string
 	Tmux      *Tmux
@@ -122,6 +129,13 @@ func Launch(o Options) (*Run, error) {
 	}
 	o = r.Opts
 	hookLog := filepath.Join(root, "observed-hooks.jsonl")
+	program := o.Claude
+	if r.codex() {
+		program = o.Codex
+		// Mew reads this run's tmux server (its screen source), as it
+		// would read the person's.
+		r.Env = append(r.Env, "MEW_TMUX_SOCKET="+filepath.Join(root, "tmux.sock"))
+	}
 	t, err := StartTmux(r.Project, filepath.Join(root, "tmux.sock"), r.Env, o.Cols, o.Rows)
 	if err != nil {
 		return nil, err
@@ -141,17 +155,29 @@ func Launch(o Options) (*Run, error) {
 	r.rec.mewID = r.SessionID
 	r.rec.onReg = o.OnRegistry
 	r.Started = time.Now()
-	if err := t.Respawn(r.Project, append([]string{o.Claude}, o.Args...)...); err != nil {
+	args := o.Args
+	if r.codex() && len(args) == 0 {
+		// More than one word: tmux runs it directly, as a shell runs a job,
+		// not under `sh -c` (which would stay the pane's foreground process
+		// and hide Codex from the screen source). Not a -c override: those
+		// make Codex run without its app-server daemon (measured).
+		args = []string{"--cd", r.Project}
+	}
+	if err := t.Respawn(r.Project, append([]string{program}, args...)...); err != nil {
 		cancel()
 		t.Kill()
 		return nil, err
 	}
-	r.TL.Addf(r.Started, "key", "started %s %s", filepath.Base(o.Claude), strings.Join(o.Args, " "))
+	r.TL.Addf(r.Started, "key", "started %s %s", filepath.Base(program), strings.Join(args, " "))
 	n := 3
 	if o.Mew != "" {
-		n = 4
+		n++
 	}
-	finished := make(chan struct{}, n)
+	finished := make(chan struct{}, n+1)
+	if r.codex() {
+		n++
+		go func() { r.rec.pollRollouts(ctx, r.CodexHome, 20*time.Millisecond); finished <- struct{}{} }()
+	}
 	go func() { r.rec.sampleScreen(ctx, t, 50*time.Millisecond); finished <- struct{}{} }()
 	go func() {
 		r.rec.pollRegistry(ctx, filepath.Join(r.ConfigDir, "sessions"), 20*time.Millisecond, r.rec.latestScreen)
@@ -203,14 +229,23 @@ func prepare(o Options) (*Run, string, error) {
 			return nil, "", err
 		}
 	}
-	cj, err := claudeJSON(r.Project)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := os.WriteFile(filepath.Join(r.ConfigDir, ".claude.json"), cj, 0o600); err != nil {
-		return nil, "", err
+	if r.codex() {
+		if err := r.prepareCodex(); err != nil {
+			return nil, "", err
+		}
+	} else {
+		cj, err := claudeJSON(r.Project)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := os.WriteFile(filepath.Join(r.ConfigDir, ".claude.json"), cj, 0o600); err != nil {
+			return nil, "", err
+		}
 	}
 	r.Env = isolatedEnv(r.Home, r.ConfigDir, r.MewHome, tmp, o.APIURL)
+	if r.codex() {
+		r.Env = append(r.Env, "CODEX_HOME="+r.CodexHome, "FAKE_API_KEY="+FakeAPIKey)
+	}
 	if o.Install {
 		if o.Mew == "" {
 			return nil, "", errors.New("Install needs the mew binary")
@@ -235,7 +270,11 @@ func prepare(o Options) (*Run, string, error) {
 
 // mewInstall runs `mew install` in the isolated home, the way a person would.
 func (r *Run) mewInstall() error {
-	c := exec.Command(r.Opts.Mew, "install")
+	args := []string{"install"}
+	if r.codex() {
+		args = append(args, "--agent", AgentCodex)
+	}
+	c := exec.Command(r.Opts.Mew, args...)
 	c.Env = r.Env
 	c.Dir = r.Home
 	out, err := c.CombinedOutput()
@@ -270,6 +309,9 @@ func (r *Run) Close() {
 	if r.Tmux != nil {
 		r.Tmux.Kill()
 	}
+	if r.codex() {
+		r.killCodexDaemon()
+	}
 	if pid > 0 {
 		deadline := time.Now().Add(3 * time.Second)
 		for time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
@@ -284,6 +326,9 @@ func (r *Run) Close() {
 // SessionID is the CLI's session id from its registry file ("" before it
 // is written).
 func (r *Run) SessionID() string {
+	if r.codex() {
+		return r.codexSessionID()
+	}
 	r.rec.mu.Lock()
 	defer r.rec.mu.Unlock()
 	for i := len(r.rec.reg) - 1; i >= 0; i-- {
@@ -420,7 +465,11 @@ func (r *Run) Submit(prompt string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	if _, err := r.WaitScreen(since.Add(-time.Second), regexp.MustCompile(`❯.*`+regexp.QuoteMeta(prompt)), 10*time.Second); err != nil {
+	box := `❯.*`
+	if r.codex() {
+		box = `› .*`
+	}
+	if _, err := r.WaitScreen(since.Add(-time.Second), regexp.MustCompile(box+regexp.QuoteMeta(prompt)), 10*time.Second); err != nil {
 		return time.Time{}, err
 	}
 	return r.Keys("Enter")
@@ -429,8 +478,15 @@ func (r *Run) Submit(prompt string) (time.Time, error) {
 // inputBox is the CLI's prompt line; it puts a no-break space after ❯.
 var inputBox = regexp.MustCompile(`(?m)^❯[ \x{a0}]`)
 
+// codex reports whether the run is Codex's.
+func (r *Run) codex() bool { return r.Opts.Agent == AgentCodex }
+
 // WaitReady waits until the CLI shows its input box and reports idle.
 func (r *Run) WaitReady(timeout time.Duration) error {
+	if r.codex() {
+		_, err := r.WaitScreen(r.Started, codexInput, timeout)
+		return err
+	}
 	if _, err := r.WaitRegistry(r.Started, Status("idle"), timeout); err != nil {
 		return fmt.Errorf("the CLI never became ready: %w; screen:\n%s", err, Excerpt(r.Screen(), 12))
 	}

@@ -94,6 +94,7 @@ type recorder struct {
 	screens []Snap
 	samples []Sample
 	hooks   []HookSeen
+	rollout []RolloutEvent
 	tl      *Timeline
 	lastMew string
 	mewID   func() string

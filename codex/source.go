@@ -1,0 +1,450 @@
+package codex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/procscan"
+	"github.com/mew-dev/mew/proctree"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/store"
+)
+
+// Defaults of Source.
+const (
+	defaultDays   = 3              // day folders read back from today
+	defaultRecent = 24 * time.Hour // files modified within this are sessions that may still run
+	defaultPoll   = 2 * time.Second
+	// maxTails bounds the files followed at once; the least recently
+	// modified go first.
+	maxTails = 256
+)
+
+// Source is the Codex monitor source: each recent rollout's session with
+// its log state, the daemon that runs it and the TUI that shows it.
+type Source struct {
+	Home string // $CODEX_HOME (default ~/.codex)
+	// Days is how many day folders (sessions/YYYY/MM/DD) back from today
+	// are read; Recent, how recently a file must have changed to be read.
+	Days   int
+	Recent time.Duration
+	// Hooked lists the Codex sessions Mew's hooks reported (optional): their
+	// rollout files are followed wherever they are (a resumed session
+	// writes to its old day's folder), and their working directory stands
+	// in for one the rollout does not give.
+	Hooked func() []Hooked
+	// Procs lists the Codex processes (default: procscan.List of "codex").
+	Procs func(ctx context.Context) ([]procscan.Proc, error)
+	// Environ reads a process's jump variables (default proctree.Environ).
+	Environ func(pid int, keys []string) (map[string]string, error)
+	Now     func() time.Time
+	// Poll is how often Watch re-reads the process table (and re-lists the
+	// day folders, in case an event was missed).
+	Poll time.Duration
+
+	tails   map[string]*Tail
+	hooked  []Hooked
+	uiSince map[string]time.Time // session id → when its UI was first seen
+	goneAt  map[string]time.Time // session id → when its UI was seen gone
+}
+
+// Hooked is what Mew's hooks know of a Codex session.
+type Hooked struct {
+	ID, Cwd, Transcript string
+}
+
+// HookedFromStore lists the Codex sessions of st's records.
+func HookedFromStore(st store.Store) func() []Hooked {
+	return func() []Hooked {
+		recs, _ := st.List()
+		var out []Hooked
+		for _, r := range recs {
+			if r.Agent == session.AgentCodex && r.Hook != nil {
+				out = append(out, Hooked{ID: r.ID, Cwd: r.Hook.Cwd, Transcript: r.Hook.TranscriptPath})
+			}
+		}
+		return out
+	}
+}
+
+// NewSource is the source for CODEX_HOME (or ~/.codex).
+func NewSource() (*Source, error) {
+	home := os.Getenv("CODEX_HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return nil, err
+		}
+		home = filepath.Join(h, ".codex")
+	}
+	return &Source{Home: home}, nil
+}
+
+// Name names the source in errors.
+func (s *Source) Name() string { return "codex" }
+
+func (s *Source) init() {
+	if s.tails == nil {
+		s.tails, s.uiSince, s.goneAt = map[string]*Tail{}, map[string]time.Time{}, map[string]time.Time{}
+	}
+}
+
+func (s *Source) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Source) sessionsDir() string { return filepath.Join(s.Home, "sessions") }
+
+// dayDirs are the day folders of the last Days days, newest first.
+func (s *Source) dayDirs() []string {
+	days := s.Days
+	if days <= 0 {
+		days = defaultDays
+	}
+	now := s.now().Local()
+	out := make([]string, 0, days)
+	for i := range days {
+		d := now.AddDate(0, 0, -i)
+		out = append(out, filepath.Join(s.sessionsDir(), d.Format("2006"), d.Format("01"), d.Format("02")))
+	}
+	return out
+}
+
+// refresh finds the rollout files to follow and reads what each gained.
+func (s *Source) refresh() []error {
+	s.init()
+	recent := s.Recent
+	if recent <= 0 {
+		recent = defaultRecent
+	}
+	cutoff := s.now().Add(-recent)
+	var errs []error
+	paths := map[string]time.Time{}
+	for _, dir := range s.dayDirs() {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		for _, e := range entries {
+			if SessionIDFromName(e.Name()) == "" {
+				continue
+			}
+			if fi, err := e.Info(); err == nil && fi.ModTime().After(cutoff) {
+				paths[filepath.Join(dir, e.Name())] = fi.ModTime()
+			}
+		}
+	}
+	s.hooked = nil
+	if s.Hooked != nil {
+		s.hooked = s.Hooked()
+	}
+	for _, h := range s.hooked {
+		// Whatever its age: the store lists the session anyway (and forgets
+		// it once exited), and its TUI is what ends it.
+		if p := h.Transcript; p != "" && SessionIDFromName(p) != "" && filepath.IsAbs(p) {
+			if fi, err := os.Stat(p); err == nil {
+				paths[filepath.Clean(p)] = fi.ModTime()
+			}
+		}
+	}
+	// The newest maxTails files; the others are dropped.
+	list := make([]string, 0, len(paths))
+	for p := range paths {
+		list = append(list, p)
+	}
+	sort.Slice(list, func(i, j int) bool { return paths[list[i]].After(paths[list[j]]) })
+	if len(list) > maxTails {
+		list = list[:maxTails]
+	}
+	keep := map[string]bool{}
+	for _, p := range list {
+		keep[p] = true
+		t := s.tails[p]
+		if t == nil {
+			t = NewTail(p)
+			s.tails[p] = t
+		}
+		if _, err := t.Read(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	for p := range s.tails {
+		if !keep[p] {
+			delete(s.tails, p)
+		}
+	}
+	return errs
+}
+
+// readOne reads a file an event named, if it is followed or belongs in a
+// watched day folder.
+func (s *Source) readOne(path string) error {
+	s.init()
+	t := s.tails[path]
+	if t == nil {
+		if SessionIDFromName(path) == "" || len(s.tails) >= maxTails {
+			return nil
+		}
+		t = NewTail(path)
+		s.tails[path] = t
+	}
+	_, err := t.Read()
+	if errors.Is(err, fs.ErrNotExist) {
+		delete(s.tails, path)
+		return nil
+	}
+	return err
+}
+
+// observe builds the observations from the tails and the process table.
+func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
+	var sessions []Session
+	byID := map[string]*Tail{}
+	for _, t := range s.tails {
+		if t.ID == "" || t.State.State == "" {
+			continue
+		}
+		if prev, dup := byID[t.ID]; dup && !t.State.At.After(prev.State.At) {
+			continue // a session resumed in another file: the newer file speaks
+		}
+		byID[t.ID] = t
+	}
+	hookCwd := map[string]string{}
+	for _, h := range s.hooked {
+		hookCwd[h.ID] = h.Cwd
+	}
+	for id, t := range byID {
+		sessions = append(sessions, Session{ID: id, Cwd: firstNonEmpty(t.State.Cwd, hookCwd[id]), Created: CreatedFromID(id)})
+	}
+	for id := range s.uiSince {
+		if byID[id] == nil {
+			delete(s.uiSince, id) // a session no longer followed
+		}
+	}
+	for id := range s.goneAt {
+		if byID[id] == nil {
+			delete(s.goneAt, id)
+		}
+	}
+	if len(sessions) == 0 {
+		return nil, nil
+	}
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].ID < sessions[j].ID })
+	procs, err := s.listProcs(ctx)
+	var uis []UI
+	var daemon *procscan.Proc
+	daemonPid := s.daemonPid()
+	for i, p := range procs {
+		if u, ok := AsUI(p); ok {
+			uis = append(uis, u)
+		} else if p.Pid == daemonPid && Daemon(p) {
+			daemon = &procs[i]
+		}
+	}
+	assigned := Assign(sessions, uis)
+	now := s.now()
+	out := make([]source.Observation, 0, len(sessions))
+	for _, sess := range sessions {
+		t := byID[sess.ID]
+		lg := t.State
+		o := source.Observation{ID: sess.ID, Agent: session.AgentCodex, Log: &lg}
+		if daemon != nil {
+			o.Process = session.Process{Pid: daemon.Pid, StartMs: daemon.StartMs, Name: daemon.Name}
+		}
+		if err != nil {
+			// The process table could not be read: say nothing of the
+			// TUI rather than call it gone.
+			out = append(out, o)
+			continue
+		}
+		term := &session.Terminal{}
+		if i, ok := assigned[sess.ID]; ok {
+			u := uis[i]
+			if _, seen := s.uiSince[sess.ID]; !seen {
+				s.uiSince[sess.ID] = now
+			}
+			delete(s.goneAt, sess.ID)
+			term.Process = session.Process{Pid: u.Pid, StartMs: u.StartMs, Name: u.Name, Tty: u.Tty}
+			term.Env, term.Tmux = s.jumpEnv(u.Pid)
+			term.At = s.uiSince[sess.ID]
+			if daemon == nil {
+				o.Process = term.Process // --no-daemon: the TUI runs the session
+			}
+		} else {
+			term.Gone = true
+			// Seen going: from then. Never seen: when the session was last
+			// heard of (it did not just end).
+			if _, seen := s.uiSince[sess.ID]; seen {
+				if _, ok := s.goneAt[sess.ID]; !ok {
+					s.goneAt[sess.ID] = now
+				}
+				term.At = s.goneAt[sess.ID]
+			} else {
+				term.At = lg.At
+			}
+		}
+		o.Terminal = term
+		out = append(out, o)
+	}
+	if err != nil {
+		return out, fmt.Errorf("reading the process table: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Source) listProcs(ctx context.Context) ([]procscan.Proc, error) {
+	if s.Procs != nil {
+		return s.Procs(ctx)
+	}
+	return procscan.List(ctx, func(name string) bool { return name == "codex" })
+}
+
+func (s *Source) jumpEnv(pid int) (map[string]string, *session.Tmux) {
+	environ := s.Environ
+	if environ == nil {
+		environ = proctree.Environ
+	}
+	vars, err := environ(pid, hookbin.EnvForJump())
+	if err != nil {
+		return nil, nil
+	}
+	return hookbin.JumpEnv(func(k string) string { return vars[k] })
+}
+
+// daemonPid is the pid in $CODEX_HOME/app-server-daemon/daemon.pid, 0 when
+// there is none.
+func (s *Source) daemonPid() int {
+	b, err := os.ReadFile(filepath.Join(s.Home, "app-server-daemon", "daemon.pid"))
+	if err != nil || len(b) > 64<<10 {
+		return 0
+	}
+	var d struct {
+		Pid int `json:"pid"`
+	}
+	if json.Unmarshal(b, &d) != nil || d.Pid <= 1 {
+		return 0
+	}
+	return d.Pid
+}
+
+// Scan observes once.
+func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
+	errs := s.refresh()
+	obs, err := s.observe(ctx)
+	return obs, errors.Join(append(errs, err)...)
+}
+
+// Watch follows the rollouts with fsnotify (the day folders, new ones at
+// midnight included, and the files in them) and the process table every
+// Poll, sending the observations whenever they change.
+func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer fw.Close()
+	watched := map[string]bool{}
+	// Watch the day folders, and each missing one's nearest existing
+	// ancestor under CODEX_HOME's parent: the folder's creation (at
+	// midnight, or Codex's first run) is an event there.
+	addWatches := func() {
+		for _, d := range s.dayDirs() {
+			for p := d; ; p = filepath.Dir(p) {
+				if _, err := os.Stat(p); err == nil {
+					if !watched[p] && fw.Add(p) == nil {
+						watched[p] = true
+					}
+					break
+				}
+				if p == filepath.Dir(s.Home) || filepath.Dir(p) == p {
+					break
+				}
+			}
+		}
+	}
+	poll := s.Poll
+	if poll <= 0 {
+		poll = defaultPoll
+	}
+	var last []source.Observation
+	send := func() bool {
+		obs, _ := s.observe(ctx)
+		if reflect.DeepEqual(obs, last) {
+			return true
+		}
+		last = obs
+		select {
+		case out <- obs:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	addWatches()
+	s.refresh()
+	if !send() {
+		return nil
+	}
+	ticker := time.NewTicker(poll)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-fw.Events:
+			if !ok {
+				return nil
+			}
+			if ev.Op&fsnotify.Create != 0 {
+				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+					addWatches()
+					s.refresh()
+				}
+			}
+			if strings.HasSuffix(ev.Name, ".jsonl") && ev.Op&(fsnotify.Create|fsnotify.Write) != 0 {
+				s.readOne(ev.Name)
+			}
+			if !send() {
+				return nil
+			}
+		case <-fw.Errors:
+			addWatches()
+		case <-ticker.C:
+			addWatches()
+			s.refresh()
+			if !send() {
+				return nil
+			}
+		}
+	}
+}
+
+// Sources are the Codex sources for a monitor whose store is st (none when
+// there is no home directory to find CODEX_HOME in).
+func Sources(st store.Store) []source.Source {
+	src, err := NewSource()
+	if err != nil {
+		return nil
+	}
+	src.Hooked = HookedFromStore(st)
+	return []source.Source{src}
+}

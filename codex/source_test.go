@@ -1,0 +1,166 @@
+package codex
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/procscan"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
+)
+
+// clock is a settable time for a source under test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+
+func dayDir(home string, t time.Time) string {
+	t = t.Local()
+	return filepath.Join(home, "sessions", t.Format("2006"), t.Format("01"), t.Format("02"))
+}
+
+// sessionID makes a UUIDv7 session id created at t.
+func sessionID(t time.Time, n int) string {
+	ms := fmt.Sprintf("%012x", t.UnixMilli())
+	return fmt.Sprintf("%s-%s-7000-8000-%012d", ms[:8], ms[8:], n)
+}
+
+func find(obs []source.Observation, id string) (source.Observation, bool) {
+	for _, o := range obs {
+		if o.ID == id {
+			return o, true
+		}
+	}
+	return source.Observation{}, false
+}
+
+// Watch follows rollouts as they are appended, day folders that appear at
+// midnight, and the TUI going away.
+func TestWatch(t *testing.T) {
+	home := t.TempDir()
+	day1 := time.Date(2026, 12, 1, 23, 59, 0, 0, time.Local)
+	c := &clock{t: day1}
+	var tuiMu sync.Mutex
+	tuiAlive := true
+	id1, id2 := sessionID(day1, 1), sessionID(day1.Add(2*time.Minute), 2)
+	src := &Source{
+		Home: home, Now: c.now, Poll: 30 * time.Millisecond,
+		Procs: func(context.Context) ([]procscan.Proc, error) {
+			tuiMu.Lock()
+			defer tuiMu.Unlock()
+			if !tuiAlive {
+				return nil, nil
+			}
+			return []procscan.Proc{{Pid: 42, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/9", Cwd: "/p", StartMs: day1.Add(-time.Minute).UnixMilli()}}, nil
+		},
+		Environ: func(int, []string) (map[string]string, error) { return nil, nil },
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := make(chan []source.Observation, 16)
+	done := make(chan error, 1)
+	go func() { done <- src.Watch(ctx, out) }()
+	wait := func(what string, ok func([]source.Observation) bool) {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case obs := <-out:
+				if ok(obs) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("never saw %s", what)
+			}
+		}
+	}
+	state := func(id string, st session.State) func([]source.Observation) bool {
+		return func(obs []source.Observation) bool {
+			o, ok := find(obs, id)
+			return ok && o.Log != nil && o.Log.State == st
+		}
+	}
+	// CODEX_HOME has no sessions folder yet: Codex's first turn makes it.
+	os.MkdirAll(dayDir(home, day1), 0o700)
+	f1 := filepath.Join(dayDir(home, day1), "rollout-2026-12-01T23-59-00-"+id1+".jsonl")
+	metaP := `{"timestamp":"2026-12-01T23:59:00.000Z","type":"session_meta","payload":{"id":"` + id1 + `","cwd":"/p"}}`
+	appendTo(t, f1, metaP+"\n"+started+"\n")
+	wait("the first session working", func(obs []source.Observation) bool {
+		o, ok := find(obs, id1)
+		return ok && o.Log != nil && o.Log.State == session.Working && o.Terminal != nil && !o.Terminal.Gone && o.Terminal.Tty == "/dev/pts/9"
+	})
+	appendTo(t, f1, completed[:50])
+	appendTo(t, f1, completed[50:]+"\n")
+	wait("the first session done", state(id1, session.Done))
+
+	// Midnight: the next day's folder appears with a new session in it.
+	c.set(day1.Add(2 * time.Minute))
+	os.MkdirAll(dayDir(home, c.now()), 0o700)
+	f2 := filepath.Join(dayDir(home, c.now()), "rollout-2026-12-02T00-01-00-"+id2+".jsonl")
+	appendTo(t, f2, started+"\n")
+	wait("the session of the new day", state(id2, session.Working))
+
+	tuiMu.Lock()
+	tuiAlive = false
+	tuiMu.Unlock()
+	wait("the TUI gone", func(obs []source.Observation) bool {
+		o, ok := find(obs, id2)
+		return ok && o.Terminal != nil && o.Terminal.Gone
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Scan: the daemon (daemon.pid) runs every session; the TUI shows the
+// session of its directory; without a daemon (--no-daemon) the TUI runs
+// its session itself.
+func TestScanProcesses(t *testing.T) {
+	home := t.TempDir()
+	now := time.Now()
+	id := sessionID(now.Add(-time.Minute), 7)
+	os.MkdirAll(dayDir(home, now), 0o700)
+	appendTo(t, filepath.Join(dayDir(home, now), "rollout-x-"+id+".jsonl"), started+"\n")
+	daemon := procscan.Proc{Pid: 500, Name: "codex", Args: []string{"codex", "app-server", "--managed-daemon"}, StartMs: now.Add(-time.Hour).UnixMilli()}
+	tuiP := procscan.Proc{Pid: 501, Name: "codex", Args: []string{"codex"}, Tty: "/dev/ttys004", Cwd: "/p", StartMs: now.Add(-2 * time.Minute).UnixMilli()}
+	src := &Source{
+		Home: home,
+		Procs: func(context.Context) ([]procscan.Proc, error) {
+			return []procscan.Proc{daemon, tuiP}, nil
+		},
+		Hooked: func() []Hooked { return []Hooked{{ID: id, Cwd: "/p"}} },
+		Environ: func(pid int, _ []string) (map[string]string, error) {
+			return map[string]string{"TMUX": "/tmp/tmux-501/default,99,0", "TMUX_PANE": "%4", "TERM_PROGRAM": "tmux"}, nil
+		},
+	}
+	obs, err := src.Scan(context.Background())
+	if err != nil || len(obs) != 1 {
+		t.Fatalf("%v %+v", err, obs)
+	}
+	o := obs[0]
+	if o.Process.Pid != 501 || o.Terminal.Pid != 501 || o.Terminal.Tmux == nil || o.Terminal.Tmux.Pane != "%4" || o.Agent != session.AgentCodex {
+		t.Fatalf("no daemon.pid: %+v %+v", o.Process, o.Terminal)
+	}
+	os.MkdirAll(filepath.Join(home, "app-server-daemon"), 0o700)
+	os.WriteFile(filepath.Join(home, "app-server-daemon", "daemon.pid"), []byte(`{"pid":500,"processStartTime":"x"}`), 0o600)
+	obs, _ = src.Scan(context.Background())
+	if o := obs[0]; o.Process.Pid != 500 || o.Terminal.Pid != 501 {
+		t.Fatalf("with the daemon: %+v %+v", o.Process, o.Terminal)
+	}
+	// The process table cannot be read: nothing is said of the TUI.
+	src.Procs = func(context.Context) ([]procscan.Proc, error) { return nil, fmt.Errorf("no /proc") }
+	obs, err = src.Scan(context.Background())
+	if err == nil || len(obs) != 1 || obs[0].Terminal != nil {
+		t.Fatalf("unreadable table: %v %+v", err, obs)
+	}
+}

@@ -1,0 +1,43 @@
+package combine
+
+import (
+	"time"
+
+	"github.com/mew-dev/mew/session"
+)
+
+// The terminal-UI rule (Codex's daemon, measured on Codex 0.169.0): the TUI
+// a person looks at is not the process that runs the session. The `codex
+// app-server` daemon runs turns and hooks and outlives the TUI: a turn goes
+// on after the TUI exits ("Any running work continues"), with its Stop hook
+// and task_complete. So a session whose terminal UI is gone is exited only
+// once no turn runs or waits — then from whichever came last, the TUI going
+// or the turn ending — and at once when the daemon itself is gone (rule 1:
+// its liveness is the record's Process). Which TUI shows which session:
+// see package codex.
+
+// terminalGone applies the rule to a report made at time at.
+func terminalGone(out *session.Shown, at time.Time, t *session.Terminal) {
+	if t == nil || !t.Gone || out.State == session.Working || out.State == session.Waiting || out.State == session.Exited {
+		return
+	}
+	out.State, out.Source = session.Exited, "process:terminal-gone"
+	out.Since = laterOf(at, t.At)
+}
+
+// describeTerminal: a session with a terminal UI is found, and jumped to,
+// at its TUI, not at the process that runs it.
+func describeTerminal(out *session.Shown, t *session.Terminal) {
+	if t == nil || t.Gone {
+		return
+	}
+	if t.Pid != 0 {
+		out.Pid = t.Pid
+	}
+	if t.Tty != "" {
+		out.Tty = t.Tty
+	}
+	if t.Tmux != nil && t.Tmux.Pane != "" {
+		out.Tmux = t.Tmux.Pane
+	}
+}

@@ -1,0 +1,111 @@
+package fakeresponses
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func request(t *testing.T, tools bool, items ...Item) []byte {
+	t.Helper()
+	req := map[string]any{"model": "gpt-5.1-codex", "stream": true, "input": items}
+	if tools {
+		req["tools"] = []any{map[string]any{"type": "function", "name": "exec_command"}}
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func user(text string) Item {
+	it := Item{Type: "message", Role: "user"}
+	it.Content = append(it.Content, struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}{"input_text", text})
+	return it
+}
+
+func decide(t *testing.T, body []byte) Reply {
+	var req Request
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	return Decide(req, DefaultTiming)
+}
+
+func TestDecide(t *testing.T) {
+	env := user("<environment_context>mew-e2e is not a marker without a name</environment_context>")
+	if r := decide(t, request(t, true, env, user(Prompt(Shell)))); r.Kind != "call" || r.Call != "exec_command" || !strings.Contains(r.Args, `"require_escalated"`) || r.Why != "shell/0" {
+		t.Fatalf("shell step 0: %+v", r)
+	}
+	out := Item{Type: "function_call_output", CallID: "call_1"}
+	if r := decide(t, request(t, true, env, user(Prompt(Shell)), Item{Type: "function_call"}, out)); r.Kind != "text" || r.Why != "shell/1" {
+		t.Fatalf("shell step 1: %+v", r)
+	}
+	if r := decide(t, request(t, false, user("Generate a title. User prompt:\n"+Prompt(Shell)))); r.Why != "side" {
+		t.Fatalf("title request: %+v", r)
+	}
+	if r := decide(t, request(t, true, user(Prompt(Error)))); r.Kind != "error" || r.Status != 500 {
+		t.Fatalf("error: %+v", r)
+	}
+	// The newest marked prompt decides.
+	if r := decide(t, request(t, true, user(Prompt(Error)), user(Prompt(Text)))); r.Why != "text/0" {
+		t.Fatalf("newest prompt: %+v", r)
+	}
+}
+
+func TestServerStreamsAndFails(t *testing.T) {
+	s, err := Start(Timing{Slow: 300 * time.Millisecond, Chunk: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	post := func(body []byte) *http.Response {
+		t.Helper()
+		resp, err := http.Post(s.URL+"/responses", "application/json", strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	events := func(resp *http.Response) []string {
+		defer resp.Body.Close()
+		var kinds []string
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if k, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				kinds = append(kinds, k)
+			}
+		}
+		return kinds
+	}
+	got := strings.Join(events(post(request(t, true, user(Prompt(Text))))), " ")
+	if got != "response.created response.output_item.added response.output_text.delta response.output_text.delta response.output_text.delta response.output_text.delta response.output_text.delta response.output_item.done response.completed" {
+		t.Fatalf("text: %s", got)
+	}
+	if got := strings.Join(events(post(request(t, true, user(Prompt(Shell))))), " "); got != "response.created response.output_item.done response.completed" {
+		t.Fatalf("call: %s", got)
+	}
+	start := time.Now()
+	if n := len(events(post(request(t, true, user(Prompt(Slow)))))); n < 6 || time.Since(start) < 250*time.Millisecond {
+		t.Fatalf("slow: %d events in %v", n, time.Since(start))
+	}
+	resp := post(request(t, true, user(Prompt(Error))))
+	resp.Body.Close()
+	if resp.StatusCode != 500 {
+		t.Fatalf("error: HTTP %d", resp.StatusCode)
+	}
+	if resp, _ := http.Get(s.URL + "/models"); resp == nil || resp.StatusCode != 404 {
+		t.Fatal("unknown paths are not 404")
+	}
+	log := s.Log()
+	if len(log) != 5 || !log[0].Finished || log[3].Status != 500 {
+		t.Fatalf("log %+v", log)
+	}
+}

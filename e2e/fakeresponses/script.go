@@ -1,0 +1,146 @@
+// Package fakeresponses is a scripted stand-in for the OpenAI Responses API
+// (`POST /v1/responses`, `wire_api = "responses"`), for driving the real
+// Codex CLI in end-to-end tests without a network.
+//
+// The reply to each request is a pure function of the request (Decide): the
+// person's prompt carries a scenario marker ("mew-e2e-<name>"), and the
+// number of function-call outputs since that prompt says which step of the
+// scenario comes next. Codex also sends side requests without tools (a title
+// for the thread); they get a short neutral answer.
+package fakeresponses
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Scenario names, typed into the CLI as part of the prompt (see Prompt).
+const (
+	Text  = "text"  // one text reply
+	Shell = "shell" // a shell call that needs approval (require_escalated), then text
+	Slow  = "slow"  // a text reply that trickles for a long time (to press Esc in)
+	Error = "error" // HTTP 500: the turn fails (Codex fires no hook for it)
+	// Long is a text reply that starts only after Timing.Long: a turn that
+	// keeps running while the test kills the TUI.
+	Long = "long"
+)
+
+// markerPrefix cannot occur in Codex's own instructions or environment text,
+// so a match can only come from what the test typed.
+const markerPrefix = "mew-e2e-"
+
+var markerRE = regexp.MustCompile(`\bmew-e2e-([a-z]+)\b`)
+
+// Prompt is what a test types to start scenario name.
+func Prompt(name string) string { return "please " + markerPrefix + name }
+
+// ShellCommand is what the shell scenario asks to run.
+const ShellCommand = "touch made-by-codex"
+
+// Timing knobs of the scripted replies.
+type Timing struct {
+	// Slow is how long the slow reply trickles before it ends by itself.
+	Slow time.Duration
+	// Chunk is the gap between two pieces of a trickled reply.
+	Chunk time.Duration
+	// Long is how long the long scenario's reply takes to start.
+	Long time.Duration
+}
+
+// DefaultTiming suits the end-to-end suite.
+var DefaultTiming = Timing{Slow: 60 * time.Second, Chunk: 250 * time.Millisecond, Long: 6 * time.Second}
+
+// Reply is one scripted model response.
+type Reply struct {
+	// Kind: "text", "call" (a function call) or "error" (an HTTP error).
+	Kind string
+	Text string
+	// Call is the function call's name and arguments (JSON text).
+	Call, Args string
+	// Status is the HTTP status of an error reply.
+	Status int
+	// Delay is waited before the response starts (a model that thinks).
+	Delay time.Duration
+	// Trickle streams Text in pieces, one every Timing.Chunk, until Trickle
+	// has passed or the client goes away.
+	Trickle time.Duration
+	// Why names the decision for the request log: scenario/step or "side".
+	Why string
+}
+
+// Request is the part of a Responses API request the script looks at.
+type Request struct {
+	Model  string `json:"model"`
+	Stream bool   `json:"stream"`
+	Input  []Item `json:"input"`
+	Tools  []struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+	} `json:"tools"`
+}
+
+// Item is one element of a request's input.
+type Item struct {
+	Type    string `json:"type"`
+	Role    string `json:"role,omitempty"`
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content,omitempty"`
+	CallID string `json:"call_id,omitempty"`
+}
+
+// Decide picks the reply to a request.
+func Decide(req Request, t Timing) Reply {
+	if len(req.Tools) == 0 {
+		// Codex asks for a thread title with no tools offered.
+		return Reply{Kind: "text", Text: "Scripted e2e session", Why: "side"}
+	}
+	scenario, step := locate(req.Input)
+	why := scenario + "/" + strconv.Itoa(step)
+	done := Reply{Kind: "text", Text: "Done.", Why: why}
+	switch scenario {
+	case Text:
+		return Reply{Kind: "text", Text: "Hello from the scripted model.", Why: why}
+	case Shell:
+		if step == 0 {
+			args, _ := json.Marshal(map[string]string{
+				"cmd": ShellCommand, "sandbox_permissions": "require_escalated",
+				"justification": "Create a file outside the sandbox?",
+			})
+			return Reply{Kind: "call", Call: "exec_command", Args: string(args), Why: why}
+		}
+		return done
+	case Slow:
+		return Reply{Kind: "text", Text: "Thinking it over slowly", Trickle: t.Slow, Why: why}
+	case Long:
+		return Reply{Kind: "text", Text: "Finished the long task.", Delay: t.Long, Why: why}
+	case Error:
+		return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
+	}
+	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
+}
+
+// locate finds the newest marked user message and counts the function-call
+// outputs after it.
+func locate(items []Item) (scenario string, step int) {
+	outputs := 0
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		if it.Type == "function_call_output" {
+			outputs++
+			continue
+		}
+		if it.Role != "user" {
+			continue
+		}
+		for _, c := range it.Content {
+			if m := markerRE.FindStringSubmatch(c.Text); m != nil {
+				return m[1], outputs
+			}
+		}
+	}
+	return "", outputs
+}

@@ -1,0 +1,116 @@
+package install
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/reducer"
+	"github.com/mew-dev/mew/session"
+)
+
+// Agent is one agent Mew can register its hook with: which file holds the
+// hooks, which events, and how Mew's entries look there. Every agent's file
+// has the same shape ({"hooks": {event: [matcher groups]}}), so install,
+// uninstall and doctor are one code path over this table.
+type Agent struct {
+	Name  string // session.Agent*
+	Title string // how people call it
+	// Dir is the agent's configuration directory in env; File the hooks
+	// file in it.
+	Dir  func(Env) string
+	File string
+	// Events are the hook events Mew registers for (the reducer's list).
+	Events []string
+	// Matchers: Mew's groups carry "matcher": "*" for the events that take
+	// one (Claude Code). Codex's are written without: a matcher is part of
+	// what Codex hashes for trust, and none matches everything there too.
+	Matchers bool
+	// Program is the agent's executable, for detecting it on PATH.
+	Program string
+}
+
+// Path is the agent's hooks file in env.
+func (a Agent) Path(e Env) string { return filepath.Join(a.Dir(e), a.File) }
+
+// Command is Mew's hook command for the agent: HookCommand, and for every
+// agent but Claude Code the agent's name (hookbin.AgentFlag). It must never
+// change between releases for Codex: Codex trusts a hook by a hash of its
+// command line and would ask the person again.
+func (a Agent) Command(mewHome, home string) (string, error) {
+	cmd, err := HookCommand(mewHome, home)
+	if err != nil || a.Name == session.AgentClaude {
+		return cmd, err
+	}
+	return cmd + " " + hookbin.AgentFlag + a.Name, nil
+}
+
+// Want is what install writes into the agent's file for env.
+func (a Agent) Want(e Env) (Want, error) {
+	cmd, err := a.Command(e.MewHome, e.Home)
+	if err != nil {
+		return Want{}, err
+	}
+	return Want{Command: cmd, Events: a.Events, Timeout: Timeout, NoMatchers: !a.Matchers}, nil
+}
+
+// Installed says whether the agent looks installed: its configuration
+// directory exists or its program is on PATH (lookPath, exec.LookPath's
+// shape).
+func (a Agent) Installed(e Env, lookPath func(string) (string, error)) bool {
+	if fi, err := os.Stat(a.Dir(e)); err == nil && fi.IsDir() {
+		return true
+	}
+	if lookPath == nil {
+		return false
+	}
+	_, err := lookPath(a.Program)
+	return err == nil
+}
+
+// Claude and Codex are the agents `mew install` registers with.
+var (
+	Claude = Agent{
+		Name: session.AgentClaude, Title: "Claude Code", File: "settings.json",
+		Dir:    func(e Env) string { return e.ClaudeDir },
+		Events: reducer.EventsFor(session.AgentClaude), Matchers: true, Program: "claude",
+	}
+	Codex = Agent{
+		Name: session.AgentCodex, Title: "Codex", File: "hooks.json",
+		Dir:    func(e Env) string { return e.CodexHome },
+		Events: reducer.EventsFor(session.AgentCodex), Program: "codex",
+	}
+)
+
+// Agents lists them in the order Mew documents them.
+var Agents = []Agent{Claude, Codex}
+
+// AgentNamed finds an agent of the table by name.
+func AgentNamed(name string) (Agent, error) {
+	var names []string
+	for _, a := range Agents {
+		if a.Name == name {
+			return a, nil
+		}
+		names = append(names, a.Name)
+	}
+	return Agent{}, fmt.Errorf("unknown agent %q: `mew install` knows %s", name, strings.Join(names, ", "))
+}
+
+// Detect returns the agents that look installed; when none does, Claude
+// Code (what Mew has always installed for, and the file it creates is
+// harmless).
+func Detect(e Env, lookPath func(string) (string, error)) []Agent {
+	var out []Agent
+	for _, a := range Agents {
+		if a.Installed(e, lookPath) {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, Claude)
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package reducer
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/session"
+)
+
+func TestCanonicalRenamesOnlyTheAgentsOwnNames(t *testing.T) {
+	cases := []struct{ agent, name, want string }{
+		{session.AgentCodex, "Interrupt", Interrupted},
+		{session.AgentCodex, SessionStart, SessionStartTurn},
+		{session.AgentClaude, SessionStart, SessionStart},
+		{session.AgentClaude, "Interrupt", "Interrupt"}, // Claude Code has no such event: stays unknown
+		{session.AgentCodex, Stop, Stop},
+		{session.AgentCodex, "Nonsense", "Nonsense"},
+	}
+	for _, c := range cases {
+		if got := Canonical(c.agent, c.name); got != c.want {
+			t.Errorf("Canonical(%q, %q) = %q, want %q", c.agent, c.name, got, c.want)
+		}
+	}
+}
+
+func TestEventsFor(t *testing.T) {
+	if !slices.Equal(EventsFor(session.AgentClaude), Events) {
+		t.Error("Claude Code's events are not the reducer's")
+	}
+	codex := EventsFor(session.AgentCodex)
+	if !slices.Contains(codex, "Interrupt") || !slices.Contains(codex, PermissionRequest) || slices.Contains(codex, StopFailure) {
+		t.Errorf("Codex events %v: want Interrupt and PermissionRequest, no StopFailure (Codex has none)", codex)
+	}
+	if slices.Contains(codex, PreCompact) {
+		t.Error("Codex runs hooks synchronously: events that bear on nothing are not registered")
+	}
+	if EventsFor(session.AgentAmp) != nil {
+		t.Error("Amp has no hooks Mew installs")
+	}
+}
+
+// codexPlay folds Codex payloads the way mew-hook does: the event name
+// renamed to the canonical one first.
+func codexPlay(t *testing.T, payloads ...string) session.HookState {
+	t.Helper()
+	var h session.HookState
+	for i, p := range payloads {
+		e, err := Parse([]byte(`{"session_id":"s",` + p[1:]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Name = Canonical(session.AgentCodex, e.Name)
+		Fold(&h, &e, t0.Add(secs(i)))
+	}
+	return h
+}
+
+func TestCodexTurns(t *testing.T) {
+	prompt := ev(UserPromptSubmit, `"prompt":"please mew-shell"`)
+	// As recorded (testdata/fixtures/codex-0.169.0/b-approve): the
+	// PermissionRequest's tool_input has a description the PreToolUse's
+	// has not, and no tool_use_id.
+	pre := ev(PreToolUse, `"tool_name":"Bash"`, `"tool_input":{"command":"touch made-by-codex"}`, `"tool_use_id":"call_resp_0_0"`)
+	perm := ev(PermissionRequest, `"tool_name":"Bash"`, `"tool_input":{"command":"touch made-by-codex","description":"Create a file outside the sandbox?"}`)
+	post := ev(PostToolUse, `"tool_name":"Bash"`, `"tool_input":{"command":"touch made-by-codex"}`, `"tool_response":""`, `"tool_use_id":"call_resp_0_0"`)
+	stop := ev(Stop, `"stop_hook_active":false`, `"last_assistant_message":"Done."`)
+	interrupt := ev("Interrupt")
+
+	// Codex fires SessionStart with the first prompt, after the turn began.
+	if h := codexPlay(t, ev(SessionStart, `"source":"startup"`)); h.State != session.Working || h.Source != "hook:"+SessionStartTurn {
+		t.Fatalf("SessionStart: %s from %s, want working: the first turn is starting", h.State, h.Source)
+	}
+	h := codexPlay(t, prompt, pre, perm)
+	if h.State != session.Waiting || h.Reason != session.ReasonPermission || h.ToolDetail != "touch made-by-codex" {
+		t.Fatalf("dialog: %s(%s) %q", h.State, h.Reason, h.ToolDetail)
+	}
+	if len(h.Pending) != 1 {
+		t.Fatalf("the PermissionRequest was not paired with its PreToolUse: %+v", h.Pending)
+	}
+	if h = codexPlay(t, prompt, pre, perm, post); h.State != session.Working {
+		t.Fatalf("approved and run: %s, want working (the wait must not outlive the call)", h.State)
+	}
+	if h = codexPlay(t, prompt, pre, perm, post, stop); h.State != session.Done || h.LastMessage != "Done." {
+		t.Fatalf("turn over: %s %q", h.State, h.LastMessage)
+	}
+	// Esc on the dialog: Codex fires Interrupt (and no PostToolUse).
+	if h = codexPlay(t, prompt, pre, perm, interrupt); h.State != session.Idle || h.Source != "hook:"+Interrupted || len(h.Pending) != 0 {
+		t.Fatalf("Esc on the dialog: %s from %s, pending %v; want idle", h.State, h.Source, h.Pending)
+	}
+	// Esc while working, then a new prompt works again.
+	if h = codexPlay(t, prompt, interrupt); h.State != session.Idle {
+		t.Fatalf("Esc while working: %s", h.State)
+	}
+	if h = codexPlay(t, prompt, interrupt, prompt); h.State != session.Working {
+		t.Fatalf("prompt after Esc: %s", h.State)
+	}
+	// An interrupt does not end a session nor bring an ended one back.
+	if h = codexPlay(t, prompt, ev(SessionEnd, `"reason":"other"`), interrupt); h.State != session.Exited {
+		t.Fatalf("after SessionEnd: %s", h.State)
+	}
+}
+
+func secs(n int) time.Duration { return time.Duration(n) * time.Second }
