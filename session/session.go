@@ -253,6 +253,13 @@ type Shown struct {
 	Tmux        string    `json:"tmux,omitempty"`
 	HooksSeen   bool      `json:"hooks"`    // Mew's hooks reported on this session
 	Registry    bool      `json:"registry"` // Claude Code's registry reported on it
+	// Host is the remote (`mew remote add NAME`) the session runs on; ""
+	// for this machine.
+	Host string `json:"host,omitempty"`
+	// Offline: the host cannot be reached now. The state is the last one
+	// seen there, at LastSeen; it is stale, never a sign the session ended.
+	Offline  bool      `json:"offline,omitempty"`
+	LastSeen time.Time `json:"last_seen,omitzero"`
 }
 
 // ValidID reports whether id is a plain safe name: 1-128 ASCII letters,
