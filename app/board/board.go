@@ -72,9 +72,9 @@ type Row struct {
 	Session session.Shown
 	// State and Reason are what the board shows: the session's own, except
 	// that a needs-you state that has not settled shows as working.
-	State   session.State
-	Reason  session.Reason
-	Group Group
+	State  session.State
+	Reason session.Reason
+	Group  Group
 	// Project is the session's label: the folder name, and " @host" for a
 	// session on another machine (Label).
 	Project string
