@@ -147,4 +147,6 @@ func Bash(id, command string) map[string]any {
 }
 
 // String names the world for messages.
-func (w *World) String() string { return fmt.Sprintf("sshd on 127.0.0.1:%d, remote home %s", w.SSH.Port, w.Home) }
+func (w *World) String() string {
+	return fmt.Sprintf("sshd on 127.0.0.1:%d, remote home %s", w.SSH.Port, w.Home)
+}
