@@ -512,3 +512,19 @@ func RemoveCache(mewHome, name string) error {
 	}
 	return err
 }
+
+// Find returns the session with id (as Sessions lists it) and the remote
+// it runs on.
+func (h *Hub) Find(id string) (session.Shown, Remote, bool) {
+	for _, s := range h.Sessions() {
+		if s.ID != id {
+			continue
+		}
+		for _, r := range h.o.Remotes {
+			if r.Name == s.Host {
+				return s, r, true
+			}
+		}
+	}
+	return session.Shown{}, Remote{}, false
+}

@@ -136,3 +136,19 @@ func (t *stderrTail) last() string {
 	}
 	return clip(t.line)
 }
+
+// ForHome is a hub for the remotes `mew remote add` configured in mewHome,
+// dialing with the system's ssh and keeping its cache there; nil when
+// there are none. Run it (or Once) before reading it.
+func ForHome(mewHome string) (*Hub, error) {
+	cfg, err := Load(mewHome)
+	if err != nil || len(cfg.Remotes) == 0 {
+		return nil, err
+	}
+	ssh, sshErr := FindSSH()
+	dial := DialSSH(ssh)
+	if sshErr != nil {
+		dial = func(context.Context, Remote) (Conn, error) { return Conn{}, sshErr }
+	}
+	return New(Options{Remotes: cfg.Remotes, Dial: dial, CacheDir: CacheDir(mewHome)}), nil
+}

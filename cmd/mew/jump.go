@@ -64,14 +64,17 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 	}
 	recs, _ := st.List()
 	rec, err := jumpFindSession(recs, want)
-	if err != nil {
+	var plan jump.Plan
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
+		plan = jump.PlanFor(ctx, rec)
+		cancel()
+	} else if p, ok := jumpRemote(st, want, stderr); ok {
+		plan = p
+	} else {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpUsage
 	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
-	plan := jump.PlanFor(ctx, rec)
-	cancel()
 
 	if *dryRun {
 		if *asJSON {

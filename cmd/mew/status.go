@@ -52,13 +52,22 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 		if *feed {
-			return feedStatus(ctx, o, stdout, stderr)
+			return feedStatus(ctx, o, stdout, stderr) // this machine's sessions only
 		}
+		attachRemotes(ctx, &o, true, stderr, "status")
 		return watchStatus(ctx, o, *asJSON, stdout, stderr)
 	}
+	hub := attachRemotes(context.Background(), &o, false, stderr, "status")
 	shown, errs := monitor.Snapshot(o)
 	for _, e := range errs {
 		fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
+	}
+	if hub != nil {
+		for _, h := range hub.Hosts() {
+			if h.Link != remote.Online {
+				fmt.Fprintf(stderr, "mew status: remote %s is %s: %s\n", h.Name, board.OfflineNote(h.LastSeen, time.Now()), h.Why)
+			}
+		}
 	}
 	if *asJSON {
 		return printJSON(stdout, stderr, shown)
