@@ -205,6 +205,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	o.Cwd, _ = os.Getwd()
 	o.Claude, _ = exec.LookPath("claude")
 	findings := install.Doctor(o)
+	findings = append(findings, doctorRemotes(env.MewHome)...)
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/remote"
@@ -66,4 +67,18 @@ func jumpRemote(st store.Store, want string, stderr io.Writer) (jump.Plan, bool)
 	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
 	defer cancel()
 	return remote.PlanJump(ctx, s, r, remote.LocalJumpSystem()), true
+}
+
+// doctorRemotes checks each remote of `mew remote add` (reachable, its
+// mew, its hooks), all at once.
+func doctorRemotes(mewHome string) []install.Finding {
+	cfg, err := remote.Load(mewHome)
+	if err != nil {
+		return []install.Finding{{Level: install.Problem, Text: "remotes: " + err.Error()}}
+	}
+	if len(cfg.Remotes) == 0 {
+		return nil
+	}
+	ssh, _ := remote.FindSSH()
+	return remote.Doctor(context.Background(), cfg.Remotes, ssh, remote.RunSSH)
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,7 +24,10 @@ type World struct {
 	SSH                      *Server
 	Home, MewHome, ClaudeDir string // the remote side
 	Mew, Hook                string // the binaries (the same on both sides)
-	Env                      []string
+	// TmuxTmp is the remote side's TMUX_TMPDIR: its tmux server is not
+	// this machine's (short: it holds a socket path).
+	TmuxTmp string
+	Env     []string
 }
 
 // NewWorld builds mew and mew-hook, makes the remote home and starts its
@@ -52,9 +56,14 @@ func NewWorld(t testing.TB) *World {
 			t.Fatal(err)
 		}
 	}
+	if w.TmuxTmp, err = os.MkdirTemp("", "mewr"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(w.TmuxTmp) })
 	w.Env = []string{
 		"HOME=" + w.Home, "MEW_HOME=" + w.MewHome, "CLAUDE_CONFIG_DIR=" + w.ClaudeDir,
 		"PATH=" + filepath.Dir(mew) + ":/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
+		"TMUX_TMPDIR=" + w.TmuxTmp, "TERM=xterm-256color",
 	}
 	w.SSH, err = Start(filepath.Join(root, "ssh"), w.Env)
 	if errors.Is(err, ErrUnavailable) {
@@ -82,11 +91,12 @@ type Agent struct {
 	replies *bufio.Scanner
 }
 
-// Agent starts a stand-in for session id working in cwd.
-func (w *World) Agent(t testing.TB, id, cwd string) *Agent {
+// Agent starts a stand-in for session id working in cwd; env adds to its
+// environment (e.g. TMUX and TMUX_PANE of a pane there).
+func (w *World) Agent(t testing.TB, id, cwd string, env ...string) *Agent {
 	t.Helper()
 	cmd := exec.Command(w.Mew, "demo", "--agent", w.Hook)
-	cmd.Env = append(os.Environ(), w.Env...)
+	cmd.Env = append(append(withoutTmux(os.Environ()), w.Env...), env...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -149,4 +159,15 @@ func Bash(id, command string) map[string]any {
 // String names the world for messages.
 func (w *World) String() string {
 	return fmt.Sprintf("sshd on 127.0.0.1:%d, remote home %s", w.SSH.Port, w.Home)
+}
+
+// withoutTmux drops the caller's own tmux variables.
+func withoutTmux(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
