@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -226,4 +227,54 @@ func withoutTmuxEnv(env []string) []string {
 		}
 	}
 	return out
+}
+
+// BenchmarkRemoteWatchLatency: a hook event written on the remote →
+// the line of this machine's `mew status --watch --json` that shows it,
+// over a real sshd on 127.0.0.1; median and p95 over b.N changes.
+//
+//	go test ./cmd/mew -run '^$' -bench RemoteWatchLatency -benchtime 200x
+func BenchmarkRemoteWatchLatency(b *testing.B) {
+	w := sshtest.NewWorld(b)
+	c := newCLI(b)
+	args := []string{"remote", "add", "box", w.SSH.Host(), "--no-check"}
+	for _, o := range w.SSH.SSHOptions() {
+		args = append(args, "--ssh-option", o)
+	}
+	if _, errOut, code := c.run(b, args...); code != 0 {
+		b.Fatal(errOut)
+	}
+	watch := c.watch(b)
+	a := w.Agent(b, "bench-far-1", "/srv/api")
+	a.Hook(b, "SessionStart", map[string]any{"source": "startup"})
+	a.Hook(b, "UserPromptSubmit", map[string]any{"prompt": "go"})
+	waitLine := func(state string) {
+		for {
+			m := watch.next(b, 10*time.Second)
+			if m["id"] == "bench-far-1" && m["host"] == "box" && m["state"] == state {
+				return
+			}
+		}
+	}
+	waitLine("working")
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		tool := fmt.Sprintf("t%d", i)
+		var written time.Time
+		want := "waiting"
+		if i%2 == 0 {
+			a.Hook(b, "PreToolUse", sshtest.Bash(tool, "make"))
+			written = a.Hook(b, "PermissionRequest", sshtest.Bash(tool, "make"))
+		} else {
+			written = a.Hook(b, "PostToolUse", sshtest.Bash(fmt.Sprintf("t%d", i-1), "make"))
+			want = "working"
+		}
+		waitLine(want)
+		lat = append(lat, time.Since(written))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 }
