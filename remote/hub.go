@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -441,6 +442,7 @@ func normalize(in []session.Shown, name string, skew time.Duration) ([]session.S
 			continue
 		}
 		seen[s.ID] = true
+		cleanFields(&s)
 		s.Host, s.Offline, s.LastSeen = name, false, time.Time{}
 		if skew != 0 && !s.Since.IsZero() {
 			s.Since = s.Since.Add(skew)
@@ -449,6 +451,20 @@ func normalize(in []session.Shown, name string, skew time.Duration) ([]session.S
 		out = append(out, s)
 	}
 	return out, dropped
+}
+
+// maxField bounds each text field a host sends.
+const maxField = 2000
+
+// cleanFields makes every text a host sent one line of printable text:
+// what this machine prints and draws of it can neither repaint a terminal
+// nor disguise itself (see internal/text).
+func cleanFields(s *session.Shown) {
+	for _, f := range []*string{&s.Agent, &s.Source, &s.Cwd, &s.Title, &s.Tool, &s.ToolDetail, &s.LastMessage, &s.Tty, &s.Tmux} {
+		*f = text.OneLine(*f, maxField)
+	}
+	s.State = session.State(text.OneLine(string(s.State), 32))
+	s.Reason = session.Reason(text.OneLine(string(s.Reason), 32))
 }
 
 // cached is a host's file in CacheDir.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -184,6 +185,8 @@ func TestHubNormalizesWhatTheHostSends(t *testing.T) {
 	c := link.next(t)
 	evil := shown("ok-1", session.Waiting)
 	evil.Host, evil.Offline = "elsewhere", true
+	evil.Title, evil.Cwd = "\x1b]0;owned\x07fix\nthe api", "/srv/\x1b[2Japi"
+	evil.LastMessage = strings.Repeat("x", 10000)
 	c.send(t, snapshot(time.Now(), true, evil, shown("../etc/passwd", session.Done), shown("ok-1", session.Done), shown("", session.Idle), shown("ok-2", session.Idle)))
 	got := waitFor(t, h, "online", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
 	if len(got) != 2 || got[0].ID != "ok-1" || got[0].State != session.Waiting || got[1].ID != "ok-2" {
@@ -191,6 +194,9 @@ func TestHubNormalizesWhatTheHostSends(t *testing.T) {
 	}
 	if got[0].Host != "box" || got[0].Offline {
 		t.Errorf("the host's own host/offline fields were kept: %+v", got[0])
+	}
+	if strings.ContainsAny(got[0].Title+got[0].Cwd, "\x1b\x07\n") || got[0].Title != "]0;owned fix the api" || len([]rune(got[0].LastMessage)) > 2000 {
+		t.Errorf("text from the host not made safe: title %q cwd %q, message of %d runes", got[0].Title, got[0].Cwd, len([]rune(got[0].LastMessage)))
 	}
 	if d := h.Hosts()[0].Dropped; d != 3 {
 		t.Errorf("dropped %d, want 3", d)
