@@ -253,3 +253,17 @@ codex-cli:
 race-codex:
 	CGO_ENABLED=1 $(GO) test -race ./codex ./procscan ./e2e/fakeresponses
 EXTRA_TESTS += race-codex
+
+# ---- sessions on other machines over ssh (issue 18) ----
+# The hub follows each remote on its own goroutine: race detector on it.
+# The real-sshd tests (sshd on 127.0.0.1, a "remote" home) run in `go test
+# ./...` and skip where sshd is missing; .ci/run installs openssh-server.
+# `make bench-remote`: a change on the remote → this machine's
+# `mew status --watch` line, median and p95 (part of `make bench`).
+.PHONY: race-remote bench-remote
+race-remote:
+	CGO_ENABLED=1 $(GO) test -race -skip TestRealSSH ./remote
+bench-remote:
+	$(GO) test ./cmd/mew -run '^$$' -bench RemoteWatchLatency -benchtime 200x
+bench: bench-remote
+EXTRA_TESTS += race-remote

@@ -27,6 +27,7 @@ import (
 	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/remote"
 )
 
 // darwinkit rule "AppKit only on the main thread": AppKit must run on the
@@ -89,6 +90,14 @@ func Run(stdout, stderr io.Writer) int {
 	}
 	ctrl = NewController(board.DefaultConfig())
 	jumper = &Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Store: opts.Store, Plan: jump.PlanFor}
+	// Sessions on other machines (`mew remote add`), followed over ssh.
+	if hub, err := remote.ForHome(mewHome); err != nil {
+		logger.Printf("remotes left out: %v", err)
+	} else if hub != nil {
+		go hub.Run(context.Background())
+		opts.Remote = hub
+		jumper.Remote = RemoteJump(hub, remote.LocalJumpSystem)
+	}
 
 	// Store and registry watching (fsnotify) on its own goroutines.
 	updates, err := monitor.Watch(context.Background(), opts)

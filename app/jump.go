@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -16,6 +17,9 @@ type Jumper struct {
 	Store  store.Store
 	// Plan makes the plan for a record; jump.PlanFor on a Mac.
 	Plan func(ctx context.Context, rec session.Record) jump.Plan
+	// Remote plans the jump to a session on another machine (one this
+	// machine has no record of); nil when there are no remotes.
+	Remote func(ctx context.Context, id string) (jump.Plan, bool)
 }
 
 // Jump queues the jump to session id; done gets the result off the main
@@ -31,6 +35,11 @@ func (j *Jumper) planFor(ctx context.Context, id string) jump.Plan {
 		return jump.Plan{Precision: jump.None, Mechanism: "none", Why: "not a session id"}
 	}
 	rec, err := j.Store.Load(id)
+	if err != nil && j.Remote != nil {
+		if p, ok := j.Remote(ctx, id); ok {
+			return p
+		}
+	}
 	if err != nil {
 		return jump.Plan{SessionID: id, Precision: jump.None, Mechanism: "none", Why: "cannot read the session: " + err.Error()}
 	}
@@ -49,3 +58,15 @@ func JumpFeedback(r jump.Result) (sound string) {
 
 // JumpFailedSound is a macOS system sound, distinct from the alerts'.
 const JumpFailedSound = "Funk"
+
+// RemoteJump is Jumper.Remote for the sessions of hub: the jump to the
+// ssh terminal and the pane there (remote.PlanJump).
+func RemoteJump(hub *remote.Hub, system func() remote.JumpSystem) func(ctx context.Context, id string) (jump.Plan, bool) {
+	return func(ctx context.Context, id string) (jump.Plan, bool) {
+		s, r, ok := hub.Find(id)
+		if !ok {
+			return jump.Plan{}, false
+		}
+		return remote.PlanJump(ctx, s, r, system()), true
+	}
+}

@@ -150,12 +150,22 @@ func sessionTitle(r board.Row) string {
 	if r.Reason != "" {
 		state += " · " + string(r.Reason)
 	}
+	if r.Offline != "" {
+		state += " · offline" // the host cannot be reached: the last state seen
+	}
 	tail := " — " + state + " · " + board.FormatAge(r.Age)
 	return oneLine(project, menuTitleRunes-len([]rune(tail))) + tail
 }
 
 // sessionTip is what the person needs to recognise the moment.
 func sessionTip(r board.Row) string {
+	if r.Offline != "" {
+		return r.Offline + ": " + sessionDetail(r)
+	}
+	return sessionDetail(r)
+}
+
+func sessionDetail(r board.Row) string {
 	s := r.Session
 	switch {
 	case r.State == session.Waiting && s.Tool != "" && s.ToolDetail != "":

@@ -105,6 +105,10 @@ type scen struct {
 type opts struct {
 	noInstall bool
 	args      []string
+	// remote runs the CLI on a "remote" (an sshd on 127.0.0.1 whose
+	// sessions get the run's home) and samples another machine's Mew,
+	// which follows it with `mew remote add` (see remote_test.go).
+	remote bool
 }
 
 // start runs the CLI for one scenario, in parallel with the others.
@@ -128,6 +132,7 @@ func start(t *testing.T, o opts) *scen {
 	r, err := driver.Launch(driver.Options{
 		Claude: s.claude, APIURL: api.URL, Dir: t.TempDir(), Args: args,
 		Mew: s.mew, Install: !o.noInstall, ObserveHooks: observe,
+		Setup: remoteSetup(t, o.remote, s.mew),
 	})
 	if err != nil {
 		api.Close()

@@ -22,6 +22,7 @@ import (
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/proctree/gops"
 	"github.com/mew-dev/mew/registry"
+	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen/tmux"
 	"github.com/mew-dev/mew/session"
@@ -50,6 +51,26 @@ type Options struct {
 	LockTimeout time.Duration
 	// ScanTimeout bounds one Scan of each source in Snapshot.
 	ScanTimeout time.Duration
+	// Remote lists the sessions of other machines (a remote.Hub), merged
+	// after this machine's; nil for none.
+	Remote RemoteSessions
+}
+
+// RemoteSessions are sessions on other machines: their latest list (each
+// with its Host), and a signal whenever it changes.
+type RemoteSessions interface {
+	Sessions() []session.Shown
+	Changes() <-chan struct{}
+}
+
+// withRemote merges the other machines' sessions into this machine's.
+func (o Options) withRemote(shown []session.Shown, errs []error) ([]session.Shown, []error) {
+	if o.Remote == nil {
+		return shown, errs
+	}
+	all, dup := remote.Merge(shown, o.Remote.Sessions())
+	Sort(all)
+	return all, append(errs, dup...)
 }
 
 // DefaultForgetAfter is how long an exited session stays listed.
@@ -87,7 +108,7 @@ func Snapshot(o Options) ([]session.Shown, []error) {
 	errs := w.readAll(o)
 	errs = append(errs, w.scanSources(o)...)
 	shown, _, more := w.compute(o, newLiveCache(o))
-	return shown, append(errs, more...)
+	return o.withRemote(shown, append(errs, more...))
 }
 
 // Records reads every source once and returns the merged records (what

@@ -126,6 +126,7 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 				interval = i
 				ticker.Reset(i)
 			}
+			shown, errs = o.withRemote(shown, errs)
 			msgs := make([]string, len(errs))
 			for i, e := range errs {
 				msgs[i] = e.Error()
@@ -146,6 +147,10 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 		}
 		var pending <-chan time.Time
 		dirty := false
+		var remoteChanged <-chan struct{}
+		if o.Remote != nil {
+			remoteChanged = o.Remote.Changes()
+		}
 		for {
 			select {
 			case <-ctx.Done():
@@ -194,6 +199,10 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 			case pid := <-exits.exits():
 				exits.exited(pid)
 				live.forgetPid(pid)
+				if pending == nil {
+					pending = time.After(coalesce)
+				}
+			case <-remoteChanged:
 				if pending == nil {
 					pending = time.After(coalesce)
 				}

@@ -282,6 +282,13 @@ type Shown struct {
 	// Headless: no person attends it (`claude -p`, an SDK app): it never
 	// counts as needing you, whatever its state (NeedsYou).
 	Headless bool `json:"headless,omitempty"`
+	// Host is the remote (`mew remote add NAME`) the session runs on; ""
+	// for this machine.
+	Host string `json:"host,omitempty"`
+	// Offline: the host cannot be reached now. The state is the last one
+	// seen there, at LastSeen; it is stale, never a sign the session ended.
+	Offline  bool      `json:"offline,omitempty"`
+	LastSeen time.Time `json:"last_seen,omitzero"`
 }
 
 // NeedsYou reports whether the session asks for the person: a needs-you

@@ -503,6 +503,26 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Sho
 			} else {
 				out.Headless = bool(in.Bool())
 			}
+		case "host":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Host = string(in.String())
+			}
+		case "offline":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Offline = bool(in.Bool())
+			}
+		case "last_seen":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.LastSeen).UnmarshalJSON(data))
+				}
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -601,6 +621,21 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Sh
 		const prefix string = ",\"headless\":"
 		out.RawString(prefix)
 		out.Bool(bool(in.Headless))
+	}
+	if in.Host != "" {
+		const prefix string = ",\"host\":"
+		out.RawString(prefix)
+		out.String(string(in.Host))
+	}
+	if in.Offline {
+		const prefix string = ",\"offline\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Offline))
+	}
+	if !(in.LastSeen).IsZero() {
+		const prefix string = ",\"last_seen\":"
+		out.RawString(prefix)
+		out.Raw((in.LastSeen).MarshalJSON())
 	}
 	out.RawByte('}')
 }

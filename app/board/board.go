@@ -29,7 +29,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mew-dev/mew/combine"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -75,12 +74,17 @@ type Row struct {
 	Session session.Shown
 	// State and Reason are what the board shows: the session's own, except
 	// that a needs-you state that has not settled shows as working.
-	State   session.State
-	Reason  session.Reason
-	Group   Group
+	State  session.State
+	Reason session.Reason
+	Group  Group
+	// Project is the session's label: the folder name, and " @host" for a
+	// session on another machine (Label).
 	Project string
 	Age     time.Duration // how long the session has been in its state
 	Cat     Cat
+	// Offline is set, "offline, last seen …", while the session's host
+	// cannot be reached: its state is the last one seen.
+	Offline string
 }
 
 // NeedsYou reports whether the row asks for the person: waiting, done or
@@ -149,10 +153,14 @@ func Arrange(sessions []session.Shown, now time.Time, cfg Config) []Row {
 		if s.Since.IsZero() || age < 0 {
 			age = 0
 		}
-		rows = append(rows, Row{
+		row := Row{
 			Session: s, State: st, Reason: reason, Group: g,
-			Project: combine.Project(s.Cwd), Age: age, Cat: CatFor(s.ID),
-		})
+			Project: Label(s), Age: age, Cat: CatFor(s.ID),
+		}
+		if s.Offline {
+			row.Offline = OfflineNote(s.LastSeen, now)
+		}
+		rows = append(rows, row)
 	}
 	// Sort positions, not rows: a Row is a few hundred bytes, and moving
 	// them was a third of a tick.

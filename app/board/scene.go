@@ -72,6 +72,7 @@ type rowPlan struct {
 	bubbleY      int
 	extra        string // "alarm" or "zz"
 	night        bool
+	offline      bool // the host cannot be reached: greyed and still
 	line1, age   string
 	line2, line3 string
 }
@@ -151,6 +152,9 @@ func makePlan(rows []Row, now time.Time, tick uint64) plan {
 
 func planRow(r Row, y int, tick uint64) rowPlan {
 	c := r.Cat
+	if r.Offline != "" {
+		tick = 0 // a stale state does not move
+	}
 	// Animation runs on beats of four ticks (2 Hz) and walking steps on
 	// even ticks: the 8 Hz tick keeps state changes prompt, while odd
 	// ticks never change a steady board and most even ones don't either,
@@ -199,6 +203,10 @@ func planRow(r Row, y int, tick uint64) rowPlan {
 		rp.line2 += " · " + string(r.Reason)
 	}
 	rp.line3 = detail(r)
+	if r.Offline != "" {
+		rp.offline = true
+		rp.line2 = r.Offline // the cat's pose still tells the state
+	}
 	// Clip here, not when drawing, so the plan holds exactly what is shown.
 	rp.line1 = text.OneLine(rp.line1, textChars-len(rp.age)-1)
 	rp.line2 = text.Clip(rp.line2, textChars)
@@ -324,6 +332,17 @@ func render(p *plan) Frame {
 }
 
 func drawRow(f *Frame, r *rowPlan, clickable bool) {
+	if r.offline {
+		rects, texts := len(f.Rects), len(f.Texts)
+		defer func() {
+			for i := rects; i < len(f.Rects); i++ {
+				f.Rects[i].Color = greyed(f.Rects[i].Color)
+			}
+			for i := texts; i < len(f.Texts); i++ {
+				f.Texts[i].Color = greyed(f.Texts[i].Color)
+			}
+		}()
+	}
 	t := assets.Theme
 	a := loadArt()
 	y := r.y

@@ -285,6 +285,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	o.Claude, _ = exec.LookPath("claude")
 	o.Codex, _ = exec.LookPath("codex")
 	findings := install.Doctor(o)
+	findings = append(findings, doctorRemotes(env.MewHome)...)
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)
 	}

@@ -54,7 +54,7 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 	stdout = text.NewWriter(stdout)
 	want := fs.Arg(0)
 	if !session.ValidID(want) {
-		fmt.Fprintf(stderr, "mew jump: %q is not a session id or prefix (letters, digits, '-' and '_' only)\n", jumpClip(want))
+		fmt.Fprintf(stderr, "mew jump: %q is not a session id or prefix (letters, digits, '-', '_', ':' and '%%' only)\n", jumpClip(want))
 		return jumpUsage
 	}
 	if *timeout <= 0 || *timeout > time.Minute {
@@ -68,14 +68,17 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 	}
 	recs, _ := monitor.Records(o)
 	rec, err := jumpFindSession(recs, want)
-	if err != nil {
+	var plan jump.Plan
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
+		plan = jump.PlanFor(ctx, rec)
+		cancel()
+	} else if p, ok := jumpRemote(o.Store, want, stderr); ok {
+		plan = p
+	} else {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpUsage
 	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
-	plan := jump.PlanFor(ctx, rec)
-	cancel()
 
 	if *dryRun {
 		if *asJSON {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/mew-dev/mew/combine"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -28,11 +30,16 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON (with --watch: one JSON object a line per change)")
 	watch := fs.Bool("watch", false, "keep running and print a line per state change")
 	forget := fs.Duration("forget-after", monitor.DefaultForgetAfter, "forget exited sessions older than this (0 keeps them)")
+	feed := fs.Bool(strings.TrimPrefix(remote.FeedFlag, "--"), false, "with --watch --json: this machine's whole list as one line per change, and a heartbeat every second (what `mew remote` reads over ssh)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "mew status: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *feed && !(*watch && *asJSON) {
+		fmt.Fprintln(stderr, "mew status: --feed goes with --watch --json")
 		return 2
 	}
 	o, err := monitor.Default()
@@ -47,11 +54,23 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	if *watch {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
+		if *feed {
+			return feedStatus(ctx, o, stdout, stderr) // this machine's sessions only
+		}
+		attachRemotes(ctx, &o, true, stderr, "status")
 		return watchStatus(ctx, o, *asJSON, stdout, stderr)
 	}
+	hub := attachRemotes(context.Background(), &o, false, stderr, "status")
 	shown, errs := monitor.Snapshot(o)
 	for _, e := range errs {
 		fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
+	}
+	if hub != nil {
+		for _, h := range hub.Hosts() {
+			if h.Link != remote.Online {
+				fmt.Fprintf(stderr, "mew status: remote %s is %s: %s\n", h.Name, board.OfflineNote(h.LastSeen, time.Now()), h.Why)
+			}
+		}
 	}
 	if *asJSON {
 		return printJSON(stdout, stderr, shown)
@@ -79,11 +98,44 @@ func printTable(w io.Writer, shown []session.Shown, now time.Time) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATE\tREASON\tAGE\tPROJECT\tTITLE")
+	hosts := anyHost(shown)
+	if hosts {
+		fmt.Fprintln(tw, "ID\tHOST\tSTATE\tREASON\tAGE\tPROJECT\tTITLE")
+	} else {
+		fmt.Fprintln(tw, "ID\tSTATE\tREASON\tAGE\tPROJECT\tTITLE")
+	}
 	for _, s := range shown {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", shortID(s.ID), s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
+		if hosts {
+			fmt.Fprintf(tw, "%s\t%s\t", shortID(s.ID), hostLabel(s, now))
+		} else {
+			fmt.Fprintf(tw, "%s\t", shortID(s.ID))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
 	}
 	tw.Flush()
+}
+
+// anyHost reports whether any session runs on a remote: the table then
+// says where each one runs.
+func anyHost(shown []session.Shown) bool {
+	for _, s := range shown {
+		if s.Host != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hostLabel is where a session runs, and when its host cannot be reached,
+// since when its state is stale.
+func hostLabel(s session.Shown, now time.Time) string {
+	if s.Host == "" {
+		return "local"
+	}
+	if s.Offline {
+		return s.Host + " (" + board.OfflineNote(s.LastSeen, now) + ")"
+	}
+	return s.Host
 }
 
 // watchStatus prints one line per session whose state (or reason) changed,
@@ -94,40 +146,55 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 		fmt.Fprintf(stderr, "mew status: %v\n", err)
 		return 1
 	}
+	// A session is its host and id; a host going offline or coming back
+	// is a change too.
 	type key struct {
-		state  session.State
-		reason session.Reason
+		state   session.State
+		reason  session.Reason
+		offline bool
 	}
-	seen := map[string]key{}
+	type where struct{ host, id string }
+	seen := map[where]key{}
 	enc := json.NewEncoder(stdout)
 	for u := range updates {
 		for _, e := range u.Errors {
 			fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
 		}
 		now := time.Now()
-		present := map[string]bool{}
+		present := map[where]bool{}
 		for _, s := range u.Sessions {
-			present[s.ID] = true
-			k := key{s.State, s.Reason}
-			if old, ok := seen[s.ID]; ok && old == k {
+			w := where{s.Host, s.ID}
+			present[w] = true
+			k := key{s.State, s.Reason, s.Offline}
+			if old, ok := seen[w]; ok && old == k {
 				continue
 			}
-			seen[s.ID] = k
+			seen[w] = k
 			if asJSON {
 				if enc.Encode(s) != nil {
 					return 1 // stdout closed
 				}
 				continue
 			}
-			fmt.Fprintf(stdout, "%s  %s  %-8s %-10s %s  %s\n", now.Format("15:04:05"), shortID(s.ID), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
+			id := shortID(s.ID)
+			if s.Host != "" {
+				id = hostLabel(s, now) + ":" + id
+			}
+			fmt.Fprintf(stdout, "%s  %s  %-8s %-10s %s  %s\n", now.Format("15:04:05"), id, s.State, dash(string(s.Reason)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
 		}
-		for id := range seen {
-			if !present[id] {
-				delete(seen, id)
+		for w := range seen {
+			if !present[w] {
+				delete(seen, w)
 				if asJSON {
-					enc.Encode(map[string]string{"id": id, "state": "forgotten"})
+					line := map[string]string{"id": w.id, "state": "forgotten"}
+					if w.host != "" {
+						line["host"] = w.host
+					}
+					enc.Encode(line)
+				} else if w.host != "" {
+					fmt.Fprintf(stdout, "%s  %s:%s  forgotten\n", now.Format("15:04:05"), w.host, shortID(w.id))
 				} else {
-					fmt.Fprintf(stdout, "%s  %s  forgotten\n", now.Format("15:04:05"), shortID(id))
+					fmt.Fprintf(stdout, "%s  %s  forgotten\n", now.Format("15:04:05"), shortID(w.id))
 				}
 			}
 		}

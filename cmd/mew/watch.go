@@ -19,6 +19,7 @@ import (
 	"github.com/mew-dev/mew/app/board/tui"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -44,6 +45,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *once || !isTerminal(stdout) {
+		attachRemotes(context.Background(), &o, false, stderr, "watch")
 		shown, errs := monitor.Snapshot(o)
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "mew watch: skipped: %v\n", e)
@@ -55,6 +57,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	attachRemotes(ctx, &o, true, stderr, "watch")
 	return runTerminalBoard(ctx, o, "mew", stdout, stderr, nil)
 }
 
@@ -85,7 +88,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		bell = stderr // the same terminal, outside bubbletea's frame
 	}
 	m := tui.New(tui.Options{
-		Updates: feed, Jumper: &boardJumper{runner: &jump.Runner{Exec: jump.CommandExec{}}},
+		Updates: feed, Jumper: &boardJumper{runner: &jump.Runner{Exec: jump.CommandExec{}}, remotes: o.Remote},
 		Bell: bell, Title: title, Renderer: lipgloss.NewRenderer(stdout),
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithAltScreen())
@@ -102,7 +105,8 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 // boardJumper jumps with the jump package, one jump at a time (a newer
 // Enter replaces a jump still waiting to start).
 type boardJumper struct {
-	runner *jump.Runner
+	runner  *jump.Runner
+	remotes monitor.RemoteSessions // the other machines' sessions, or nil
 }
 
 func (j *boardJumper) Jump(id string) (string, error) {
@@ -113,14 +117,22 @@ func (j *boardJumper) Jump(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rec, err := st.Load(id)
-	if err != nil {
-		return "", fmt.Errorf("cannot read the session: %w", err)
+	// This machine's record first: a remote session with the same id is
+	// not listed (remote.Merge).
+	var plan func(ctx context.Context) jump.Plan
+	rec, loadErr := st.Load(id)
+	if loadErr == nil {
+		plan = func(ctx context.Context) jump.Plan { return jump.Make(jump.Gather(ctx, rec, jump.LocalSystem())) }
+	} else if hub, ok := j.remotes.(*remote.Hub); ok {
+		if s, r, found := hub.Find(id); found {
+			plan = func(ctx context.Context) jump.Plan { return remote.PlanJump(ctx, s, r, remote.LocalJumpSystem()) }
+		}
+	}
+	if plan == nil {
+		return "", fmt.Errorf("cannot read the session: %w", loadErr)
 	}
 	done := make(chan jump.Result, 1)
-	j.runner.Submit(func(ctx context.Context) jump.Plan {
-		return jump.Make(jump.Gather(ctx, rec, jump.LocalSystem()))
-	}, func(r jump.Result) { done <- r })
+	j.runner.Submit(plan, func(r jump.Result) { done <- r })
 	r := <-done
 	if r.Dropped || r.Precision == jump.None {
 		return "", errors.New(r.Message)

@@ -66,6 +66,11 @@ type Run struct {
 	TL        *Timeline
 	Started   time.Time // when the CLI was started in the pane
 
+	// MewEnv, when Setup sets it, is the environment `mew status --json`
+	// is sampled with (another machine's Mew, for a session on a remote);
+	// Env otherwise.
+	MewEnv []string
+
 	rec    *recorder
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -185,7 +190,11 @@ func Launch(o Options) (*Run, error) {
 	}()
 	go func() { r.rec.pollHooks(ctx, hookLog, 20*time.Millisecond); finished <- struct{}{} }()
 	if o.Mew != "" {
-		go func() { r.rec.sampleMew(ctx, o.Mew, r.Env, o.MewEvery); finished <- struct{}{} }()
+		env := r.Env
+		if r.MewEnv != nil {
+			env = r.MewEnv
+		}
+		go func() { r.rec.sampleMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
 	}
 	go func() {
 		for i := 0; i < n; i++ {

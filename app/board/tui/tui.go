@@ -326,8 +326,13 @@ func (m *Model) line(i int, r board.Row) string {
 	project := pad(text.OneLine(r.Project, projectW), projectW)
 	age := board.FormatAge(r.Age)
 	fixed := 2 + projectW + 1 + stateW + 1 + ageW + 2
-	detail := oneLine(detailOf(r), max(m.width-fixed, 0))
+	d := detailOf(r)
 	st := m.st.state[r.State]
+	if r.Offline != "" {
+		d = r.Offline + " · " + d
+		st = m.st.dim // a stale state: greyed
+	}
+	detail := oneLine(d, max(m.width-fixed, 0))
 	projStyle := m.opt.Renderer.NewStyle()
 	if i == m.cursor && !m.opt.Static {
 		projStyle = m.st.sel

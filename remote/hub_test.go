@@ -1,0 +1,391 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/session"
+)
+
+var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// fakeLink stands in for ssh: each Dial makes a fakeConn the test writes
+// lines into, or fails while refuse is set.
+type fakeLink struct {
+	mu     sync.Mutex
+	refuse error
+	dials  int
+	conns  chan *fakeConn
+}
+
+type fakeConn struct {
+	w      *io.PipeWriter
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newLink() *fakeLink { return &fakeLink{conns: make(chan *fakeConn, 64)} }
+
+func (l *fakeLink) dial(ctx context.Context, r Remote) (Conn, error) {
+	l.mu.Lock()
+	l.dials++
+	refuse := l.refuse
+	l.mu.Unlock()
+	if refuse != nil {
+		return Conn{}, refuse
+	}
+	pr, pw := io.Pipe()
+	c := &fakeConn{w: pw, closed: make(chan struct{})}
+	l.conns <- c
+	return Conn{
+		Out:   pr,
+		Close: func() { c.hangup(); pr.Close() },
+		Wait: func() error {
+			<-c.closed
+			return errors.New("ssh: connection closed")
+		},
+	}, nil
+}
+
+func (l *fakeLink) setRefuse(err error) {
+	l.mu.Lock()
+	l.refuse = err
+	l.mu.Unlock()
+}
+
+func (l *fakeLink) next(t *testing.T) *fakeConn {
+	t.Helper()
+	select {
+	case c := <-l.conns:
+		return c
+	case <-time.After(5 * time.Second):
+		t.Fatal("the hub did not connect")
+		return nil
+	}
+}
+
+func (c *fakeConn) hangup() {
+	c.once.Do(func() {
+		c.w.Close()
+		close(c.closed)
+	})
+}
+
+func (c *fakeConn) send(t *testing.T, l Line) {
+	t.Helper()
+	b, _ := json.Marshal(l)
+	if _, err := c.w.Write(append(b, '\n')); err != nil {
+		t.Fatalf("the hub stopped reading: %v", err)
+	}
+}
+
+func snapshot(at time.Time, first bool, sessions ...session.Shown) Line {
+	l := Line{At: at, Sessions: &sessions}
+	if first {
+		l.Feed, l.Version = FeedVersion, "v-test"
+	}
+	return l
+}
+
+func shown(id string, st session.State) session.Shown {
+	return session.Shown{ID: id, State: st, Since: t0, Agent: "claude", Cwd: "/src/" + id}
+}
+
+// hubFor starts a hub on one fake host and stops it with the test.
+func hubFor(t *testing.T, link *fakeLink, o Options) *Hub {
+	t.Helper()
+	o.Remotes = []Remote{{Name: "box", Host: "box"}}
+	o.Dial = link.dial
+	if o.Silence == 0 {
+		o.Silence = time.Hour // the tests that want silence set it
+	}
+	if o.Grace == 0 {
+		o.Grace = 200 * time.Millisecond
+	}
+	o.MinBackoff, o.MaxBackoff = 5*time.Millisecond, 20*time.Millisecond
+	h := New(o)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { h.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return h
+}
+
+// waitFor waits for the hub's sessions (and hosts) to satisfy ok.
+func waitFor(t *testing.T, h *Hub, what string, ok func([]session.Shown, HostStatus) bool) []session.Shown {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		s, hs := h.Sessions(), h.Hosts()[0]
+		if ok(s, hs) {
+			return s
+		}
+		select {
+		case <-h.Changes():
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("never: %s; sessions %+v, host %+v", what, s, hs)
+		}
+	}
+}
+
+func TestHubFollowsTheFeed(t *testing.T) {
+	link := newLink()
+	h := hubFor(t, link, Options{})
+	c := link.next(t)
+	c.send(t, snapshot(time.Now(), true, shown("s1", session.Working), shown("s2", session.Done)))
+	got := waitFor(t, h, "two sessions online", func(s []session.Shown, hs HostStatus) bool { return len(s) == 2 && hs.Link == Online })
+	for _, s := range got {
+		if s.Host != "box" || s.Offline || !s.LastSeen.IsZero() {
+			t.Errorf("session %+v: want host box, online, no last-seen", s)
+		}
+	}
+	if v := h.Hosts()[0].Version; v != "v-test" {
+		t.Errorf("version %q", v)
+	}
+	// A change replaces the list: nothing kept from the old one.
+	c.send(t, snapshot(time.Now(), false, shown("s2", session.Waiting)))
+	waitFor(t, h, "s1 gone, s2 waiting", func(s []session.Shown, _ HostStatus) bool {
+		return len(s) == 1 && s[0].ID == "s2" && s[0].State == session.Waiting
+	})
+	// A heartbeat changes nothing and signals nothing.
+	drain(h)
+	c.send(t, Line{At: time.Now()})
+	select {
+	case <-h.Changes():
+		t.Error("a heartbeat signalled a change")
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+func drain(h *Hub) {
+	for {
+		select {
+		case <-h.Changes():
+		default:
+			return
+		}
+	}
+}
+
+// The host says whatever it likes; the hub keeps valid ids, each once,
+// with the remote's name as host.
+func TestHubNormalizesWhatTheHostSends(t *testing.T) {
+	link := newLink()
+	h := hubFor(t, link, Options{})
+	c := link.next(t)
+	evil := shown("ok-1", session.Waiting)
+	evil.Host, evil.Offline = "elsewhere", true
+	evil.Title, evil.Cwd = "\x1b]0;owned\x07fix\nthe api", "/srv/\x1b[2Japi"
+	evil.LastMessage = strings.Repeat("x", 10000)
+	c.send(t, snapshot(time.Now(), true, evil, shown("../etc/passwd", session.Done), shown("ok-1", session.Done), shown("", session.Idle), shown("ok-2", session.Idle)))
+	got := waitFor(t, h, "online", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
+	if len(got) != 2 || got[0].ID != "ok-1" || got[0].State != session.Waiting || got[1].ID != "ok-2" {
+		t.Fatalf("sessions %+v", got)
+	}
+	if got[0].Host != "box" || got[0].Offline {
+		t.Errorf("the host's own host/offline fields were kept: %+v", got[0])
+	}
+	if strings.ContainsAny(got[0].Title+got[0].Cwd, "\x1b\x07\n") || got[0].Title != "]0;owned fix the api" || len([]rune(got[0].LastMessage)) > 2000 {
+		t.Errorf("text from the host not made safe: title %q cwd %q, message of %d runes", got[0].Title, got[0].Cwd, len([]rune(got[0].LastMessage)))
+	}
+	if d := h.Hosts()[0].Dropped; d != 3 {
+		t.Errorf("dropped %d, want 3", d)
+	}
+}
+
+// A quick reconnect keeps the host online (no grey flash) and the list is
+// replaced, never doubled; a reconnect that fails makes it offline at
+// once, with its sessions kept and greyed; it comes back when the host
+// does.
+func TestHubReconnects(t *testing.T) {
+	link := newLink()
+	h := hubFor(t, link, Options{Grace: time.Hour})
+	c := link.next(t)
+	c.send(t, snapshot(time.Now(), true, shown("s1", session.Waiting)))
+	waitFor(t, h, "online", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
+
+	c.hangup()
+	c = link.next(t)
+	if hs := h.Hosts()[0]; hs.Link != Reconnecting {
+		t.Errorf("link %s after a hang-up, want reconnecting", hs.Link)
+	}
+	for _, s := range h.Sessions() {
+		if s.Offline {
+			t.Errorf("greyed during the grace: %+v", s)
+		}
+	}
+	c.send(t, snapshot(time.Now(), true, shown("s1", session.Waiting)))
+	got := waitFor(t, h, "online again", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
+	if len(got) != 1 {
+		t.Fatalf("after a reconnect: %+v", got)
+	}
+
+	link.setRefuse(errors.New("ssh: connect to host box port 22: Connection refused"))
+	c.hangup()
+	got = waitFor(t, h, "offline", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Offline })
+	if len(got) != 1 || !got[0].Offline || got[0].LastSeen.IsZero() || got[0].State != session.Waiting {
+		t.Fatalf("offline sessions %+v: want s1 kept, waiting, offline, with last seen", got)
+	}
+	if why := h.Hosts()[0].Why; why != "ssh: connect to host box port 22: Connection refused" {
+		t.Errorf("why %q", why)
+	}
+
+	link.setRefuse(nil)
+	c = link.next(t)
+	c.send(t, snapshot(time.Now(), true, shown("s1", session.Done)))
+	got = waitFor(t, h, "back", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
+	if len(got) != 1 || got[0].Offline || got[0].State != session.Done {
+		t.Fatalf("back: %+v", got)
+	}
+}
+
+// A connection that still runs but says nothing (a dead link, a frozen
+// host) is given up after Silence.
+func TestHubSilenceMeansOffline(t *testing.T) {
+	link := newLink()
+	link.conns = make(chan *fakeConn, 64)
+	h := hubFor(t, link, Options{Silence: 100 * time.Millisecond, Grace: time.Hour})
+	c := link.next(t)
+	c.send(t, snapshot(time.Now(), true, shown("s1", session.Working)))
+	waitFor(t, h, "online", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
+	link.setRefuse(errors.New("no route to host"))
+	// Heartbeats keep it online past Silence.
+	for range 4 {
+		time.Sleep(50 * time.Millisecond)
+		c.send(t, Line{At: time.Now()})
+	}
+	if hs := h.Hosts()[0]; hs.Link != Online {
+		t.Fatalf("heartbeats did not keep the host online: %+v", hs)
+	}
+	waitFor(t, h, "offline after silence", func(s []session.Shown, hs HostStatus) bool {
+		return hs.Link == Offline && len(s) == 1 && s[0].Offline
+	})
+}
+
+func TestHubRefusesAnotherFeedVersion(t *testing.T) {
+	link := newLink()
+	h := hubFor(t, link, Options{})
+	c := link.next(t)
+	l := snapshot(time.Now(), true, shown("s1", session.Working))
+	l.Feed = FeedVersion + 1
+	c.send(t, l)
+	waitFor(t, h, "offline, saying why", func(s []session.Shown, hs HostStatus) bool {
+		return hs.Link == Offline && len(s) == 0 && hs.Why != ""
+	})
+}
+
+// A host whose clock is off: ages are shown on this machine's clock.
+func TestHubCorrectsClockSkew(t *testing.T) {
+	link := newLink()
+	h := hubFor(t, link, Options{})
+	c := link.next(t)
+	remoteNow := time.Now().Add(-time.Hour) // the host's clock is an hour behind
+	s := shown("s1", session.Waiting)
+	s.Since = remoteNow.Add(-10 * time.Second)
+	c.send(t, snapshot(remoteNow, true, s))
+	got := waitFor(t, h, "online", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
+	if age := time.Since(got[0].Since); age < 9*time.Second || age > 20*time.Second {
+		t.Errorf("age %v after correcting the skew, want about 10 s", age)
+	}
+}
+
+// The last list survives Mew's restart: a host that cannot be reached
+// shows its sessions greyed, with when they were last seen.
+func TestHubCache(t *testing.T) {
+	dir := t.TempDir()
+	link := newLink()
+	ctx, cancel := context.WithCancel(context.Background())
+	h := New(Options{Remotes: []Remote{{Name: "box", Host: "box"}}, Dial: link.dial, CacheDir: dir, Silence: time.Hour})
+	done := make(chan struct{})
+	go func() { h.Run(ctx); close(done) }()
+	c := link.next(t)
+	c.send(t, snapshot(time.Now(), true, shown("s1", session.Waiting), shown("s2", session.Working)))
+	waitFor(t, h, "online", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
+	cancel()
+	<-done
+	if fi, err := os.Stat(filepath.Join(dir, "box.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("cache file: %v %v", fi, err)
+	}
+
+	link2 := newLink()
+	link2.setRefuse(errors.New("Connection refused"))
+	h2 := New(Options{Remotes: []Remote{{Name: "box", Host: "box"}}, Dial: link2.dial, CacheDir: dir})
+	got := h2.Sessions()
+	if len(got) != 2 || !got[0].Offline || got[0].LastSeen.IsZero() || got[0].Host != "box" {
+		t.Fatalf("from the cache: %+v", got)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel2()
+	h2.Once(ctx2)
+	if hs := h2.Hosts()[0]; hs.Link != Offline || hs.Why != "Connection refused" {
+		t.Errorf("after a refused Once: %+v", hs)
+	}
+	if got := h2.Sessions(); len(got) != 2 || !got[1].Offline {
+		t.Errorf("after a refused Once: %+v", got)
+	}
+
+	// A damaged cache is ignored, not an error.
+	os.WriteFile(filepath.Join(dir, "box.json"), []byte("{"), 0o600)
+	if got := New(Options{Remotes: []Remote{{Name: "box", Host: "box"}}, CacheDir: dir}).Sessions(); len(got) != 0 {
+		t.Errorf("a damaged cache gave %+v", got)
+	}
+}
+
+// Once returns after each host's first list, with the connection ended.
+func TestHubOnce(t *testing.T) {
+	a, b := newLink(), newLink()
+	dial := func(ctx context.Context, r Remote) (Conn, error) {
+		if r.Name == "a" {
+			return a.dial(ctx, r)
+		}
+		return b.dial(ctx, r)
+	}
+	h := New(Options{Remotes: []Remote{{Name: "b", Host: "hb"}, {Name: "a", Host: "ha"}}, Dial: dial})
+	done := make(chan struct{})
+	go func() { h.Once(context.Background()); close(done) }()
+	ca, cb := a.next(t), b.next(t)
+	cb.send(t, snapshot(time.Now(), true, shown("b1", session.Done)))
+	ca.send(t, snapshot(time.Now(), true, shown("a1", session.Waiting), shown("a2", session.Idle)))
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Once did not return")
+	}
+	for _, c := range []*fakeConn{ca, cb} {
+		select {
+		case <-c.closed:
+		default:
+			t.Error("a connection was left open")
+		}
+	}
+	got := h.Sessions()
+	var ids []string
+	for _, s := range got {
+		ids = append(ids, s.Host+"/"+s.ID)
+	}
+	if fmt.Sprint(ids) != "[a/a1 a/a2 b/b1]" {
+		t.Errorf("sessions %v, want hosts by name", ids)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	local := []session.Shown{shown("l1", session.Working), shown("same", session.Done)}
+	r1 := shown("same", session.Waiting)
+	r1.Host = "box"
+	r2 := shown("r2", session.Waiting)
+	r2.Host = "box"
+	got, errs := Merge(local, []session.Shown{r1, r2})
+	if len(got) != 3 || got[2].ID != "r2" || len(errs) != 1 {
+		t.Fatalf("Merge = %+v, %v", got, errs)
+	}
+}

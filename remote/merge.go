@@ -1,0 +1,34 @@
+package remote
+
+import (
+	"fmt"
+
+	"github.com/mew-dev/mew/session"
+)
+
+// Merge puts the hosts' sessions after this machine's. Every id is listed
+// once (the board, jumps and alerts key on it): a host's session whose id
+// is already listed (this machine's, or an earlier host's) is left out, and
+// an error says so. Ids are UUIDs, so this only happens when two remotes
+// are the same machine.
+func Merge(local, remote []session.Shown) ([]session.Shown, []error) {
+	out := make([]session.Shown, 0, len(local)+len(remote))
+	where := make(map[string]string, len(local)+len(remote))
+	for _, s := range local {
+		out = append(out, s)
+		where[s.ID] = s.Host
+	}
+	var errs []error
+	for _, s := range remote {
+		if h, dup := where[s.ID]; dup {
+			if h == "" {
+				h = "this machine"
+			}
+			errs = append(errs, fmt.Errorf("remote %s: session %s is listed by %s already (two remotes for one machine?)", s.Host, s.ID, h))
+			continue
+		}
+		where[s.ID] = s.Host
+		out = append(out, s)
+	}
+	return out, errs
+}
