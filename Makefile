@@ -267,3 +267,24 @@ bench-remote:
 	$(GO) test ./cmd/mew -run '^$$' -bench RemoteWatchLatency -benchtime 200x
 bench: bench-remote
 EXTRA_TESTS += race-remote
+
+# ---- the screen signal: tmux panes, `mew run`, rules as data (issue 12) ----
+# The tmux source, the `mew run` wrapper and the emulator work across
+# goroutines: race detector on them. Fuzz: the rules loader and the
+# emulator's feed (counts, not durations; see fuzz-short). The rules'
+# scores on every recording print with `go test ./rules -run Score -v`.
+# `make bench-screen`: `mew run`'s relay (latency and throughput, with and
+# without the wrapper), the emulator's throughput, and `mew status
+# --watch` with 500 sessions and 50 changes a second (CPU, change → line).
+.PHONY: race-screen fuzz-screen bench-screen
+race-screen:
+	CGO_ENABLED=1 $(GO) test -race -short ./screen/... ./rules ./monitor
+fuzz-screen:
+	$(GO) test ./rules -run '^$$' -fuzz FuzzParse -fuzztime 5000x -fuzzminimizetime 50x
+	$(GO) test ./screen -run '^$$' -fuzz FuzzFeed -fuzztime 5000x -fuzzminimizetime 50x
+bench-screen:
+	$(GO) test ./cmd/mew -run '^$$' -bench RunRelay -benchtime 1x
+	$(GO) test ./screen -run '^$$' -bench Feed
+	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLoad -benchtime 1x
+bench: bench-screen
+EXTRA_TESTS += race-screen fuzz-screen

@@ -223,6 +223,14 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 	shown := make([]session.Shown, 0, len(recs))
 	for _, rec := range recs {
 		s := combine.Combine(rec, live.check(rec))
+		if s.Since.IsZero() {
+			// A record that carries no time at all: its file's time is when
+			// anything last happened to it (an exited session is then
+			// forgotten ForgetAfter later, not at once).
+			if f, ok := w.files[rec.ID+".json"]; ok {
+				s.Since = f.mod.UTC()
+			}
+		}
 		if s.State == session.Exited && o.ForgetAfter > 0 && now.Sub(s.Since) > o.ForgetAfter {
 			if _, stored := w.recs[rec.ID]; stored {
 				if err := o.Store.Remove(rec.ID, o.lockTimeout()); err != nil && !errors.Is(err, store.ErrLockTimeout) {

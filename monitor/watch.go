@@ -20,6 +20,12 @@ const (
 	// coalesce gathers the burst of events one write makes (create, write,
 	// rename) into one pass; small next to the 100 ms latency goal.
 	coalesce = 5 * time.Millisecond
+	// busyCoalesce is the wait when the previous pass was less than
+	// busyWindow ago: under a stream of changes (hundreds of sessions) one
+	// pass takes in all that came meanwhile, and a lone change still shows
+	// within coalesce.
+	busyCoalesce = 40 * time.Millisecond
+	busyWindow   = 100 * time.Millisecond
 	// tick re-checks liveness (a process can die without touching a file)
 	// and re-lists the directories (a missed event must not hide a file);
 	// slowTick (exits.go) replaces it where exits come by event.
@@ -146,6 +152,13 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 			return
 		}
 		var pending <-chan time.Time
+		var lastPass time.Time
+		wait := func() time.Duration {
+			if time.Since(lastPass) < busyWindow {
+				return busyCoalesce
+			}
+			return coalesce
+		}
 		dirty := false
 		var remoteChanged <-chan struct{}
 		if o.Remote != nil {
@@ -175,7 +188,7 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 					dirty = w.reloadDoc(o, base) || dirty
 				}
 				if dirty && pending == nil {
-					pending = time.After(coalesce)
+					pending = time.After(wait())
 				}
 			case <-fw.Errors:
 				// Overflow or a vanished directory: read everything again.
@@ -183,7 +196,7 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 				w.readAll(o)
 				dirty = true
 				if pending == nil {
-					pending = time.After(coalesce)
+					pending = time.After(wait())
 				}
 			case u := <-sourceUpdates:
 				if u.err != nil {
@@ -194,20 +207,20 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 				}
 				dirty = true
 				if pending == nil {
-					pending = time.After(coalesce)
+					pending = time.After(wait())
 				}
 			case pid := <-exits.exits():
 				exits.exited(pid)
 				live.forgetPid(pid)
 				if pending == nil {
-					pending = time.After(coalesce)
+					pending = time.After(wait())
 				}
 			case <-remoteChanged:
 				if pending == nil {
-					pending = time.After(coalesce)
+					pending = time.After(wait())
 				}
 			case <-pending:
-				pending, dirty = nil, false
+				pending, dirty, lastPass = nil, false, time.Now()
 				if !emit(false) {
 					return
 				}

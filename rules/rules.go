@@ -113,7 +113,10 @@ func (p *Pattern) UnmarshalText(b []byte) error {
 	}
 	re, err := regexp.Compile("(?m)" + src)
 	if err != nil {
-		return fmt.Errorf("bad pattern %q: %v", clipPattern(src), strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		// The error quotes the expression compiled, with the (?m) Mew adds.
+		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+		msg = strings.Replace(msg, "`(?m)", "`", 1)
+		return fmt.Errorf("bad pattern %q: %s", clipPattern(src), msg)
 	}
 	p.re, p.src = re, src
 	return nil

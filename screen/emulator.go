@@ -26,9 +26,12 @@ const (
 // writer (a PTY pump) and the reader (the sweep) run in different
 // goroutines.
 type Emulator struct {
-	mu   sync.Mutex
-	term *midterm.Terminal
-	osc  oscScanner
+	mu         sync.Mutex
+	term       *midterm.Terminal
+	rows, cols int
+	osc        oscScanner
+	csi        csiClamp
+	clamped    []byte
 }
 
 // New returns an empty screen of the given size (DefaultRows × DefaultCols
@@ -40,7 +43,7 @@ func New(rows, cols int) *Emulator {
 	t := midterm.NewTerminal(rows, cols)
 	// ForwardRequests and ForwardResponses stay nil: midterm answers
 	// nothing when they are (see the package comment).
-	return &Emulator{term: t}
+	return &Emulator{term: t, rows: rows, cols: cols}
 }
 
 // Write feeds output bytes to the screen. It never fails; bytes the
@@ -49,7 +52,13 @@ func (e *Emulator) Write(p []byte) (int, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.osc.scan(p)
-	e.feed(p)
+	e.clamped = e.csi.clamp(e.clamped[:0], p)
+	e.feed(e.clamped)
+	if e.term.Height != e.rows || e.term.Width != e.cols {
+		// midterm grows a screen for lines inserted below its bottom; the
+		// real terminal has its size, no more.
+		e.term.Resize(e.rows, e.cols)
+	}
 	return len(p), nil
 }
 
@@ -58,8 +67,7 @@ func (e *Emulator) Write(p []byte) (int, error) {
 func (e *Emulator) feed(p []byte) {
 	defer func() {
 		if recover() != nil {
-			rows, cols := e.term.Height, e.term.Width
-			e.term = midterm.NewTerminal(rows, cols)
+			e.term = midterm.NewTerminal(e.rows, e.cols)
 		}
 	}()
 	e.term.Write(p)
@@ -72,6 +80,7 @@ func (e *Emulator) Resize(rows, cols int) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.rows, e.cols = rows, cols
 	e.term.Resize(rows, cols)
 }
 
@@ -88,8 +97,12 @@ type Snapshot struct {
 func (e *Emulator) Snapshot() Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s := Snapshot{Rows: make([]string, len(e.term.Content)), Title: e.term.Title, AgentState: e.osc.state}
-	for i, row := range e.term.Content {
+	content := e.term.Content
+	if len(content) > e.rows {
+		content = content[:e.rows]
+	}
+	s := Snapshot{Rows: make([]string, len(content)), Title: e.term.Title, AgentState: e.osc.state}
+	for i, row := range content {
 		s.Rows[i] = rowText(row)
 	}
 	return s

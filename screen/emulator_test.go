@@ -16,6 +16,9 @@ import (
 // tmux shows a blank pane (it had not drawn yet, or the recorder cleared
 // it after the agent exited) are skipped.
 func TestRowsMatchTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every recorded sample: in the full run (the race run is -short)")
+	}
 	runs, _ := filepath.Glob("../testdata/fixtures/codex-0.169.0/*")
 	compared := 0
 	for _, dir := range runs {
@@ -101,5 +104,29 @@ func TestTitleAndAgentState(t *testing.T) {
 	e.Write([]byte("\x1b]7501;state=done:app=codex\x07"))
 	if got := e.Snapshot().AgentState; got != "done:app=codex" {
 		t.Errorf("agent state %q after BEL-terminated done", got)
+	}
+}
+
+// BenchmarkFeed is the emulator's throughput: recorded Claude Code output,
+// and plain scrolling text (cat of a big file).
+func BenchmarkFeed(b *testing.B) {
+	raw, err := os.ReadFile("../testdata/fixtures/claude-code-2.1.328/subagent/screen.raw")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := []byte(strings.Repeat(strings.Repeat("x", 99)+"\r\n", 1000))
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"claude", raw}, {"scrolling", lines}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.data)))
+			e := New(32, 120)
+			for b.Loop() {
+				for i := 0; i < len(c.data); i += 4096 {
+					e.Write(c.data[i:min(i+4096, len(c.data))])
+				}
+			}
+		})
 	}
 }

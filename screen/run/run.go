@@ -265,6 +265,12 @@ func (w *wrapper) feedLoop(ctx context.Context) {
 	}
 }
 
+// maxBacklog is how much queued output the emulator reads at once. A
+// burst bigger than that (cat of a big file) is read from its end only:
+// the screen is what the last bytes drew, frames in between are never
+// classified, and the CPU is left to the agent and the relay.
+const maxBacklog = 256 << 10
+
 // feed hands everything queued to the emulator.
 func (w *wrapper) feed() {
 	w.feedMu.Lock()
@@ -272,7 +278,11 @@ func (w *wrapper) feed() {
 	w.queueMu.Lock()
 	w.chunk, w.queue = w.queue, w.chunk[:0]
 	w.queueMu.Unlock()
-	w.emu.Write(w.chunk)
+	chunk := w.chunk
+	if len(chunk) > maxBacklog {
+		chunk = chunk[len(chunk)-maxBacklog:]
+	}
+	w.emu.Write(chunk)
 }
 
 func (w *wrapper) sweepLoop(ctx context.Context) {

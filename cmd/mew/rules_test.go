@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRulesClassifyAndCheck(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("MEW_HOME", home)
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	prompt := write("prompt.txt", " Do you want to proceed?\n ❯ 1. Yes\n   2. No\n")
+	working := write("working.txt", "› x\n\n• Working (3s • esc to interrupt)\n")
+	blank := write("blank.txt", "\n\n")
+	var out, errs strings.Builder
+	code := run([]string{"rules", "classify", "--agent", "claude", prompt, blank}, &out, &errs)
+	if code != 0 || out.String() != prompt+"\tblocked\n"+blank+"\tunknown\n" {
+		t.Fatalf("classify: %d %q %q", code, out.String(), errs.String())
+	}
+	out.Reset()
+	if code := run([]string{"rules", "classify", "--agent", "codex", "--title", "⠙ proj", working}, &out, &errs); code != 0 || !strings.HasSuffix(out.String(), "\tworking\n") {
+		t.Fatalf("classify with a title: %d %q", code, out.String())
+	}
+	if code := run([]string{"rules", "classify", "--agent", "nobody", prompt}, &out, &errs); code != 2 {
+		t.Errorf("an unknown agent: exit %d", code)
+	}
+
+	// A broken override is refused, with file, line and reason; the
+	// embedded rules stay in force.
+	os.MkdirAll(filepath.Join(home, "rules"), 0o700)
+	bad := filepath.Join(home, "rules", "claude.toml")
+	os.WriteFile(bad, []byte("agent = \"claude\"\n[[rule]]\nstate = \"blocked\"\nscreen = '(x'\n"), 0o600)
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"rules", "check"}, &out, &errs); code != 1 || !strings.Contains(errs.String(), bad+":4: rule.screen: bad pattern \"(x\"") || strings.Contains(errs.String(), "(?m)") {
+		t.Fatalf("check: %d %q %q", code, out.String(), errs.String())
+	}
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"rules", "classify", "--agent", "claude", prompt}, &out, &errs); code != 0 || !strings.HasSuffix(out.String(), "\tblocked\n") || !strings.Contains(errs.String(), "refused") {
+		t.Fatalf("classify with a broken override: %d %q %q", code, out.String(), errs.String())
+	}
+	good := write("gemini.toml", "agent = \"gemini\"\n[[rule]]\nstate = \"idle\"\nscreen = 'ready'\n")
+	out.Reset()
+	if code := run([]string{"rules", "check", good}, &out, &errs); code != 0 || !strings.Contains(out.String(), "ok: 1 rules for gemini, tried before the embedded rules") {
+		t.Fatalf("check a good file: %d %q", code, out.String())
+	}
+}
