@@ -82,6 +82,8 @@ func needCodex(t *testing.T) codexSetup {
 
 type codexOpts struct {
 	untrusted bool // answer Codex's hook review with "Continue without trusting"
+	noInstall bool // no `mew install` (no hooks at all)
+	run       bool // under `mew run --`
 }
 
 // startCodex runs Codex for one scenario, in parallel with the others.
@@ -100,7 +102,7 @@ func startCodexAPI(t *testing.T, o codexOpts) (*scen, *fakeresponses.Server) {
 	}
 	r, err := driver.Launch(driver.Options{
 		Agent: driver.AgentCodex, Codex: s.codex, CodexPackages: s.packages,
-		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: true,
+		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: !o.noInstall, Wrap: runWrap(o.run, s.mew),
 	})
 	if err != nil {
 		api.Close()
@@ -120,8 +122,10 @@ func startCodexAPI(t *testing.T, o codexOpts) (*scen, *fakeresponses.Server) {
 			t.Logf("timeline (Mew left, Codex right; seconds since the CLI started):\n%s", r.TL.String())
 		}
 	})
-	if err := r.AnswerHookReview(!o.untrusted, ready); err != nil {
-		t.Fatal(err)
+	if !o.noInstall {
+		if err := r.AnswerHookReview(!o.untrusted, ready); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := r.WaitReady(ready); err != nil {
 		t.Fatal(err)

@@ -109,6 +109,9 @@ type opts struct {
 	// sessions get the run's home) and samples another machine's Mew,
 	// which follows it with `mew remote add` (see remote_test.go).
 	remote bool
+	// run wraps the CLI in `mew run --`; watch samples Mew through one
+	// `mew status --watch` (see driver.Options).
+	run, watch bool
 }
 
 // start runs the CLI for one scenario, in parallel with the others.
@@ -132,7 +135,7 @@ func start(t *testing.T, o opts) *scen {
 	r, err := driver.Launch(driver.Options{
 		Claude: s.claude, APIURL: api.URL, Dir: t.TempDir(), Args: args,
 		Mew: s.mew, Install: !o.noInstall, ObserveHooks: observe,
-		Setup: remoteSetup(t, o.remote, s.mew),
+		Setup: remoteSetup(t, o.remote, s.mew), Wrap: runWrap(o.run, s.mew), MewWatch: o.watch,
 	})
 	if err != nil {
 		api.Close()
@@ -156,6 +159,14 @@ func start(t *testing.T, o opts) *scen {
 		t.Fatal(err)
 	}
 	return sc
+}
+
+// runWrap is the command line prefix that runs a CLI under `mew run`.
+func runWrap(run bool, mew string) []string {
+	if !run {
+		return nil
+	}
+	return []string{mew, "run", "--"}
 }
 
 // expect checks that Mew reaches a state within goal of ref (the CLI's own

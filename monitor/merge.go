@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,13 @@ func Merge(recs []session.Record, obs []Observation, alive func(session.Record) 
 	for i := range out {
 		live[i] = alive == nil || alive(out[i])
 	}
+	// Observations that name their session first: the ones merged by
+	// process then find those sessions too (a `mew run` screen joins the
+	// Codex session its rollout names).
+	obs = slices.Clone(obs)
+	slices.SortStableFunc(obs, func(a, b Observation) int {
+		return cmpBool(a.ID == "", b.ID == "")
+	})
 	for _, o := range obs {
 		i, ok := -1, false
 		if o.ID != "" {
@@ -68,7 +76,10 @@ func Merge(recs []session.Record, obs []Observation, alive func(session.Record) 
 // attach puts an observation's views on a record; a record keeps a newer
 // view of its own (a `mew run` screen written to the store).
 func attach(rec *session.Record, o Observation) {
-	if o.Screen != nil && (rec.Screen == nil || !rec.Screen.At.After(o.Screen.At)) {
+	// The wrapper's screen (every byte, the agent's own state sequence)
+	// is never replaced by the tmux pane's reading of the same terminal.
+	runs := rec.Screen != nil && rec.Screen.Via == "run" && o.Screen != nil && o.Screen.Via != "run"
+	if o.Screen != nil && !runs && (rec.Screen == nil || !rec.Screen.At.After(o.Screen.At)) {
 		s := *o.Screen
 		rec.Screen = &s
 	}
@@ -170,6 +181,16 @@ func lastHeard(r session.Record) (t time.Time) {
 		t = r.Screen.At
 	}
 	return t
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 func abs(x int64) int64 {

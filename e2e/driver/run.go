@@ -37,6 +37,12 @@ type Options struct {
 	Rows          int
 	Mew           string // the mew binary; "" runs without Mew (no install, no sampling)
 	Install       bool   // run `mew install` into the isolated home first
+	// Wrap is put before the CLI's command line (e.g. mew run --).
+	Wrap []string
+	// MewWatch samples Mew through one `mew status --watch --json --feed`
+	// (the long-lived watcher, as the app runs it, with its tmux control
+	// client) instead of a `mew status --json` per sample.
+	MewWatch bool
 	// Setup runs after the home is made and before the CLI starts (the
 	// fixture recorder adds its own hooks there).
 	Setup func(r *Run) error
@@ -137,10 +143,10 @@ func Launch(o Options) (*Run, error) {
 	program := o.Claude
 	if r.codex() {
 		program = o.Codex
-		// Mew reads this run's tmux server (its screen source), as it
-		// would read the person's.
-		r.Env = append(r.Env, "MEW_TMUX_SOCKET="+filepath.Join(root, "tmux.sock"))
 	}
+	// Mew reads this run's tmux server (its screen source), as it would
+	// read the person's.
+	r.Env = append(r.Env, "MEW_TMUX_SOCKET="+filepath.Join(root, "tmux.sock"))
 	t, err := StartTmux(r.Project, filepath.Join(root, "tmux.sock"), r.Env, o.Cols, o.Rows)
 	if err != nil {
 		return nil, err
@@ -168,7 +174,8 @@ func Launch(o Options) (*Run, error) {
 		// make Codex run without its app-server daemon (measured).
 		args = []string{"--cd", r.Project}
 	}
-	if err := t.Respawn(r.Project, append([]string{program}, args...)...); err != nil {
+	argv := append(append(append([]string(nil), o.Wrap...), program), args...)
+	if err := t.Respawn(r.Project, argv...); err != nil {
 		cancel()
 		t.Kill()
 		return nil, err
@@ -194,7 +201,11 @@ func Launch(o Options) (*Run, error) {
 		if r.MewEnv != nil {
 			env = r.MewEnv
 		}
-		go func() { r.rec.sampleMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
+		if o.MewWatch {
+			go func() { r.rec.watchMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
+		} else {
+			go func() { r.rec.sampleMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
+		}
 	}
 	go func() {
 		for i := 0; i < n; i++ {

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -238,6 +239,60 @@ func (r *recorder) sampleMew(ctx context.Context, mew string, env []string, inte
 			return
 		case <-time.After(time.Until(next)):
 		}
+	}
+}
+
+// watchMew runs one `mew status --watch --json --feed` for the whole run
+// and turns what it last printed into a sample every interval: the
+// watcher's view at that instant.
+func (r *recorder) watchMew(ctx context.Context, mew string, env []string, interval time.Duration) {
+	c := exec.CommandContext(ctx, mew, "status", "--watch", "--json", "--feed")
+	c.Env = env
+	out, err := c.StdoutPipe()
+	if err != nil {
+		r.addSample(Sample{Start: time.Now(), End: time.Now(), Err: err.Error()})
+		return
+	}
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		r.addSample(Sample{Start: time.Now(), End: time.Now(), Err: err.Error()})
+		return
+	}
+	var mu sync.Mutex
+	var latest []session.Shown
+	seen := false
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			var line struct {
+				Sessions *[]session.Shown `json:"sessions"`
+			}
+			if json.Unmarshal(sc.Bytes(), &line) != nil || line.Sessions == nil {
+				continue // a heartbeat ({"at": …}) or not a list
+			}
+			mu.Lock()
+			latest, seen = *line.Sessions, true
+			mu.Unlock()
+		}
+	}()
+	defer c.Wait()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
+		}
+		mu.Lock()
+		s := Sample{Start: time.Now(), Sessions: latest}
+		ok := seen
+		mu.Unlock()
+		s.End = s.Start
+		if !ok {
+			s.Err = "no list from mew status --watch yet"
+		}
+		r.addSample(s)
 	}
 }
 

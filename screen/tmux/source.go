@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -190,7 +191,7 @@ func (s *Source) readPane(ctx context.Context, r Runner, book *rules.Book, p *pa
 		p.fg, p.fgStart = fg, proc.StartMs
 		p.fgAgent = book.SniffProcess(proc.Name, argv)
 		p.fgSniffs = 0
-		if p.fgAgent == "" && !proctree.IsShell(proc.Name) {
+		if p.fgAgent == "" && !proctree.IsShell(proc.Name) && !mewRun(argv) {
 			p.fgSniffs = screenSniffs
 		}
 	}
@@ -249,6 +250,12 @@ func (s *Source) readPane(ctx context.Context, r Runner, book *rules.Book, p *pa
 			Tmux: &session.Tmux{Socket: s.Socket, Pane: info.id, ServerPid: info.serverPid}},
 		Screen: &st,
 	}, true
+}
+
+// mewRun reports a `mew run` wrapper: it reads its agent's screen itself,
+// byte by byte, and writes what it sees to the store.
+func mewRun(argv []string) bool {
+	return len(argv) > 1 && filepath.Base(argv[0]) == "mew" && argv[1] == "run"
 }
 
 // Scan implements source.Source: one sweep with a `tmux` process per
