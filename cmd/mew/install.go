@@ -12,6 +12,7 @@ import (
 
 	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/rules"
 )
 
 func init() {
@@ -286,6 +287,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	o.Codex, _ = exec.LookPath("codex")
 	findings := install.Doctor(o)
 	findings = append(findings, doctorRemotes(env.MewHome)...)
+	findings = append(findings, doctorRules(env.MewHome)...)
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)
 	}
@@ -299,4 +301,24 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "Mew is set up.")
 	return 0
+}
+
+// doctorRules reports the person's screen rules: each file refused (the
+// embedded rules of that agent stay in force), or that they are in force.
+func doctorRules(mewHome string) []install.Finding {
+	dir := rules.Dir(mewHome)
+	book, errs := rules.Load(dir)
+	var out []install.Finding
+	for _, e := range errs {
+		out = append(out, install.Finding{Level: install.Warning, Text: fmt.Sprintf("screen rules refused (the embedded rules stay in force): %v", e)})
+	}
+	if len(errs) == 0 {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.toml"))
+		what := "the embedded ones"
+		if len(files) > 0 {
+			what = fmt.Sprintf("the embedded ones and %d file(s) of yours in %s", len(files), dir)
+		}
+		out = append(out, install.Finding{Level: install.OK, Text: fmt.Sprintf("screen rules for %s: %s", strings.Join(book.Agents(), ", "), what)})
+	}
+	return out
 }

@@ -55,3 +55,22 @@ func TestRulesClassifyAndCheck(t *testing.T) {
 		t.Fatalf("check a good file: %d %q", code, out.String())
 	}
 }
+
+func TestDoctorReportsRules(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("MEW_HOME", home)
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	var out, errs strings.Builder
+	run([]string{"doctor"}, &out, &errs)
+	if !strings.Contains(out.String(), "screen rules for amp, claude, codex, gemini, opencode: the embedded ones") {
+		t.Errorf("doctor without overrides:\n%s", out.String())
+	}
+	os.MkdirAll(filepath.Join(home, "rules"), 0o700)
+	os.WriteFile(filepath.Join(home, "rules", "codex.toml"), []byte("agent = \"codex\"\nstate = 1\n"), 0o600)
+	out.Reset()
+	run([]string{"doctor"}, &out, &errs)
+	if !strings.Contains(out.String(), "screen rules refused (the embedded rules stay in force): "+filepath.Join(home, "rules", "codex.toml")+`:2: unknown key "state"`) {
+		t.Errorf("doctor with a broken override:\n%s", out.String())
+	}
+}
