@@ -26,25 +26,18 @@ func byScreen(reason session.Reason) func(session.Shown, bool) bool {
 // Claude Code under `mew run`, no `mew install`: the wrapper's screen says
 // waiting, answered, exited.
 func TestScreenMewRunNoInstall(t *testing.T) {
-	s := start(t, opts{noInstall: true, run: true})
-	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
-	shown := s.cliChange(sent, permissionPrompt, "")
-	s.expect("prompt shown → waiting(permission) by the screen", shown.ref, screenGoal, byScreen(session.ReasonPermission))
-	answered := s.answer(permissionPrompt, shown.screen, "Enter")
-	s.expect("prompt answered → not waiting", answered, screenGoal, listedAndNot(session.Waiting))
-	s.expect("turn ended → done", s.turnEnd(answered), fast, stateIs(session.Done))
-	exitAt := s.submit("/exit")
-	ref := exitAt
-	if c, err := s.r.WaitRegistry(exitAt, driver.Gone, 5*time.Second); err == nil {
-		ref = c.At
-	}
-	s.expect("/exit → exited or gone", ref, exit, exitedOrGone)
+	screenPermissionThenExit(start(t, opts{noInstall: true, run: true}))
 }
 
 // Claude Code in a plain tmux pane, no `mew install`: the same through the
 // watcher's tmux control client.
 func TestScreenTmuxPaneNoInstall(t *testing.T) {
-	s := start(t, opts{noInstall: true, watch: true})
+	screenPermissionThenExit(start(t, opts{noInstall: true, watch: true}))
+}
+
+// screenPermissionThenExit: a permission prompt shown and answered, the turn
+// done, /exit.
+func screenPermissionThenExit(s *scen) {
 	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
 	shown := s.cliChange(sent, permissionPrompt, "")
 	s.expect("prompt shown → waiting(permission) by the screen", shown.ref, screenGoal, byScreen(session.ReasonPermission))
