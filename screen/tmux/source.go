@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -373,7 +374,9 @@ func sameObservations(a, b []source.Observation) bool {
 		if x.Screen != nil {
 			sx, sy := *x.Screen, *y.Screen
 			sx.At, sy.At = time.Time{}, time.Time{}
-			if sx != sy {
+			// DeepEqual: the state holds a slice (its choices); times
+			// compare as == did.
+			if !reflect.DeepEqual(sx, sy) {
 				return false
 			}
 		}
