@@ -18,8 +18,8 @@ type fileSpec struct {
 	Agent string `toml:"agent"`
 	// Replace, in an override file, drops the embedded rules of the agent
 	// instead of trying the file's rules before them.
-	Replace bool       `toml:"replace"`
-	Sniff   sniffSpec  `toml:"sniff"`
+	Replace bool        `toml:"replace"`
+	Sniff   sniffSpec   `toml:"sniff"`
 	TurnEnd []Pattern   `toml:"turn_end"`
 	Rules   []ruleSpec  `toml:"rule"`
 	Answer  *answerSpec `toml:"answer"`
