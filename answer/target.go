@@ -1,0 +1,78 @@
+package answer
+
+import (
+	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/session"
+)
+
+// Ways Mew types into a terminal (Target.Via, session.Shown.AnswerVia).
+const (
+	ViaTmux  = "tmux"
+	ViaRun   = "run"
+	ViaITerm = "iterm2"
+)
+
+// Target is where an answer to a session is typed. Every value in it was
+// checked against the narrow shape it must have; Via is "" when Mew
+// cannot type into the session's terminal, and Why says so.
+type Target struct {
+	Via string `json:"via"`
+	// Pane and Socket: the tmux pane (%N) and the server's socket ("" for
+	// the default server).
+	Pane   string `json:"pane,omitempty"`
+	Socket string `json:"socket,omitempty"`
+	// Run is the `mew run` wrapper's answer socket.
+	Run string `json:"run,omitempty"`
+	// ITermSession is the iTerm2 session's unique id (a GUID).
+	ITermSession string `json:"iterm_session,omitempty"`
+	Why          string `json:"why"`
+}
+
+// iTermBundle is iTerm2's bundle id.
+const iTermBundle = "com.googlecode.iterm2"
+
+// Host is what Plan needs of the machine Mew runs on.
+type Host struct {
+	GOOS    string
+	MewHome string // where `mew run` wrappers keep their answer sockets
+}
+
+// Plan finds where to type an answer to rec. It is pure: a record's
+// values are used only in the shapes jump's validators accept.
+func Plan(rec session.Record, h Host) Target {
+	goos := h.GOOS
+	sc, p := rec.Screen, rec.Process
+	if sc != nil && sc.Via == ViaRun && !sc.Background {
+		return Target{Why: "Mew cannot type into `mew run` sessions yet: answer in the terminal"}
+	}
+	socket := ""
+	if p != nil && p.Tmux != nil {
+		socket = p.Tmux.Socket
+	}
+	if socket != "" && !jump.ValidSocket(socket) {
+		return Target{Why: "the tmux socket recorded for the session is not a plain path: answer in the terminal"}
+	}
+	if sc != nil && sc.Via == ViaTmux && !sc.Background && sc.Pane != "" {
+		if !jump.ValidTmuxPane(sc.Pane) {
+			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
+		}
+		return Target{Via: ViaTmux, Pane: sc.Pane, Socket: socket, Why: "tmux pane " + sc.Pane}
+	}
+	if p != nil && p.Tmux != nil && p.Tmux.Pane != "" {
+		if !jump.ValidTmuxPane(p.Tmux.Pane) {
+			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
+		}
+		return Target{Via: ViaTmux, Pane: p.Tmux.Pane, Socket: socket, Why: "tmux pane " + p.Tmux.Pane}
+	}
+	if p != nil && p.Env["ITERM_SESSION_ID"] != "" && (p.Host == nil || p.Host.BundleID == "" || p.Host.BundleID == iTermBundle) {
+		guid := jump.ITermSession(p.Env["ITERM_SESSION_ID"])
+		switch {
+		case guid == "":
+			return Target{Why: "the iTerm2 session id recorded for the session is not one: answer in the terminal"}
+		case goos != "darwin":
+			return Target{Why: "iTerm2 runs on macOS: answer in the terminal"}
+		}
+		return Target{Via: ViaITerm, ITermSession: guid, Why: "iTerm2 session " + guid}
+	}
+	return Target{Why: "Mew types only into tmux panes, `mew run` sessions and iTerm2: answer in the terminal"}
+}

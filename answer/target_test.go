@@ -1,0 +1,45 @@
+package answer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mew-dev/mew/session"
+)
+
+func TestPlan(t *testing.T) {
+	const guid = "6E1C2F5A-0D3B-4A5C-9E8F-1A2B3C4D5E6F"
+	iterm := map[string]string{"ITERM_SESSION_ID": "w0t1p0:" + guid}
+	mac, linux := Host{GOOS: "darwin", MewHome: "/h"}, Host{GOOS: "linux", MewHome: "/h"}
+	tmuxScreen := &session.ScreenState{Via: "tmux", Pane: "%12", State: session.ScreenBlocked}
+	cases := []struct {
+		name string
+		rec  session.Record
+		host Host
+		want Target
+		why  string
+	}{
+		{"tmux screen", session.Record{Screen: tmuxScreen, Process: &session.Process{Tmux: &session.Tmux{Socket: "/tmp/tmux-1/default", Pane: "%12"}}}, linux,
+			Target{Via: ViaTmux, Pane: "%12", Socket: "/tmp/tmux-1/default"}, ""},
+		{"tmux from the hooks, inside iTerm2", session.Record{Process: &session.Process{Env: iterm, Tmux: &session.Tmux{Pane: "%3"}}}, mac,
+			Target{Via: ViaTmux, Pane: "%3"}, ""},
+		{"iTerm2 on a Mac", session.Record{Process: &session.Process{Env: iterm, Host: &session.Host{BundleID: "com.googlecode.iterm2"}}}, mac,
+			Target{Via: ViaITerm, ITermSession: guid}, ""},
+		{"iTerm2 elsewhere", session.Record{Process: &session.Process{Env: iterm}}, linux, Target{}, "iTerm2 runs on macOS"},
+		{"an iTerm2 id inherited by another app", session.Record{Process: &session.Process{Env: iterm, Host: &session.Host{BundleID: "com.microsoft.VSCode"}}}, mac, Target{}, "answer in the terminal"},
+		{"Terminal.app", session.Record{Process: &session.Process{Tty: "/dev/ttys003", Host: &session.Host{BundleID: "com.apple.Terminal"}}}, mac, Target{}, "answer in the terminal"},
+		{"no process at all", session.Record{}, mac, Target{}, "answer in the terminal"},
+		{"hostile pane", session.Record{Screen: &session.ScreenState{Via: "tmux", Pane: "%1;kill-server"}}, linux, Target{}, "not a pane id"},
+		{"hostile socket", session.Record{Process: &session.Process{Tmux: &session.Tmux{Socket: "../../x y", Pane: "%1"}}}, linux, Target{}, "not a plain path"},
+		{"hostile iTerm2 id", session.Record{Process: &session.Process{Env: map[string]string{"ITERM_SESSION_ID": "w0t0p0:\" & do shell script \"x"}}}, mac, Target{}, "not one"},
+		{"a pane the agent left", session.Record{Screen: &session.ScreenState{Via: "tmux", Pane: "%2", Background: true}}, linux, Target{}, "answer in the terminal"},
+	}
+	for _, c := range cases {
+		got := Plan(c.rec, c.host)
+		why := got.Why
+		got.Why = ""
+		if got != c.want || (c.why != "" && !strings.Contains(why, c.why)) || (c.want.Via == "" && why == "") {
+			t.Errorf("%s: %+v (%s), want %+v (%s)", c.name, got, why, c.want, c.why)
+		}
+	}
+}
