@@ -2,7 +2,9 @@ package answer
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -68,12 +70,18 @@ func (a *Answerer) answer(ctx context.Context, t Target, w Want) Result {
 	if wait <= 0 {
 		wait = 2 * time.Second
 	}
+	if err := os.MkdirAll(a.Home, 0o700); err != nil {
+		return Result{Outcome: Failed, Message: fmt.Sprintf("typed nothing: %v", err)}
+	}
 	fl := flock.New(filepath.Join(a.Home, "answer.lock"), flock.SetPermissions(0o600))
 	lctx, cancel := context.WithTimeout(ctx, wait)
 	ok, err := fl.TryLockContext(lctx, 10*time.Millisecond)
 	cancel()
-	if err != nil || !ok {
+	switch {
+	case !ok && (err == nil || errors.Is(err, context.DeadlineExceeded)):
 		return Result{Outcome: Refused, Message: "typed nothing: another answer is being typed"}
+	case err != nil:
+		return Result{Outcome: Failed, Message: fmt.Sprintf("typed nothing: cannot take the answer lock: %v", err)}
 	}
 	defer fl.Close()
 	defer fl.Unlock()

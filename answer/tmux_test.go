@@ -11,63 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/internal/fakeagent"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/screen/tmux"
 	"github.com/mew-dev/mew/session"
 )
-
-// fakeClaude is a program named claude that draws a Claude Code
-// permission dialog for command "touch file-<n>", reads one key (no
-// Enter, no echo: Claude Code's dialogs take a digit at once), logs it,
-// draws the idle prompt, and after $PAUSE seconds the next dialog.
-const fakeClaude = `#!/bin/bash
-n=0
-while true; do
-  n=$((n+1))
-  printf '\033[2J\033[H● Creating a file\r\n────────────────────────────────────────────────────────────\r\n Bash command\r\n touch file-%d\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. Yes, and always allow access to /p\r\n   3. No\r\n\r\n Esc to cancel · Tab to amend' "$n"
-  IFS= read -rsn1 k || exit 0
-  printf '%s\n' "$k" >> "$KEYLOG"
-  printf '\033[2J\033[H● Done.\r\n\r\n✻ Worked for 1s\r\n❯ \r\n  ⏸ manual mode on · ? for shortcuts'
-  sleep "${PAUSE:-0.3}"
-done
-`
-
-// tmuxServer is a private tmux server running the fake agent in pane %0
-// (its first pane).
-type tmuxServer struct {
-	t              *testing.T
-	socket, keylog string
-	pane           string
-}
-
-func startFake(t testing.TB, pause string) *tmuxServer {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin", "claude")
-	os.MkdirAll(filepath.Dir(bin), 0o755)
-	if err := os.WriteFile(bin, []byte(fakeClaude), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s := &tmuxServer{socket: filepath.Join(dir, "sock"), keylog: filepath.Join(dir, "keys.log")}
-	out, err := exec.Command("tmux", "-S", s.socket, "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}",
-		"-x", "100", "-y", "20", "-e", "KEYLOG="+s.keylog, "-e", "PAUSE="+pause, bin).CombinedOutput()
-	if err != nil {
-		t.Fatalf("tmux: %v: %s", err, out)
-	}
-	s.pane = strings.TrimSpace(string(out))
-	t.Cleanup(func() { exec.Command("tmux", "-S", s.socket, "kill-server").Run() })
-	return s
-}
-
-// keys is what the fake agent read so far.
-func (s *tmuxServer) keys() []string {
-	data, _ := os.ReadFile(s.keylog)
-	return strings.Fields(string(data))
-}
 
 // waitPrompt waits for the pane to show a dialog and returns the want a
 // person makes on it for choice n (as the tracker reads it).
@@ -94,26 +43,26 @@ func waitPrompt(t testing.TB, term Terminal, n int) Want {
 }
 
 func TestTmuxAnswer(t *testing.T) {
-	s := startFake(t, "30")
+	s := fakeagent.Start(t, "30")
 	book := rules.Embedded()
 	home := t.TempDir()
 	a := &Answerer{Home: home, Rules: func() (*rules.Book, []error) { return book, nil }}
-	term, err := NewTmuxTerminal(tmux.Exec{Socket: s.socket}, s.pane)
+	term, err := NewTmuxTerminal(tmux.Exec{Socket: s.Socket}, s.Pane)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := waitPrompt(t, term, 2)
-	target := Target{Via: ViaTmux, Pane: s.pane, Socket: s.socket}
+	target := Target{Via: ViaTmux, Pane: s.Pane, Socket: s.Socket}
 	res := a.Answer(context.Background(), target, w)
-	if res.Outcome != Answered || strings.Join(s.keys(), ",") != "2" {
-		t.Fatalf("%+v; the agent read %q", res, s.keys())
+	if res.Outcome != Answered || strings.Join(s.Keys(), ",") != "2" {
+		t.Fatalf("%+v; the agent read %q", res, s.Keys())
 	}
 	t.Logf("answered in %v (%v from the keys to the prompt gone)", res.Took(), res.Gone.Sub(res.Typed))
 
 	// The same want again: the prompt is gone (answered): nothing typed.
 	res = a.Answer(context.Background(), target, w)
-	if res.Outcome != Refused || len(s.keys()) != 1 || !strings.Contains(res.Message, "shows no prompt") {
-		t.Fatalf("second answer: %+v; the agent read %q", res, s.keys())
+	if res.Outcome != Refused || len(s.Keys()) != 1 || !strings.Contains(res.Message, "shows no prompt") {
+		t.Fatalf("second answer: %+v; the agent read %q", res, s.Keys())
 	}
 
 	// The log has both, 0600.
@@ -142,14 +91,14 @@ func TestTmuxAnswer(t *testing.T) {
 
 // Through a control-mode client, as the boards type.
 func TestTmuxAnswerThroughControlClient(t *testing.T) {
-	s := startFake(t, "0.2")
+	s := fakeagent.Start(t, "0.2")
 	ctx := context.Background()
-	c, err := tmux.StartControlAs(ctx, s.socket, "answer")
+	c, err := tmux.StartControlAs(ctx, s.Socket, "answer")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	term, _ := NewTmuxTerminal(c, s.pane)
+	term, _ := NewTmuxTerminal(c, s.Pane)
 	for i, n := range []int{1, 3, 2} {
 		w := waitPrompt(t, term, n)
 		if !strings.Contains(w.Prompt, "touch file-"+string(rune('1'+i))) {
@@ -160,7 +109,7 @@ func TestTmuxAnswerThroughControlClient(t *testing.T) {
 			t.Fatalf("answer %d: %+v", i, res)
 		}
 	}
-	if got := strings.Join(s.keys(), ","); got != "1,3,2" {
+	if got := strings.Join(s.Keys(), ","); got != "1,3,2" {
 		t.Errorf("the agent read %q", got)
 	}
 }
