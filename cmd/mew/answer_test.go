@@ -1,22 +1,27 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/internal/fakeagent"
 	"github.com/mew-dev/mew/internal/testbin"
+	"github.com/mew-dev/mew/screen/tmux"
 	"github.com/mew-dev/mew/session"
 )
 
 // mewIn runs the real mew binary with the home and tmux server given,
 // nothing of the caller's environment that would point elsewhere.
-func mewIn(t *testing.T, home, socket string, args ...string) (stdout, stderr string, code int) {
+func mewIn(t testing.TB, home, socket string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	mew, err := testbin.Build("github.com/mew-dev/mew/cmd/mew")
 	if err != nil {
@@ -110,4 +115,55 @@ func TestPickChoice(t *testing.T) {
 	if _, err := pickChoice(nil, "1"); err == nil || !strings.Contains(err.Error(), "answer in the terminal") {
 		t.Errorf("no choices: %v", err)
 	}
+}
+
+// BenchmarkAnswerLatency: `mew answer` started → the dialog gone from the
+// pane, over b.N answers (use -benchtime 20x) to a stand-in dialog in a
+// real tmux pane. Each answer comes 0.3 s after its dialog appeared, as a
+// person's would; the pane is read every 2 ms through a control client.
+// The whole command is measured: process start, reading every source,
+// the screen read again, the keys, and the stand-in's redraw.
+func BenchmarkAnswerLatency(b *testing.B) {
+	s := fakeagent.Start(b, "0.1")
+	home := b.TempDir()
+	ctx := context.Background()
+	c, err := tmux.StartControlAs(ctx, s.Socket, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	mewIn(b, home, s.Socket, "status") // built and warm
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		file := fmt.Sprintf("touch file-%d", i+1)
+		s.WaitDialog(b, i+1)
+		time.Sleep(300 * time.Millisecond)
+		done := make(chan int, 1)
+		start := time.Now()
+		go func() {
+			_, errs, code := mewIn(b, home, s.Socket, "answer", "tmux:"+s.Pane, "1")
+			if code != 0 {
+				b.Errorf("answer %d: exit %d: %s", i+1, code, errs)
+			}
+			done <- code
+		}()
+		for {
+			rows, err := tmux.Capture(ctx, c, s.Pane)
+			if err == nil && !strings.Contains(strings.Join(rows, "\n"), file) {
+				break
+			}
+			if time.Since(start) > 5*time.Second {
+				b.Fatalf("answer %d: the dialog stayed", i+1)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		lat = append(lat, time.Since(start))
+		<-done
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(lat[(len(lat)*95+99)/100-1].Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
 }
