@@ -1,6 +1,8 @@
 package answer
 
 import (
+	"time"
+
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/session"
 )
@@ -75,4 +77,35 @@ func Plan(rec session.Record, h Host) Target {
 		return Target{Via: ViaITerm, ITermSession: guid, Why: "iTerm2 session " + guid}
 	}
 	return Target{Why: "Mew types only into tmux panes, `mew run` sessions and iTerm2: answer in the terminal"}
+}
+
+// WantFor is the answer c to what rec shows: with the screen's rule and
+// dialog text when the choices came from it, and the earliest time a
+// source saw the wait begin (a prompt that just appeared drops keys).
+func WantFor(rec session.Record, c session.Choice) Want {
+	w := Want{SessionID: rec.ID, Agent: rec.Agent, Choice: c}
+	sc := rec.Screen
+	if sc != nil && sc.Agent != "" {
+		w.Agent = sc.Agent
+	}
+	if sc != nil && sc.State == session.ScreenBlocked && len(sc.Choices) > 0 {
+		w.Rule, w.Prompt = sc.Rule, sc.Prompt
+	}
+	earliest := func(t time.Time) {
+		if !t.IsZero() && (w.ShownAt.IsZero() || t.Before(w.ShownAt)) {
+			w.ShownAt = t
+		}
+	}
+	if h := rec.Hook; h != nil && h.State == session.Waiting {
+		earliest(h.Since)
+	}
+	if r := rec.Registry; r != nil && r.Status == "waiting" {
+		earliest(r.At)
+	}
+	// A screen read once, just now (a one-shot scan), says nothing of when
+	// the prompt appeared; one followed over time does.
+	if sc != nil && sc.State == session.ScreenBlocked && sc.Since.Before(sc.At) {
+		earliest(sc.Since)
+	}
+	return w
 }

@@ -3,6 +3,7 @@ package answer
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -40,6 +41,32 @@ func TestPlan(t *testing.T) {
 		got.Why = ""
 		if got != c.want || (c.why != "" && !strings.Contains(why, c.why)) || (c.want.Via == "" && why == "") {
 			t.Errorf("%s: %+v (%s), want %+v (%s)", c.name, got, why, c.want, c.why)
+		}
+	}
+}
+
+func TestWantFor(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	c := session.Choice{N: 1, Label: "Yes"}
+	scanned := &session.ScreenState{Agent: "claude", State: session.ScreenBlocked, Rule: "claude/blocked#3", Prompt: "Do you…", Choices: []session.Choice{c}, Since: t0.Add(5 * time.Second), At: t0.Add(5 * time.Second)}
+	followed := *scanned
+	followed.Since = t0.Add(2 * time.Second)
+	hook := &session.HookState{State: session.Waiting, Since: t0.Add(3 * time.Second)}
+	cases := []struct {
+		name    string
+		rec     session.Record
+		rule    string
+		shownAt time.Time
+	}{
+		{"a screen read just now: when unknown", session.Record{Agent: "x", Screen: scanned}, "claude/blocked#3", time.Time{}},
+		{"the hooks know when", session.Record{Agent: "claude", Screen: scanned, Hook: hook}, "claude/blocked#3", t0.Add(3 * time.Second)},
+		{"a screen followed over time knows earlier", session.Record{Agent: "claude", Screen: &followed, Hook: hook}, "claude/blocked#3", t0.Add(2 * time.Second)},
+		{"hook choices: no screen to match", session.Record{Agent: "claude", Hook: hook, Registry: &session.RegistryState{Status: "waiting", At: t0.Add(time.Second)}}, "", t0.Add(time.Second)},
+	}
+	for _, tc := range cases {
+		w := WantFor(tc.rec, c)
+		if w.Agent != "claude" || w.Rule != tc.rule || (tc.rule != "") != (w.Prompt != "") || !w.ShownAt.Equal(tc.shownAt) || w.Choice != c {
+			t.Errorf("%s: %+v", tc.name, w)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/combine"
@@ -80,7 +79,7 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew answer: %v\n", err)
 		return answerUsage
 	}
-	w := wantFor(rec, choice)
+	w := answer.WantFor(rec, choice)
 	a := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
 	res := a.Answer(context.Background(), target, w)
 	code := answerNot
@@ -105,37 +104,6 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mew answer: "+res.Message)
 	}
 	return code
-}
-
-// wantFor is the answer the person chose on what rec shows: the screen's
-// rule and dialog when the choices came from it, and the earliest time a
-// source saw the wait begin (a prompt that just appeared drops keys).
-func wantFor(rec session.Record, c session.Choice) answer.Want {
-	w := answer.Want{SessionID: rec.ID, Agent: rec.Agent, Choice: c}
-	sc := rec.Screen
-	if sc != nil && sc.Agent != "" {
-		w.Agent = sc.Agent
-	}
-	if sc != nil && sc.State == session.ScreenBlocked && len(sc.Choices) > 0 {
-		w.Rule, w.Prompt = sc.Rule, sc.Prompt
-	}
-	earliest := func(t time.Time) {
-		if !t.IsZero() && (w.ShownAt.IsZero() || t.Before(w.ShownAt)) {
-			w.ShownAt = t
-		}
-	}
-	if h := rec.Hook; h != nil && h.State == session.Waiting {
-		earliest(h.Since)
-	}
-	if r := rec.Registry; r != nil && r.Status == "waiting" {
-		earliest(r.At)
-	}
-	// A screen first read by this very command says nothing of when the
-	// prompt appeared; one followed over time (`mew run`) does.
-	if sc != nil && sc.State == session.ScreenBlocked && sc.Since.Before(sc.At) {
-		earliest(sc.Since)
-	}
-	return w
 }
 
 // pickChoice finds the choice named by arg: its number, its text (any
