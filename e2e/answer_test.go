@@ -1,0 +1,244 @@
+package e2e
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"testing"
+
+	"github.com/mew-dev/mew/e2e/fakeapi"
+	"github.com/mew-dev/mew/session"
+)
+
+// answerGoal is the product's goal for an answer: `mew answer` started →
+// the dialog gone from the CLI's screen.
+const answerGoal = 500 * time.Millisecond
+
+// mewAnswer runs `mew answer args…` in the run's home, reading its tmux
+// server (the screen source), and measures the time from its start to the
+// first capture without dialog (when dialog is not nil).
+func (s *scen) mewAnswer(dialog *regexp.Regexp, args ...string) (stdout, stderr string, code int, gone time.Duration) {
+	s.t.Helper()
+	cmd := exec.Command(shared.mew, append([]string{"answer"}, args...)...)
+	cmd.Env = append(append([]string(nil), s.r.Env...), "MEW_TMUX_SOCKET="+s.r.Tmux.Socket)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	s.r.TL.Addf(start, "key", "mew answer %s", strings.Join(args, " "))
+	if dialog != nil {
+		// The driver's own control client, read every 10 ms.
+		for deadline := start.Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if screen, err := s.r.Tmux.Capture(); err == nil && !dialog.MatchString(screen) {
+				gone = time.Since(start)
+				s.r.TL.Addf(time.Now(), "screen", "the dialog is gone, %v after mew answer started", gone.Round(time.Millisecond))
+				break
+			}
+		}
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		s.t.Fatal(err)
+	}
+	s.r.TL.Addf(time.Now(), "note", "mew answer exited %d: %s%s", code, strings.TrimSpace(o.String()), strings.TrimSpace(e.String()))
+	return o.String(), e.String(), code, gone
+}
+
+// dialogUp waits for the dialog and then as long as a person takes at
+// the quickest (the driver's settle: the CLI drops keys for ~0.1 s after
+// a dialog appears), and returns when it showed.
+func (s *scen) dialogUp(sent time.Time, dialog *regexp.Regexp) change {
+	s.t.Helper()
+	shown := s.cliChange(sent, dialog, "waiting")
+	time.Sleep(time.Until(shown.screen.Add(300 * time.Millisecond)))
+	return shown
+}
+
+// answered checks `mew answer`'s result and records its latency.
+func (s *scen) answered(what string, stdout, stderr string, code int, gone time.Duration) {
+	s.t.Helper()
+	if code != 0 {
+		s.t.Fatalf("%s: mew answer exited %d: %s%s", what, code, stdout, stderr)
+	}
+	if gone == 0 {
+		s.t.Fatalf("%s: the dialog stayed on the screen (mew answer said %q)", what, strings.TrimSpace(stdout))
+	}
+	recordAnswer(s.t.Name(), what, gone)
+	if gone > answerGoal {
+		s.t.Errorf("%s: the dialog went %v after `mew answer` started (goal %v)", what, gone.Round(time.Millisecond), answerGoal)
+	}
+	s.t.Logf("%s: dialog gone %v after `mew answer` started", what, gone.Round(time.Millisecond))
+}
+
+func fileExists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+// Permission approved through `mew answer`: the Bash command runs and the
+// turn ends (done).
+func TestAnswerPermissionApproved(t *testing.T) {
+	s := start(t, opts{})
+	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
+	s.dialogUp(sent, permissionPrompt)
+	id := s.r.SessionID()
+	out, _, code := s.mewList(id)
+	if code != 0 || !strings.Contains(out, "1  Yes\n") || !regexp.MustCompile(`(?m)^\d  No$`).MatchString(out) {
+		t.Fatalf("mew answer %s: %d\n%s", id, code, out)
+	}
+	stdout, stderr, code, gone := s.mewAnswer(permissionPrompt, id, "1")
+	s.answered("permission approved", stdout, stderr, code, gone)
+	s.expect("turn ended → done", s.turnEnd(time.Now().Add(-gone)), fast, stateIs(session.Done))
+	if !fileExists(filepath.Join(s.r.Project, "made-by-claude")) {
+		t.Error("the Bash command did not run")
+	}
+}
+
+// Permission denied through `mew answer`: not waiting, the tool not run.
+func TestAnswerPermissionDenied(t *testing.T) {
+	s := start(t, opts{})
+	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
+	s.dialogUp(sent, permissionPrompt)
+	stdout, stderr, code, gone := s.mewAnswer(permissionPrompt, s.r.SessionID(), "No")
+	s.answered("permission denied", stdout, stderr, code, gone)
+	s.expect("denied → not waiting", time.Now().Add(-gone), fast, listedAndNot(session.Waiting))
+	time.Sleep(time.Second)
+	if fileExists(filepath.Join(s.r.Project, "made-by-claude")) {
+		t.Error("the Bash command ran although the prompt was denied")
+	}
+	for _, l := range s.api.Log() {
+		if l.Why == fakeapi.Bash+"/1" {
+			t.Errorf("the stand-in API was asked for the step after the tool: %+v", l)
+		}
+	}
+}
+
+// AskUserQuestion: option 2 picked through `mew answer` reaches the model.
+func TestAnswerQuestionOption(t *testing.T) {
+	s := start(t, opts{})
+	results := make(chan string, 16)
+	s.api.OnRequest(func(path string, body []byte) {
+		if text := lastToolResult(body); text != "" {
+			select {
+			case results <- text:
+			default:
+			}
+		}
+	})
+	sent := s.submit(fakeapi.Prompt(fakeapi.Ask))
+	s.dialogUp(sent, questionDialog)
+	out, _, _ := s.mewList(s.r.SessionID())
+	if !strings.Contains(out, "1  React\n2  Vue\n") || strings.Contains(out, "Type something") {
+		t.Fatalf("choices:\n%s", out)
+	}
+	stdout, stderr, code, gone := s.mewAnswer(questionDialog, s.r.SessionID(), "2")
+	s.answered("question option 2", stdout, stderr, code, gone)
+	select {
+	case text := <-results:
+		if !strings.Contains(text, "Vue") || strings.Contains(text, "React") {
+			t.Errorf("the stand-in API got the answer %q, want option 2 (Vue)", text)
+		}
+		t.Logf("the stand-in API got: %s", text)
+	case <-time.After(turn):
+		t.Fatal("the stand-in API never got the answer")
+	}
+	s.expect("turn ended → done", s.turnEnd(time.Now().Add(-gone)), fast, stateIs(session.Done))
+}
+
+// ExitPlanMode: the plan approved through `mew answer`.
+func TestAnswerPlanApproved(t *testing.T) {
+	s := start(t, opts{args: []string{"--permission-mode", "plan"}})
+	sent := s.submit(fakeapi.Prompt(fakeapi.Plan))
+	s.dialogUp(sent, planDialog)
+	stdout, stderr, code, gone := s.mewAnswer(planDialog, s.r.SessionID(), "1")
+	s.answered("plan approved", stdout, stderr, code, gone)
+	s.expect("plan approved → not waiting", time.Now().Add(-gone), fast, listedAndNot(session.Waiting))
+	s.expect("turn ended → done", s.turnEnd(time.Now().Add(-gone)), fast, stateIs(session.Done))
+}
+
+// The person answered in the terminal a moment before: `mew answer` types
+// nothing and says why.
+func TestAnswerRefusedAfterTerminalAnswer(t *testing.T) {
+	s := start(t, opts{})
+	sent := s.submit(fakeapi.Prompt(fakeapi.Ask))
+	shown := s.cliChange(sent, questionDialog, "waiting")
+	if _, err := s.r.Answer(questionDialog, shown.screen, "Enter"); err != nil {
+		t.Fatal(err)
+	}
+	// The dialog just left the screen; hooks and registry may still say
+	// waiting.
+	_, stderr, code, _ := s.mewAnswer(nil, s.r.SessionID(), "2")
+	if code != 1 || !strings.Contains(stderr, "nothing typed") && !strings.Contains(stderr, "typed nothing") {
+		t.Fatalf("mew answer after the terminal's answer: exit %d, %q", code, stderr)
+	}
+	t.Logf("mew answer refused: %s", strings.TrimSpace(stderr))
+	s.turnEnd(sent)
+	time.Sleep(500 * time.Millisecond)
+	// The input box (and any prompt line) holds nothing but the prompt the
+	// test submitted.
+	for _, line := range strings.Split(s.r.Screen(), "\n") {
+		rest, ok := strings.CutPrefix(line, "❯")
+		if rest = strings.Trim(rest, " \u00a0"); ok && rest != "" && !strings.Contains(rest, "mew-e2e") {
+			t.Errorf("something was typed into the input box: %q", line)
+		}
+	}
+	for _, l := range s.api.Log() {
+		if strings.HasPrefix(l.Why, "unscripted") {
+			t.Errorf("the stand-in API got a prompt nobody typed: %+v", l)
+		}
+	}
+}
+
+// mewList runs `mew answer <id>`: the choices.
+func (s *scen) mewList(id string) (string, string, int) {
+	s.t.Helper()
+	o, e, code, _ := s.mewAnswer(nil, id)
+	return o, e, code
+}
+
+// lastToolResult is the text of the tool results in a Messages API
+// request's last message, "" when it has none.
+func lastToolResult(body []byte) string {
+	var req fakeapi.Request
+	if json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 {
+		return ""
+	}
+	var out []string
+	for _, b := range req.Messages[len(req.Messages)-1].Blocks() {
+		if b.Type != "tool_result" {
+			continue
+		}
+		var str string
+		if json.Unmarshal(b.Content, &str) == nil {
+			out = append(out, str)
+			continue
+		}
+		var parts []fakeapi.Block
+		json.Unmarshal(b.Content, &parts)
+		for _, p := range parts {
+			out = append(out, p.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func recordAnswer(test, check string, gone time.Duration) {
+	resultsMu.Lock()
+	defer resultsMu.Unlock()
+	v := "ok"
+	if gone > answerGoal {
+		v = "FAIL"
+	}
+	results = append(results, result{test: test, check: check + ": mew answer → dialog gone", verdict: v,
+		lo: gone, hi: gone, note: fmt.Sprintf("goal %v", answerGoal)})
+}
