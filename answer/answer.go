@@ -15,6 +15,7 @@ package answer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -33,6 +34,10 @@ type Terminal interface {
 	// of typing (a `mew run` wrapper) checks it against live too.
 	Type(ctx context.Context, live Live) error
 }
+
+// ErrNotTyped is what a Terminal's Type wraps when it refused to type
+// (it checked the prompt itself and found another): nothing was typed.
+var ErrNotTyped = errors.New("typed nothing")
 
 // Want is the answer the person chose and the prompt they chose it on.
 type Want struct {
@@ -246,7 +251,9 @@ func Do(ctx context.Context, term Terminal, set *rules.Set, w Want, o Options) R
 	}
 	res.Rule, res.Prompt = live.Rule, live.Prompt
 	res.Typed = o.Now()
-	if err := term.Type(ctx, live); err != nil {
+	if err := term.Type(ctx, live); errors.Is(err, ErrNotTyped) {
+		return fail(Refused, "%v", err)
+	} else if err != nil {
 		// Part of the keys may have gone: say so.
 		res.Keys = live.Keys
 		return fail(Failed, "typing %s failed: %v", strings.Join(live.Keys, " "), err)

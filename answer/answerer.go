@@ -140,6 +140,8 @@ func OpenTerminal(ctx context.Context, t Target) (Terminal, error) {
 	switch t.Via {
 	case ViaITerm:
 		return NewITermTerminal(t.ITermSession)
+	case ViaRun:
+		return NewRunTerminal(t.Run)
 	}
 	return nil, fmt.Errorf("Mew cannot type into %q terminals", t.Via)
 }

@@ -1,9 +1,11 @@
 package answer
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/mew-dev/mew/jump"
+	runwrap "github.com/mew-dev/mew/screen/run"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -45,7 +47,11 @@ func Plan(rec session.Record, h Host) Target {
 	goos := h.GOOS
 	sc, p := rec.Screen, rec.Process
 	if sc != nil && sc.Via == ViaRun && !sc.Background {
-		return Target{Why: "Mew cannot type into `mew run` sessions yet: answer in the terminal"}
+		path := runwrap.Socket(h.MewHome, sc.Pid)
+		if sc.Pid <= 0 || !jump.ValidSocket(path) {
+			return Target{Why: "the `mew run` wrapper's answer socket is unknown (or its path too long): answer in the terminal"}
+		}
+		return Target{Via: ViaRun, Run: path, Why: "the `mew run` wrapper of pid " + strconv.Itoa(sc.Pid)}
 	}
 	socket := ""
 	if p != nil && p.Tmux != nil {

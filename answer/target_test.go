@@ -34,6 +34,9 @@ func TestPlan(t *testing.T) {
 		{"hostile socket", session.Record{Process: &session.Process{Tmux: &session.Tmux{Socket: "../../x y", Pane: "%1"}}}, linux, Target{}, "not a plain path"},
 		{"hostile iTerm2 id", session.Record{Process: &session.Process{Env: map[string]string{"ITERM_SESSION_ID": "w0t0p0:\" & do shell script \"x"}}}, mac, Target{}, "not one"},
 		{"a pane the agent left", session.Record{Screen: &session.ScreenState{Via: "tmux", Pane: "%2", Background: true}}, linux, Target{}, "answer in the terminal"},
+		{"mew run", session.Record{Screen: &session.ScreenState{Via: "run", Pid: 4242}, Process: &session.Process{Tmux: &session.Tmux{Pane: "%1"}}}, linux, Target{Via: ViaRun, Run: "/h/run/4242.sock"}, ""},
+		{"mew run, no pid", session.Record{Screen: &session.ScreenState{Via: "run"}}, linux, Target{}, "answer in the terminal"},
+		{"mew run in a home too deep for a socket", session.Record{Screen: &session.ScreenState{Via: "run", Pid: 4242}}, Host{GOOS: "linux", MewHome: "/" + strings.Repeat("d", 120)}, Target{}, "too long"},
 	}
 	for _, c := range cases {
 		got := Plan(c.rec, c.host)

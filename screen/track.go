@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -159,4 +160,12 @@ func promptText(rows []string, match string) string {
 		}
 	}
 	return text.Clip(b.String(), maxPrompt)
+}
+
+// SameState compares two readings of a screen, leaving out the read time.
+// DeepEqual: the state holds a slice (its choices); its times compare as
+// == does.
+func SameState(a, b session.ScreenState) bool {
+	a.At, b.At = time.Time{}, time.Time{}
+	return reflect.DeepEqual(a, b)
 }

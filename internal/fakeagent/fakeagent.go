@@ -28,6 +28,21 @@ while true; do
 done
 `
 
+// Write writes the stand-in into dir/bin/claude and returns its path. It
+// reads $KEYLOG (the file it logs keys to) and $PAUSE (seconds between a
+// key and the next dialog).
+func Write(tb testing.TB, dir string) string {
+	tb.Helper()
+	bin := filepath.Join(dir, "bin", "claude")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return bin
+}
+
 // Server is the private tmux server; the stand-in runs in Pane.
 type Server struct {
 	Socket string
@@ -45,13 +60,7 @@ func Start(tb testing.TB, pause string) *Server {
 		tb.Skip("tmux is not installed")
 	}
 	dir := tb.TempDir()
-	bin := filepath.Join(dir, "bin", "claude")
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		tb.Fatal(err)
-	}
+	bin := Write(tb, dir)
 	s := &Server{Socket: filepath.Join(dir, "sock"), KeyLog: filepath.Join(dir, "keys.log")}
 	out, err := exec.Command("tmux", "-S", s.Socket, "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}",
 		"-x", "100", "-y", "20", "-e", "KEYLOG="+s.KeyLog, "-e", "PAUSE="+pause, bin).CombinedOutput()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -372,11 +371,7 @@ func sameObservations(a, b []source.Observation) bool {
 			return false
 		}
 		if x.Screen != nil {
-			sx, sy := *x.Screen, *y.Screen
-			sx.At, sy.At = time.Time{}, time.Time{}
-			// DeepEqual: the state holds a slice (its choices); times
-			// compare as == did.
-			if !reflect.DeepEqual(sx, sy) {
+			if !screen.SameState(*x.Screen, *y.Screen) {
 				return false
 			}
 		}
