@@ -38,6 +38,12 @@ func Answerable(r Row) bool {
 	return r.State == session.Waiting && len(r.Session.Choices) > 0
 }
 
+// typable reports whether Mew can type into the row's terminal: one it
+// knows a way into, on this machine. A session on another machine
+// (`mew remote`) carries that machine's answer_via, which is no way in
+// from here: answering there is the remote's to add.
+func typable(r Row) bool { return r.Session.AnswerVia != "" && r.Session.Host == "" }
+
 // Answer decides what picking choice n on row r does.
 func Answer(r Row, n int) AnswerAction {
 	if r.State != session.Waiting {
@@ -50,7 +56,7 @@ func Answer(r Row, n int) AnswerAction {
 		if c.N != n {
 			continue
 		}
-		if r.Session.AnswerVia == "" {
+		if !typable(r) {
 			return AnswerAction{Kind: AnswerElsewhere, Choice: c, Why: ElsewhereWhy}
 		}
 		return AnswerAction{Kind: TypeAnswer, Choice: c}
@@ -73,7 +79,7 @@ func ChoicesLine(r Row) string {
 	if !Answerable(r) {
 		return ""
 	}
-	if r.Session.AnswerVia == "" {
+	if !typable(r) {
 		return ElsewhereWhy + " (enter jumps there)"
 	}
 	parts := make([]string, len(r.Session.Choices))

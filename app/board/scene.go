@@ -188,7 +188,7 @@ func planButtons(rp *rowPlan, r Row) {
 	}
 	rp.h += stripH
 	const left, right = 4, Width - 4
-	if r.Session.AnswerVia == "" {
+	if !typable(r) {
 		rp.buttons[0] = button{x: left, w: right - left, label: ElsewhereWhy + " >"}
 		rp.nbuttons = 1
 		return
