@@ -1,11 +1,13 @@
 package answer
 
 import (
+	"runtime"
 	"strconv"
 	"time"
 
 	"github.com/mew-dev/mew/jump"
 	runwrap "github.com/mew-dev/mew/screen/run"
+	"github.com/mew-dev/mew/screen/tmux"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -39,6 +41,14 @@ const iTermBundle = "com.googlecode.iterm2"
 type Host struct {
 	GOOS    string
 	MewHome string // where `mew run` wrappers keep their answer sockets
+	// TmuxSocket is the server Mew's tmux screen source reads ("" for
+	// tmux's default): where a pane it saw is.
+	TmuxSocket string
+}
+
+// LocalHost is this machine as Mew's sources see it.
+func LocalHost(mewHome string) Host {
+	return Host{GOOS: runtime.GOOS, MewHome: mewHome, TmuxSocket: tmux.SocketFromEnv()}
 }
 
 // Plan finds where to type an answer to rec. It is pure: a record's
@@ -53,20 +63,23 @@ func Plan(rec session.Record, h Host) Target {
 		}
 		return Target{Via: ViaRun, Run: path, Why: "the `mew run` wrapper of pid " + strconv.Itoa(sc.Pid)}
 	}
-	socket := ""
-	if p != nil && p.Tmux != nil {
-		socket = p.Tmux.Socket
-	}
-	if socket != "" && !jump.ValidSocket(socket) {
-		return Target{Why: "the tmux socket recorded for the session is not a plain path: answer in the terminal"}
-	}
 	if sc != nil && sc.Via == ViaTmux && !sc.Background && sc.Pane != "" {
-		if !jump.ValidTmuxPane(sc.Pane) {
+		// The pane the screen source read, on the server it reads (the
+		// hooks' record may name another: an agent's daemon started
+		// elsewhere).
+		switch {
+		case !jump.ValidTmuxPane(sc.Pane):
 			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
+		case h.TmuxSocket != "" && !jump.ValidSocket(h.TmuxSocket):
+			return Target{Why: "the tmux socket Mew reads is not a plain path: answer in the terminal"}
 		}
-		return Target{Via: ViaTmux, Pane: sc.Pane, Socket: socket, Why: "tmux pane " + sc.Pane}
+		return Target{Via: ViaTmux, Pane: sc.Pane, Socket: h.TmuxSocket, Why: "tmux pane " + sc.Pane}
 	}
 	if p != nil && p.Tmux != nil && p.Tmux.Pane != "" {
+		socket := p.Tmux.Socket
+		if socket != "" && !jump.ValidSocket(socket) {
+			return Target{Why: "the tmux socket recorded for the session is not a plain path: answer in the terminal"}
+		}
 		if !jump.ValidTmuxPane(p.Tmux.Pane) {
 			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
 		}

@@ -11,7 +11,7 @@ import (
 func TestPlan(t *testing.T) {
 	const guid = "6E1C2F5A-0D3B-4A5C-9E8F-1A2B3C4D5E6F"
 	iterm := map[string]string{"ITERM_SESSION_ID": "w0t1p0:" + guid}
-	mac, linux := Host{GOOS: "darwin", MewHome: "/h"}, Host{GOOS: "linux", MewHome: "/h"}
+	mac, linux := Host{GOOS: "darwin", MewHome: "/h"}, Host{GOOS: "linux", MewHome: "/h", TmuxSocket: "/tmp/mew-tmux/work"}
 	tmuxScreen := &session.ScreenState{Via: "tmux", Pane: "%12", State: session.ScreenBlocked}
 	cases := []struct {
 		name string
@@ -20,8 +20,10 @@ func TestPlan(t *testing.T) {
 		want Target
 		why  string
 	}{
-		{"tmux screen", session.Record{Screen: tmuxScreen, Process: &session.Process{Tmux: &session.Tmux{Socket: "/tmp/tmux-1/default", Pane: "%12"}}}, linux,
-			Target{Via: ViaTmux, Pane: "%12", Socket: "/tmp/tmux-1/default"}, ""},
+		{"tmux screen: the server Mew reads", session.Record{Screen: tmuxScreen, Process: &session.Process{Tmux: &session.Tmux{Socket: "/tmp/tmux-1/default", Pane: "%3"}}}, linux,
+			Target{Via: ViaTmux, Pane: "%12", Socket: "/tmp/mew-tmux/work"}, ""},
+		{"tmux from the hooks: their server", session.Record{Process: &session.Process{Tmux: &session.Tmux{Socket: "/tmp/tmux-1/default", Pane: "%3"}}}, linux,
+			Target{Via: ViaTmux, Pane: "%3", Socket: "/tmp/tmux-1/default"}, ""},
 		{"tmux from the hooks, inside iTerm2", session.Record{Process: &session.Process{Env: iterm, Tmux: &session.Tmux{Pane: "%3"}}}, mac,
 			Target{Via: ViaTmux, Pane: "%3"}, ""},
 		{"iTerm2 on a Mac", session.Record{Process: &session.Process{Env: iterm, Host: &session.Host{BundleID: "com.googlecode.iterm2"}}}, mac,

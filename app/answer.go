@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/mew-dev/mew/answer"
@@ -117,7 +116,7 @@ func (a *Answers) Submit(id string, c session.Choice, done func(answer.Result)) 
 // and what the person chose on (WantFor), for this machine.
 func AnswerRecord(a *answer.Answerer) func(ctx context.Context, rec session.Record, c session.Choice) answer.Result {
 	return func(ctx context.Context, rec session.Record, c session.Choice) answer.Result {
-		t := answer.Plan(rec, answer.Host{GOOS: runtime.GOOS, MewHome: a.Home})
+		t := answer.Plan(rec, answer.LocalHost(a.Home))
 		return a.Answer(ctx, t, answer.WantFor(rec, c))
 	}
 }

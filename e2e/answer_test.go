@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/mew-dev/mew/e2e/fakeapi"
+	"github.com/mew-dev/mew/e2e/fakeresponses"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -28,7 +29,7 @@ const answerGoal = 500 * time.Millisecond
 // first capture without dialog (when dialog is not nil).
 func (s *scen) mewAnswer(dialog *regexp.Regexp, args ...string) (stdout, stderr string, code int, gone time.Duration) {
 	s.t.Helper()
-	cmd := exec.Command(shared.mew, append([]string{"answer"}, args...)...)
+	cmd := exec.Command(s.r.Opts.Mew, append([]string{"answer"}, args...)...)
 	cmd.Env = append(append([]string(nil), s.r.Env...), "MEW_TMUX_SOCKET="+s.r.Tmux.Socket)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -280,5 +281,29 @@ func TestAnswerLatencyRealCLI(t *testing.T) {
 		n, lat[len(lat)/2].Milliseconds(), p95.Milliseconds(), lat[len(lat)-1].Milliseconds())
 	if p95 > answerGoal {
 		t.Errorf("p95 %v is over the %v goal", p95, answerGoal)
+	}
+}
+
+// Codex's approval approved through `mew answer` (the option's shortcut,
+// y): the command runs and the turn ends.
+func TestCodexAnswerApproved(t *testing.T) {
+	s := startCodex(t, codexOpts{})
+	sent := s.submit(fakeresponses.Prompt(fakeresponses.Shell))
+	shown, err := s.r.WaitScreen(sent, codexDialog, turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(shown.At.Add(300 * time.Millisecond)))
+	id := s.r.SessionID()
+	out, _, code := s.mewList(id)
+	if code != 0 || !strings.Contains(out, "1  Yes, proceed\n") || !strings.Contains(out, "3  No, and tell Codex what to do differently\n") {
+		t.Fatalf("mew answer %s: %d\n%s", id, code, out)
+	}
+	stdout, stderr, code, gone := s.mewAnswer(codexDialog, id, "1")
+	s.answered("approval approved", stdout, stderr, code, gone)
+	s.expect("approved → not waiting", time.Now().Add(-gone), fast, listedAndNot(session.Waiting))
+	s.expect("turn ended → done", s.turnOver(sent, "task_complete", codexTurnEnd), fast, stateIs(session.Done))
+	if !fileExists(filepath.Join(s.r.Project, fakeresponses.ShellCommand[len("touch "):])) {
+		t.Error("the approved command did not run")
 	}
 }

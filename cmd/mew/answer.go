@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -66,7 +65,7 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		return answerUsage
 	}
 	shown := combine.Combine(rec, combine.Unknown)
-	target := answer.Plan(rec, answer.Host{GOOS: runtime.GOOS, MewHome: o.Store.Home})
+	target := answer.Plan(rec, answer.LocalHost(o.Store.Home))
 	if fs.NArg() == 1 {
 		return answerList(stdout, stderr, shown, target, *asJSON)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/mew-dev/mew/answer"
@@ -45,7 +44,7 @@ func (b *boardAnswerer) Answer(id string, c session.Choice) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("the session %s is gone", shortID(id))
 	}
-	t := answer.Plan(rec, answer.Host{GOOS: runtime.GOOS, MewHome: b.home})
+	t := answer.Plan(rec, answer.LocalHost(b.home))
 	res := b.answerer.Answer(context.Background(), t, answer.WantFor(rec, c))
 	if res.Outcome != answer.Answered {
 		return "", errors.New(res.Message)
