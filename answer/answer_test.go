@@ -2,7 +2,9 @@ package answer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -220,5 +222,30 @@ func TestKeyBytes(t *testing.T) {
 		if _, err := KeyBytes([]string{bad}); err == nil {
 			t.Errorf("%q accepted as a key", bad)
 		}
+	}
+}
+
+func TestLogIsCappedAndPrivate(t *testing.T) {
+	path := LogPath(t.TempDir())
+	e := Entry{At: time.Unix(100, 0), Session: "s1", Agent: "claude", Choice: session.Choice{N: 1, Label: "Yes"},
+		Prompt: strings.Repeat("p", 5000), Outcome: Answered}
+	for written := 0; written < MaxLogSize+4096; written += 700 {
+		if err := AppendLog(path, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() > MaxLogSize || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("log %v %v", fi, err)
+	}
+	old, err := os.Stat(path + ".1")
+	if err != nil || old.Size() > MaxLogSize {
+		t.Fatalf("rotated log %v %v", old, err)
+	}
+	data, _ := os.ReadFile(path)
+	line, _, _ := strings.Cut(string(data), "\n")
+	var got Entry
+	if err := json.Unmarshal([]byte(line), &got); err != nil || len([]rune(got.Prompt)) > maxLoggedPrompt || got.Choice.Label != "Yes" {
+		t.Errorf("entry %+v %v", got, err)
 	}
 }

@@ -269,3 +269,33 @@ func ExampleSet_Dialog() {
 	// 1 Yes [1]
 	// 2 No [2]
 }
+
+// FuzzDialog: any screen text reads as a dialog without a panic, and what
+// it offers is always well formed: numbers 1-9, one-line labels, keys an
+// answer may type.
+func FuzzDialog(f *testing.F) {
+	f.Add(claudePlan)
+	f.Add(" Do you want to proceed?\n ❯ 1. Yes\n   2. No\n Esc to cancel · Tab to amend")
+	f.Add("│ ● 1. Allow once │\n│   2. Allow for this session │\n╰──╯")
+	f.Add("› 1. Yes, proceed (y)\n  3. No (esc)\nPress enter to confirm or esc to cancel")
+	f.Add("△ Permission required\n Allow once   Allow always   Reject")
+	book := rules.Embedded()
+	f.Fuzz(func(t *testing.T, s string) {
+		rows := strings.Split(s, "\n")
+		for _, agent := range book.Agents() {
+			set := book.Set(agent)
+			res := set.Classify(rules.Frame{Rows: rows})
+			res.State = session.ScreenBlocked // read it as a dialog whatever it is
+			for _, o := range set.Dialog(rows, res).Options {
+				if o.N < 1 || o.N > 9 || strings.ContainsAny(o.Label, "\n\r\x1b") || len(o.Keys) == 0 {
+					t.Fatalf("%s: option %+v", agent, o)
+				}
+				for _, k := range o.Keys {
+					if !rules.ValidKey(k) {
+						t.Fatalf("%s: key %q", agent, k)
+					}
+				}
+			}
+		}
+	})
+}
