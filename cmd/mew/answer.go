@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/combine"
@@ -32,8 +33,9 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("answer", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the result (or, with no choice, the choices) as JSON")
+	confirm := fs.Duration("confirm", answer.Confirm, "how long the prompt has to go away after the keys")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew answer [--json] <session id or unique prefix> [choice]")
+		fmt.Fprintln(stderr, "usage: mew answer [--json] [--confirm 2s] <session id or unique prefix> [choice]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Types the answer into the session's terminal (tmux pane, `mew run`, iTerm2 on macOS),")
 		fmt.Fprintln(stderr, "only while it still shows the same prompt; the choice is its number or its text.")
@@ -46,6 +48,10 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		fs.Usage()
+		return answerUsage
+	}
+	if *confirm < 100*time.Millisecond || *confirm > 30*time.Second {
+		fmt.Fprintln(stderr, "mew answer: --confirm must be between 100ms and 30s")
 		return answerUsage
 	}
 	want := fs.Arg(0)
@@ -79,7 +85,7 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		return answerUsage
 	}
 	w := answer.WantFor(rec, choice)
-	a := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
+	a := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home)), Options: answer.Options{Confirm: *confirm}}
 	res := a.Answer(context.Background(), target, w)
 	code := answerNot
 	switch res.Outcome {
