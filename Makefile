@@ -288,3 +288,16 @@ bench-screen:
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLoad -benchtime 1x
 bench: bench-screen
 EXTRA_TESTS += race-screen fuzz-screen
+
+# ---- answering a waiting session (issue 15) ----
+# race-answer: the answerer's control clients and the panel's answer
+# runner. bench-answer: `mew answer` started → the dialog gone, median and
+# p95 over 20 answers to a stand-in dialog in real tmux (README "Measured";
+# the real CLI's numbers are in `make e2e`'s summary).
+.PHONY: race-answer bench-answer
+race-answer:
+	CGO_ENABLED=1 $(GO) test -race ./answer
+EXTRA_TESTS += race-answer
+bench-answer:
+	$(GO) test ./cmd/mew -run '^$$' -bench AnswerLatency -benchtime 20x
+bench: bench-answer

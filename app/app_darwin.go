@@ -24,10 +24,13 @@ import (
 	"github.com/progrium/darwinkit/macos/foundation"
 	"github.com/progrium/darwinkit/objc"
 
+	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/remote"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/session"
 )
 
 // darwinkit rule "AppKit only on the main thread": AppKit must run on the
@@ -44,6 +47,7 @@ var (
 	mewHome  string
 	exePath  string // this mew, symlinks resolved
 	jumper   *Jumper
+	answers  *Answers
 	logger   *log.Logger
 	// notifyOK: UNUserNotificationCenter may be used (NotificationsAvailable).
 	notifyOK  bool
@@ -98,6 +102,7 @@ func Run(stdout, stderr io.Writer) int {
 		opts.Remote = hub
 		jumper.Remote = RemoteJump(hub, remote.LocalJumpSystem)
 	}
+	answers = &Answers{Answer: AnswerRecord(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
 
 	// Store and registry watching (fsnotify) on its own goroutines.
 	updates, err := monitor.Watch(context.Background(), opts)
@@ -153,6 +158,7 @@ var pendingUpdate Latest[monitor.Update]
 // the main thread, keeping at most one hand-over queued.
 func feedUpdates(updates <-chan monitor.Update) {
 	for u := range updates {
+		answers.SetRecords(u.Records) // before the panel can show them
 		if pendingUpdate.Put(u) {
 			mainAsync(func() {
 				if u, ok := pendingUpdate.Take(); ok {
@@ -223,6 +229,18 @@ func jumpTo(id string) {
 		// The runner's goroutine: log here, sound on the main thread.
 		logger.Print(r.Message)
 		if s := JumpFeedback(r); s != "" {
+			mainAsync(func() { playSound(s) })
+		}
+	})
+}
+
+// answerTo types a choice clicked on the panel into the session's
+// terminal; main thread. The answer runs on its own goroutine (it reads
+// the screen, types and watches the prompt go: up to 2 s).
+func answerTo(id string, c session.Choice) {
+	answers.Submit(id, c, func(r answer.Result) {
+		logger.Printf("answer %s %d %q: %s", id, c.N, c.Label, r.Message)
+		if s := AnswerFeedback(r); s != "" {
 			mainAsync(func() { playSound(s) })
 		}
 	})

@@ -72,12 +72,16 @@ func (v MewPanelView) IsFlipped() bool { return true }
 // its panel must act, not just activate.
 func (v MewPanelView) AcceptsFirstMouse(event appkit.Event) bool { return true }
 
-// MouseDown hands the click to the board's hit test; main thread.
+// MouseDown hands the click to the controller, which decides (a row
+// jumps, a choice button answers); main thread.
 func (v MewPanelView) MouseDown(event appkit.Event) {
 	p := v.ConvertPointFromView(event.LocationInWindow(), nil) // view points, flipped
 	x, y := ToLogical(p.X, p.Y, pointsPerPixel)
-	if id, ok := ctrl.Click(x, y); ok {
-		jumpTo(id)
+	switch act := ctrl.ClickAt(x, y); act.Kind {
+	case ClickJump:
+		jumpTo(act.ID)
+	case ClickAnswer:
+		answerTo(act.ID, act.Choice)
 	}
 }
 

@@ -78,6 +78,9 @@ const (
 //  8. A session whose terminal UI (Codex's TUI) is gone is exited once no
 //     turn runs or waits, as in rule 6; see codex.go.
 //
+// A waiting session also gets its choices and how Mew can type one
+// (answerable, in choices.go).
+//
 // The result names the source that decided it: "hook:<event>",
 // "registry:<status>", "rollout:<event>", "screen:<agent>/<state>#<rule>",
 // "process:gone", "process:terminal-gone".
@@ -118,6 +121,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 		out.Reason, out.Tool, out.ToolDetail = "", "", ""
 	}
 	out.Headless = headless(rec)
+	answerable(&out, rec)
 	inert(&out)
 	return out
 }

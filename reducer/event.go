@@ -64,6 +64,7 @@ const (
 	maxUnknown     = 16
 	maxFinished    = 64
 	maxFieldString = 4096 // bytes of a path-like field kept
+	maxOptions     = 9    // a question's options kept (keys 1-9 pick them)
 )
 
 // MaxPayload is how many bytes of a payload the hook reads.
@@ -112,14 +113,25 @@ func inputHash(raw json.RawMessage) string {
 	return strconv.FormatUint(h.Sum64(), 16)
 }
 
-// toolDetail is the one line a person needs to recognise the call.
-func toolDetail(tool string, raw json.RawMessage) string {
+// toolDetail is the one line a person needs to recognise the call, and
+// the options of a question (AskUserQuestion's first question: the
+// choices Mew offers when no screen shows the dialog).
+func toolDetail(tool string, raw json.RawMessage) (string, []string) {
 	if len(raw) == 0 {
-		return ""
+		return "", nil
 	}
 	var in toolInput
 	if _, err := decodeLenient(raw, &in); err != nil {
-		return ""
+		return "", nil
+	}
+	var options []string
+	if tool == toolAskUserQuestion && len(in.Questions) > 0 {
+		for _, o := range in.Questions[0].Options {
+			if len(options) == maxOptions {
+				break
+			}
+			options = append(options, oneLine(o.Label, maxDetail))
+		}
 	}
 	var s string
 	switch {
@@ -138,7 +150,7 @@ func toolDetail(tool string, raw json.RawMessage) string {
 	default:
 		s = in.Description
 	}
-	return oneLine(s, maxDetail)
+	return oneLine(s, maxDetail), options
 }
 
 // errorKind reduces StopFailure's error (a string or an object) to a short kind.

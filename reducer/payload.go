@@ -49,7 +49,13 @@ type toolInput struct {
 }
 
 type question struct {
-	Question string `json:"question"`
+	Question string   `json:"question"`
+	Options  []option `json:"options"`
+}
+
+// option is one of an AskUserQuestion question's answers.
+type option struct {
+	Label string `json:"label"`
 }
 
 // stopError is StopFailure's error when it is an object.

@@ -67,7 +67,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer(in *jlexer.Lexer, out *tool
 				in.Delim('[')
 				if out.Questions == nil {
 					if !in.IsDelim(']') {
-						out.Questions = make([]question, 0, 4)
+						out.Questions = make([]question, 0, 1)
 					} else {
 						out.Questions = []question{}
 					}
@@ -274,6 +274,33 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(in *jlexer.Lexer, out *que
 			} else {
 				out.Question = string(in.String())
 			}
+		case "options":
+			if in.IsNull() {
+				in.Skip()
+				out.Options = nil
+			} else {
+				in.Delim('[')
+				if out.Options == nil {
+					if !in.IsDelim(']') {
+						out.Options = make([]option, 0, 4)
+					} else {
+						out.Options = []option{}
+					}
+				} else {
+					out.Options = (out.Options)[:0]
+				}
+				for !in.IsDelim(']') {
+					var v4 option
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						(v4).UnmarshalEasyJSON(in)
+					}
+					out.Options = append(out.Options, v4)
+					in.WantComma()
+				}
+				in.Delim(']')
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -292,6 +319,22 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer2(out *jwriter.Writer, in qu
 		const prefix string = ",\"question\":"
 		out.RawString(prefix[1:])
 		out.String(string(in.Question))
+	}
+	{
+		const prefix string = ",\"options\":"
+		out.RawString(prefix)
+		if in.Options == nil && (out.Flags&jwriter.NilSliceAsEmpty) == 0 {
+			out.RawString("null")
+		} else {
+			out.RawByte('[')
+			for v5, v6 := range in.Options {
+				if v5 > 0 {
+					out.RawByte(',')
+				}
+				(v6).MarshalEasyJSON(out)
+			}
+			out.RawByte(']')
+		}
 	}
 	out.RawByte('}')
 }
@@ -319,7 +362,72 @@ func (v *question) UnmarshalJSON(data []byte) error {
 func (v *question) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(l, v)
 }
-func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *Event) {
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *option) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "label":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Label = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in option) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"label\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.Label))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v option) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v option) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *option) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *option) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(l, v)
+}
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(in *jlexer.Lexer, out *Event) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -441,13 +549,13 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *Eve
 					out.BackgroundTasks = (out.BackgroundTasks)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v4 BackgroundTask
+					var v7 BackgroundTask
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v4).UnmarshalEasyJSON(in)
+						(v7).UnmarshalEasyJSON(in)
 					}
-					out.BackgroundTasks = append(out.BackgroundTasks, v4)
+					out.BackgroundTasks = append(out.BackgroundTasks, v7)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -476,7 +584,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *Eve
 		in.Consumed()
 	}
 }
-func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in Event) {
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(out *jwriter.Writer, in Event) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -562,11 +670,11 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in Ev
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v5, v6 := range in.BackgroundTasks {
-				if v5 > 0 {
+			for v8, v9 := range in.BackgroundTasks {
+				if v8 > 0 {
 					out.RawByte(',')
 				}
-				(v6).MarshalEasyJSON(out)
+				(v9).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -587,27 +695,27 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in Ev
 // MarshalJSON supports json.Marshaler interface
 func (v Event) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(&w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Event) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Event) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(&r, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Event) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(l, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(l, v)
 }
-func easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(in *jlexer.Lexer, out *BackgroundTask) {
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(in *jlexer.Lexer, out *BackgroundTask) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -649,7 +757,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(in *jlexer.Lexer, out *Bac
 		in.Consumed()
 	}
 }
-func easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(out *jwriter.Writer, in BackgroundTask) {
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(out *jwriter.Writer, in BackgroundTask) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -674,23 +782,23 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(out *jwriter.Writer, in Ba
 // MarshalJSON supports json.Marshaler interface
 func (v BackgroundTask) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(&w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v BackgroundTask) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *BackgroundTask) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(&r, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *BackgroundTask) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(l, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(l, v)
 }

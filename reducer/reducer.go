@@ -79,9 +79,10 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 			h.Title = t
 		}
 	case PreToolUse:
+		detail, options := toolDetail(ev.ToolName, ev.ToolInput)
 		h.Pending = addPending(h.Pending, session.PendingTool{
 			ID: oneLine(ev.ToolUseID, 80), Agent: oneLine(ev.AgentID, 80), Tool: oneLine(ev.ToolName, 80),
-			Input: inputHash(ev.ToolInput), Detail: toolDetail(ev.ToolName, ev.ToolInput),
+			Input: inputHash(ev.ToolInput), Detail: detail, Options: options,
 			Wait: toolWait(ev.ToolName), Since: now,
 		})
 		if main {
@@ -229,7 +230,7 @@ func markWaiting(pending []session.PendingTool, ev *Event, now time.Time) []sess
 		reason = session.ReasonPermission
 	}
 	agent, tool, input := oneLine(ev.AgentID, 80), oneLine(ev.ToolName, 80), inputHash(ev.ToolInput)
-	detail := toolDetail(ev.ToolName, ev.ToolInput)
+	detail, options := toolDetail(ev.ToolName, ev.ToolInput)
 	for pass := 0; pass < 2; pass++ { // the same input first, then the same command
 		for i := len(pending) - 1; i >= 0; i-- {
 			p := &pending[i]
@@ -247,7 +248,7 @@ func markWaiting(pending []session.PendingTool, ev *Event, now time.Time) []sess
 		}
 	}
 	return addPending(pending, session.PendingTool{
-		Agent: agent, Tool: tool, Input: input, Detail: detail, Wait: reason, Since: now,
+		Agent: agent, Tool: tool, Input: input, Detail: detail, Options: options, Wait: reason, Since: now,
 	})
 }
 

@@ -226,3 +226,26 @@ func mustParse(t *testing.T, payload string) Event {
 	}
 	return e
 }
+
+// A question keeps its options (the choices when no screen shows the
+// dialog), from PreToolUse or from a PermissionRequest that came alone;
+// other tools keep none.
+func TestQuestionOptions(t *testing.T) {
+	ask := `"tool_input":{"questions":[{"question":"Which framework?","header":"Framework","options":[{"label":"React","description":"A"},{"label":"Vue\nnext","description":"B"}],"multiSelect":false},{"question":"Second?","options":[{"label":"X"}]}]}`
+	for name, events := range map[string][]string{
+		"pre and request": {ev(PreToolUse, `"tool_name":"AskUserQuestion"`, ask, `"tool_use_id":"q1"`), ev(PermissionRequest, `"tool_name":"AskUserQuestion"`, ask)},
+		"request alone":   {ev(PermissionRequest, `"tool_name":"AskUserQuestion"`, ask)},
+	} {
+		h := play(t, events...)
+		if len(h.Pending) != 1 || strings.Join(h.Pending[0].Options, "|") != "React|Vue next" || h.ToolDetail != "Which framework?" {
+			t.Errorf("%s: pending %+v", name, h.Pending)
+		}
+	}
+	many := `"tool_input":{"questions":[{"question":"Pick","options":[` + strings.Repeat(`{"label":"o"},`, 12) + `{"label":"last"}]}]}`
+	if h := play(t, ev(PreToolUse, `"tool_name":"AskUserQuestion"`, many)); len(h.Pending[0].Options) != maxOptions {
+		t.Errorf("%d options kept, want %d", len(h.Pending[0].Options), maxOptions)
+	}
+	if h := play(t, ev(PreToolUse, `"tool_name":"Bash"`, `"tool_input":{"command":"ls","options":[{"label":"x"}],"questions":[{"question":"q","options":[{"label":"y"}]}]}`)); h.Pending[0].Options != nil {
+		t.Errorf("a Bash call kept options %q", h.Pending[0].Options)
+	}
+}

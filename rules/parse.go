@@ -18,10 +18,11 @@ type fileSpec struct {
 	Agent string `toml:"agent"`
 	// Replace, in an override file, drops the embedded rules of the agent
 	// instead of trying the file's rules before them.
-	Replace bool       `toml:"replace"`
-	Sniff   sniffSpec  `toml:"sniff"`
-	TurnEnd []Pattern  `toml:"turn_end"`
-	Rules   []ruleSpec `toml:"rule"`
+	Replace bool        `toml:"replace"`
+	Sniff   sniffSpec   `toml:"sniff"`
+	TurnEnd []Pattern   `toml:"turn_end"`
+	Rules   []ruleSpec  `toml:"rule"`
+	Answer  *answerSpec `toml:"answer"`
 }
 
 type sniffSpec struct {
@@ -96,6 +97,16 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 	set.Sniff.Screen = ptrs(spec.Sniff.Screen)
 	set.Sniff.Title = ptrs(spec.Sniff.Title)
 	set.TurnEnd = ptrs(spec.TurnEnd)
+	if set.Answer, err = spec.Answer.compile(); err != nil {
+		line := lineOfKey(string(data), "answer")
+		var ae *answerError
+		if choices := tableLines(string(data), "answer.choice"); errors.As(err, &ae) && ae.choice > 0 && ae.choice <= len(choices) {
+			line = choices[ae.choice-1]
+		} else if line == 0 && len(choices) > 0 {
+			line = choices[0]
+		}
+		return fail(line, "%v", err)
+	}
 
 	ruleLines := tableLines(string(data), "rule")
 	for i, r := range spec.Rules {

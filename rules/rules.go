@@ -68,6 +68,9 @@ type Set struct {
 	TurnEnd []*Pattern
 	// Rules in trial order (by Precedence, then file order).
 	Rules []Rule
+	// Answer says how to answer the agent's dialogs; nil: Mew does not
+	// type into this agent's terminal.
+	Answer *Answer
 }
 
 // Rule is one way a state shows on a screen. Every pattern it has must

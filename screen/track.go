@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,16 +59,32 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	}
 	st.State, st.Reason, st.Rule = res.State, res.Reason, res.Rule
 	st.TurnEnded = turnEnded(prev, res)
-	st.Prompt = ""
+	st.Prompt, st.Choices = "", nil
 	if res.State == session.ScreenBlocked {
-		st.Prompt = promptText(f.Rows, res.Match)
+		st.Prompt, st.Choices = Prompt(set, f.Rows, res)
 	}
 	if !t.Seen || prev.State != st.State || prev.Reason != st.Reason {
 		st.Since = now
 	}
 	t.Seen = true
 	return prev.State != st.State || prev.Reason != st.Reason || prev.Rule != st.Rule ||
-		prev.TurnEnded != st.TurnEnded || prev.Prompt != st.Prompt
+		prev.TurnEnded != st.TurnEnded || prev.Prompt != st.Prompt || !slices.Equal(prev.Choices, st.Choices)
+}
+
+// Prompt is what a blocked screen asks (res is its classification): the
+// dialog's text and choices when the agent's rules read its dialogs (see
+// rules.Set.Dialog), else the rows from the one the rule matched to the
+// bottom. The tracker and an answer about to type read it the same way.
+func Prompt(set *rules.Set, rows []string, res rules.Result) (string, []session.Choice) {
+	d := set.Dialog(rows, res)
+	if d.Text == "" {
+		return promptText(rows, res.Match), nil
+	}
+	var choices []session.Choice
+	for _, o := range d.Options {
+		choices = append(choices, session.Choice{N: o.N, Label: o.Label})
+	}
+	return d.Text, choices
 }
 
 // noteErrors remembers the error rows visible while working.
@@ -142,4 +160,12 @@ func promptText(rows []string, match string) string {
 		}
 	}
 	return text.Clip(b.String(), maxPrompt)
+}
+
+// SameState compares two readings of a screen, leaving out the read time.
+// DeepEqual: the state holds a slice (its choices); its times compare as
+// == does.
+func SameState(a, b session.ScreenState) bool {
+	a.At, b.At = time.Time{}, time.Time{}
+	return reflect.DeepEqual(a, b)
 }

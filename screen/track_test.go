@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,8 +32,11 @@ func TestTrackerMemory(t *testing.T) {
 	if !step(2, prompt) || tr.State.State != session.ScreenBlocked || tr.State.Reason != session.ReasonPermission || !tr.State.Since.Equal(t0.Add(2*time.Second)) {
 		t.Fatalf("prompt: %+v", tr.State)
 	}
-	if !strings.HasPrefix(tr.State.Prompt, "Do you want to proceed?\n❯ 1. Yes") {
+	if !strings.HasPrefix(tr.State.Prompt, "Do you want to proceed?\n1. Yes") {
 		t.Errorf("prompt text %q", tr.State.Prompt)
+	}
+	if want := []session.Choice{{N: 1, Label: "Yes"}, {N: 2, Label: "No"}}; !slices.Equal(tr.State.Choices, want) {
+		t.Errorf("choices %+v, want %+v", tr.State.Choices, want)
 	}
 	// A blank and an unrecognised frame keep the state.
 	if step(3, "") || step(4, "half drawn ─────") || tr.State.State != session.ScreenBlocked {

@@ -135,6 +135,9 @@ type PendingTool struct {
 	Detail string    `json:"detail,omitempty"`
 	Wait   Reason    `json:"wait,omitempty"`
 	Since  time.Time `json:"since"`
+	// Options are the labels a question offers (AskUserQuestion's first
+	// question), in order: the choices when no screen shows the dialog.
+	Options []string `json:"options,omitempty"`
 }
 
 // RegistryState is Mew's memory of Claude Code's own session file
@@ -219,6 +222,17 @@ type ScreenState struct {
 	// Prompt is the text of the prompt on screen when blocked (the rows of
 	// the dialog, trimmed): what an answer must still find before typing.
 	Prompt string `json:"prompt,omitempty"`
+	// Choices are the answers the dialog offers (its options as drawn),
+	// when blocked and the agent's rules say how to read them.
+	Choices []Choice `json:"choices,omitempty"`
+}
+
+// Choice is one answer a waiting session offers: N is the number that
+// picks it (the agent's own option number where it draws one), Label its
+// text as the agent shows it.
+type Choice struct {
+	N     int    `json:"n"`
+	Label string `json:"label"`
 }
 
 // Process identifies the agent process and where it runs, recorded by the
@@ -289,6 +303,12 @@ type Shown struct {
 	// seen there, at LastSeen; it is stale, never a sign the session ended.
 	Offline  bool      `json:"offline,omitempty"`
 	LastSeen time.Time `json:"last_seen,omitzero"`
+	// Choices are the answers a waiting session offers (package answer
+	// types them into its terminal); AnswerVia says how Mew can type
+	// there ("tmux", "run", "iterm2"), "" when it cannot: answer in the
+	// terminal.
+	Choices   []Choice `json:"choices,omitempty"`
+	AnswerVia string   `json:"answer_via,omitempty"`
 }
 
 // NeedsYou reports whether the session asks for the person: a needs-you

@@ -523,6 +523,39 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Sho
 					in.AddError((out.LastSeen).UnmarshalJSON(data))
 				}
 			}
+		case "choices":
+			if in.IsNull() {
+				in.Skip()
+				out.Choices = nil
+			} else {
+				in.Delim('[')
+				if out.Choices == nil {
+					if !in.IsDelim(']') {
+						out.Choices = make([]Choice, 0, 2)
+					} else {
+						out.Choices = []Choice{}
+					}
+				} else {
+					out.Choices = (out.Choices)[:0]
+				}
+				for !in.IsDelim(']') {
+					var v6 Choice
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						(v6).UnmarshalEasyJSON(in)
+					}
+					out.Choices = append(out.Choices, v6)
+					in.WantComma()
+				}
+				in.Delim(']')
+			}
+		case "answer_via":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.AnswerVia = string(in.String())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -636,6 +669,25 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Sh
 		const prefix string = ",\"last_seen\":"
 		out.RawString(prefix)
 		out.Raw((in.LastSeen).MarshalJSON())
+	}
+	if len(in.Choices) != 0 {
+		const prefix string = ",\"choices\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v7, v8 := range in.Choices {
+				if v7 > 0 {
+					out.RawByte(',')
+				}
+				(v8).MarshalEasyJSON(out)
+			}
+			out.RawByte(']')
+		}
+	}
+	if in.AnswerVia != "" {
+		const prefix string = ",\"answer_via\":"
+		out.RawString(prefix)
+		out.String(string(in.AnswerVia))
 	}
 	out.RawByte('}')
 }
@@ -779,6 +831,33 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Scr
 			} else {
 				out.Prompt = string(in.String())
 			}
+		case "choices":
+			if in.IsNull() {
+				in.Skip()
+				out.Choices = nil
+			} else {
+				in.Delim('[')
+				if out.Choices == nil {
+					if !in.IsDelim(']') {
+						out.Choices = make([]Choice, 0, 2)
+					} else {
+						out.Choices = []Choice{}
+					}
+				} else {
+					out.Choices = (out.Choices)[:0]
+				}
+				for !in.IsDelim(']') {
+					var v9 Choice
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						(v9).UnmarshalEasyJSON(in)
+					}
+					out.Choices = append(out.Choices, v9)
+					in.WantComma()
+				}
+				in.Delim(']')
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -872,6 +951,20 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sc
 		const prefix string = ",\"prompt\":"
 		out.RawString(prefix)
 		out.String(string(in.Prompt))
+	}
+	if len(in.Choices) != 0 {
+		const prefix string = ",\"choices\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v10, v11 := range in.Choices {
+				if v10 > 0 {
+					out.RawByte(',')
+				}
+				(v11).MarshalEasyJSON(out)
+			}
+			out.RawByte(']')
+		}
 	}
 	out.RawByte('}')
 }
@@ -1398,13 +1491,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Pro
 				for !in.IsDelim('}') {
 					key := string(in.String())
 					in.WantColon()
-					var v6 string
+					var v12 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v6 = string(in.String())
+						v12 = string(in.String())
 					}
-					(out.Env)[key] = v6
+					(out.Env)[key] = v12
 					in.WantComma()
 				}
 				in.Delim('}')
@@ -1459,13 +1552,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Pro
 					out.Ancestors = (out.Ancestors)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v7 Ancestor
+					var v13 Ancestor
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v7).UnmarshalEasyJSON(in)
+						(v13).UnmarshalEasyJSON(in)
 					}
-					out.Ancestors = append(out.Ancestors, v7)
+					out.Ancestors = append(out.Ancestors, v13)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1515,16 +1608,16 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Pr
 		out.RawString(prefix)
 		{
 			out.RawByte('{')
-			v8First := true
-			for v8Name, v8Value := range in.Env {
-				if v8First {
-					v8First = false
+			v14First := true
+			for v14Name, v14Value := range in.Env {
+				if v14First {
+					v14First = false
 				} else {
 					out.RawByte(',')
 				}
-				out.String(string(v8Name))
+				out.String(string(v14Name))
 				out.RawByte(':')
-				out.String(string(v8Value))
+				out.String(string(v14Value))
 			}
 			out.RawByte('}')
 		}
@@ -1549,11 +1642,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Pr
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v9, v10 := range in.Ancestors {
-				if v9 > 0 {
+			for v15, v16 := range in.Ancestors {
+				if v15 > 0 {
 					out.RawByte(',')
 				}
-				(v10).MarshalEasyJSON(out)
+				(v16).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -1647,6 +1740,33 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *Pen
 					in.AddError((out.Since).UnmarshalJSON(data))
 				}
 			}
+		case "options":
+			if in.IsNull() {
+				in.Skip()
+				out.Options = nil
+			} else {
+				in.Delim('[')
+				if out.Options == nil {
+					if !in.IsDelim(']') {
+						out.Options = make([]string, 0, 4)
+					} else {
+						out.Options = []string{}
+					}
+				} else {
+					out.Options = (out.Options)[:0]
+				}
+				for !in.IsDelim(']') {
+					var v17 string
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						v17 = string(in.String())
+					}
+					out.Options = append(out.Options, v17)
+					in.WantComma()
+				}
+				in.Delim(']')
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -1706,6 +1826,20 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in Pe
 		const prefix string = ",\"since\":"
 		out.RawString(prefix)
 		out.Raw((in.Since).MarshalJSON())
+	}
+	if len(in.Options) != 0 {
+		const prefix string = ",\"options\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v18, v19 := range in.Options {
+				if v18 > 0 {
+					out.RawByte(',')
+				}
+				out.String(string(v19))
+			}
+			out.RawByte(']')
+		}
 	}
 	out.RawByte('}')
 }
@@ -2130,13 +2264,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ho
 					out.Subagents = (out.Subagents)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v11 string
+					var v20 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v11 = string(in.String())
+						v20 = string(in.String())
 					}
-					out.Subagents = append(out.Subagents, v11)
+					out.Subagents = append(out.Subagents, v20)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -2157,13 +2291,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ho
 					out.Finished = (out.Finished)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v12 string
+					var v21 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v12 = string(in.String())
+						v21 = string(in.String())
 					}
-					out.Finished = append(out.Finished, v12)
+					out.Finished = append(out.Finished, v21)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -2184,13 +2318,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ho
 					out.Pending = (out.Pending)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v13 PendingTool
+					var v22 PendingTool
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v13).UnmarshalEasyJSON(in)
+						(v22).UnmarshalEasyJSON(in)
 					}
-					out.Pending = append(out.Pending, v13)
+					out.Pending = append(out.Pending, v22)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -2217,13 +2351,13 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ho
 					out.Unknown = (out.Unknown)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v14 string
+					var v23 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v14 = string(in.String())
+						v23 = string(in.String())
 					}
-					out.Unknown = append(out.Unknown, v14)
+					out.Unknown = append(out.Unknown, v23)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -2337,11 +2471,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v15, v16 := range in.Subagents {
-				if v15 > 0 {
+			for v24, v25 := range in.Subagents {
+				if v24 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v16))
+				out.String(string(v25))
 			}
 			out.RawByte(']')
 		}
@@ -2351,11 +2485,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v17, v18 := range in.Finished {
-				if v17 > 0 {
+			for v26, v27 := range in.Finished {
+				if v26 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v18))
+				out.String(string(v27))
 			}
 			out.RawByte(']')
 		}
@@ -2365,11 +2499,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v19, v20 := range in.Pending {
-				if v19 > 0 {
+			for v28, v29 := range in.Pending {
+				if v28 > 0 {
 					out.RawByte(',')
 				}
-				(v20).MarshalEasyJSON(out)
+				(v29).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -2384,11 +2518,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v21, v22 := range in.Unknown {
-				if v21 > 0 {
+			for v30, v31 := range in.Unknown {
+				if v30 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v22))
+				out.String(string(v31))
 			}
 			out.RawByte(']')
 		}
@@ -2419,7 +2553,83 @@ func (v *HookState) UnmarshalJSON(data []byte) error {
 func (v *HookState) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonA818f49aDecodeGithubComMewDevMewSession10(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Ancestor) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Choice) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "n":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.N = int(in.Int())
+			}
+		case "label":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Label = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Choice) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"n\":"
+		out.RawString(prefix[1:])
+		out.Int(int(in.N))
+	}
+	{
+		const prefix string = ",\"label\":"
+		out.RawString(prefix)
+		out.String(string(in.Label))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v Choice) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v Choice) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *Choice) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *Choice) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
+}
+func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Ancestor) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2461,7 +2671,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *An
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Ancestor) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in Ancestor) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2486,23 +2696,23 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in A
 // MarshalJSON supports json.Marshaler interface
 func (v Ancestor) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession12(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Ancestor) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession12(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Ancestor) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession12(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Ancestor) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession12(l, v)
 }

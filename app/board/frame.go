@@ -22,10 +22,12 @@ type Text struct {
 	Size  int
 }
 
-// Hit is a clickable region and the session it stands for.
+// Hit is a clickable region and the session it stands for: the row
+// (Choice 0: a jump), or one of a waiting row's choice buttons.
 type Hit struct {
 	X, Y, W, H int
 	ID         string
+	Choice     int
 }
 
 // Frame is one picture of the board: the background, then the rectangles
@@ -47,10 +49,16 @@ type Frame struct {
 
 // HitTest returns the session at logical point (x, y), if any.
 func (f *Frame) HitTest(x, y int) (id string, ok bool) {
+	h, ok := f.HitAt(x, y)
+	return h.ID, ok
+}
+
+// HitAt returns the clickable region at logical point (x, y), if any.
+func (f *Frame) HitAt(x, y int) (Hit, bool) {
 	for _, h := range f.Hits {
 		if x >= h.X && x < h.X+h.W && y >= h.Y && y < h.Y+h.H {
-			return h.ID, true
+			return h, true
 		}
 	}
-	return "", false
+	return Hit{}, false
 }

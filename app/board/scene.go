@@ -55,6 +55,11 @@ const (
 	plantY     = 13
 	bubbleDX   = 4 // bubble position relative to the front cat
 	bubbleTopY = 5
+
+	// A waiting row with choices gets a strip of buttons under it.
+	stripH     = 12
+	buttonGap  = 3
+	maxButtons = 9
 )
 
 // catPlan is everything that decides how a row looks. Two equal plans draw
@@ -75,6 +80,17 @@ type rowPlan struct {
 	offline      bool // the host cannot be reached: greyed and still
 	line1, age   string
 	line2, line3 string
+	h            int // the row's height: rowH, and the strip when it has buttons
+	buttons      [maxButtons]button
+	nbuttons     int
+}
+
+// button is one choice under a waiting row (or, where Mew cannot type,
+// the one button that says so and jumps).
+type button struct {
+	x, w   int
+	label  string
+	choice int // the choice's number; 0: the row's own click (the jump)
 }
 
 type plan struct {
@@ -133,7 +149,7 @@ func Draw(rows []Row, now time.Time, tick uint64) Frame {
 	return f
 }
 
-// Height returns the frame height for n rows.
+// Height returns the frame height for n rows without choices.
 func Height(n int) int {
 	if n == 0 {
 		n = 1 // the "all quiet" row
@@ -141,13 +157,49 @@ func Height(n int) int {
 	return rowsTop + n*rowPitch
 }
 
+// FrameHeight returns the frame height for rows: a waiting row with
+// choices is taller by its strip of buttons.
+func FrameHeight(rows []Row) int {
+	h := Height(len(rows))
+	for _, r := range rows {
+		if Answerable(r) {
+			h += stripH
+		}
+	}
+	return h
+}
+
 func makePlan(rows []Row, now time.Time, tick uint64) plan {
-	p := plan{h: Height(len(rows)), summary: summary(rows), empty: len(rows) == 0}
+	p := plan{h: FrameHeight(rows), summary: summary(rows), empty: len(rows) == 0}
 	p.rows = make([]rowPlan, len(rows))
+	y := rowsTop
 	for i, r := range rows {
-		p.rows[i] = planRow(r, rowsTop+i*rowPitch, tick)
+		p.rows[i] = planRow(r, y, tick)
+		y += p.rows[i].h + 2
 	}
 	return p
+}
+
+// planButtons lays out a waiting row's choices across the panel: as many
+// equal buttons as choices, each label cut to its button.
+func planButtons(rp *rowPlan, r Row) {
+	if !Answerable(r) {
+		return
+	}
+	rp.h += stripH
+	const left, right = 4, Width - 4
+	if !typable(r) {
+		rp.buttons[0] = button{x: left, w: right - left, label: ElsewhereWhy + " >"}
+		rp.nbuttons = 1
+		return
+	}
+	n := min(len(r.Session.Choices), maxButtons)
+	w := (right - left - (n-1)*buttonGap) / n
+	for i, c := range r.Session.Choices[:n] {
+		chars := max((w-4)/assets.GlyphAdv, 1)
+		rp.buttons[i] = button{x: left + i*(w+buttonGap), w: w, label: text.Clip(fmt.Sprintf("%d %s", c.N, c.Label), chars), choice: c.N}
+	}
+	rp.nbuttons = n
 }
 
 func planRow(r Row, y int, tick uint64) rowPlan {
@@ -161,7 +213,7 @@ func planRow(r Row, y int, tick uint64) rowPlan {
 	// so the view skips most redraws. Each cat's phase picks its own beat.
 	beat := tick / 4
 	catBeat := beat + uint64(c.Phase)
-	rp := rowPlan{id: r.Session.ID, y: y, state: r.State, coat: c.Coat}
+	rp := rowPlan{id: r.Session.ID, y: y, state: r.State, coat: c.Coat, h: rowH}
 	switch r.State {
 	case session.Waiting:
 		rp.pose, rp.catX, rp.catTop = "front", frontX, frontFeet-assets.CatH+1
@@ -211,6 +263,7 @@ func planRow(r Row, y int, tick uint64) rowPlan {
 	rp.line1 = text.OneLine(rp.line1, textChars-len(rp.age)-1)
 	rp.line2 = text.Clip(rp.line2, textChars)
 	rp.line3 = text.OneLine(rp.line3, textChars)
+	planButtons(&rp, r)
 	return rp
 }
 
@@ -398,6 +451,20 @@ func drawRow(f *Frame, r *rowPlan, clickable bool) {
 	}
 	if clickable {
 		f.Hits = append(f.Hits, Hit{X: 0, Y: y, W: Width, H: rowH, ID: r.id})
+	}
+	by := y + rowH + 1
+	for _, b := range r.buttons[:r.nbuttons] {
+		ink := t.Text
+		if b.choice == 0 {
+			ink = t.Dim
+		}
+		f.Rects = append(f.Rects, Rect{b.x, by, b.w, stripH - 1, t.Header})
+		f.Texts = append(f.Texts, Text{X: b.x + 2, Y: by + 1, S: b.label, Color: ink, Size: size})
+		if clickable {
+			// Buttons come after the row: HitTest takes the first match,
+			// and the strip lies outside the row's own region anyway.
+			f.Hits = append(f.Hits, Hit{X: b.x, Y: by, W: b.w, H: stripH - 1, ID: r.id, Choice: b.choice})
+		}
 	}
 }
 

@@ -25,7 +25,7 @@ import (
 )
 
 func init() {
-	register("watch", "the terminal board: a live list of sessions; arrows and Enter jump", runWatch)
+	register("watch", "the terminal board: a live list of sessions; arrows and Enter jump, 1-9 answer", runWatch)
 }
 
 func runWatch(args []string, stdout, stderr io.Writer) int {
@@ -73,9 +73,11 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		return 1
 	}
 	feed := make(chan tui.Update)
+	answers := newBoardAnswerer(o.Store.Home)
 	go func() {
 		defer close(feed)
 		for u := range updates {
+			answers.setRecords(u.Records)
 			select {
 			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
 			case <-ctx.Done():
@@ -88,7 +90,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		bell = stderr // the same terminal, outside bubbletea's frame
 	}
 	m := tui.New(tui.Options{
-		Updates: feed, Jumper: &boardJumper{runner: &jump.Runner{Exec: jump.CommandExec{}}, remotes: o.Remote},
+		Updates: feed, Jumper: &boardJumper{runner: &jump.Runner{Exec: jump.CommandExec{}}, remotes: o.Remote}, Answerer: answers,
 		Bell: bell, Title: title, Renderer: lipgloss.NewRenderer(stdout),
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithAltScreen())

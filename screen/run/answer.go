@@ -48,6 +48,11 @@ type Response struct {
 	OK     bool                 `json:"ok"`
 	Why    string               `json:"why,omitempty"`
 	Screen *session.ScreenState `json:"screen,omitempty"`
+	// For "screen": the frame the state was read from (package answer
+	// checks it with the agent's rules, as it does a tmux capture).
+	Rows       []string `json:"rows,omitempty"`
+	Title      string   `json:"title,omitempty"`
+	AgentState string   `json:"agent_state,omitempty"`
 }
 
 // ErrNotShown means the prompt an answer was chosen for is no longer on
@@ -104,13 +109,13 @@ func (w *wrapper) serve(c net.Conn) {
 // handle reads the screen now and answers the request.
 func (w *wrapper) handle(req Request) Response {
 	w.feed() // everything the agent wrote so far
-	st, ok := w.observe()
+	st, frame, ok := w.observe()
 	if !ok {
 		return Response{Why: "the agent on this terminal is not known yet"}
 	}
 	switch req.Op {
 	case "screen":
-		return Response{OK: true, Screen: &st}
+		return Response{OK: true, Screen: &st, Rows: frame.Rows, Title: frame.Title, AgentState: frame.AgentState}
 	case "type":
 		if len(req.Keys) == 0 || len(req.Keys) > maxKeys {
 			return Response{Why: fmt.Sprintf("an answer types 1 to %d bytes", maxKeys)}

@@ -300,7 +300,7 @@ func (w *wrapper) sweepLoop(ctx context.Context) {
 
 // sweep classifies the screen and writes the session when it changed.
 func (w *wrapper) sweep() {
-	st, ok := w.observe()
+	st, _, ok := w.observe()
 	if !ok {
 		return
 	}
@@ -319,8 +319,9 @@ func (w *wrapper) sweep() {
 	w.track.Unlock()
 }
 
-// observe reads the screen now: which agent, and what it shows.
-func (w *wrapper) observe() (session.ScreenState, bool) {
+// observe reads the screen now: which agent, and what it shows (the
+// frame it read, too: an answer checks it with the agent's rules).
+func (w *wrapper) observe() (session.ScreenState, rules.Frame, bool) {
 	book, _ := w.o.Rules()
 	snap := w.emu.Snapshot()
 	frame := rules.Frame{Rows: snap.Rows, Title: snap.Title, AgentState: snap.AgentState}
@@ -334,7 +335,7 @@ func (w *wrapper) observe() (session.ScreenState, bool) {
 		w.agent = book.SniffScreen(frame)
 	}
 	if w.agent == "" {
-		return session.ScreenState{}, false
+		return session.ScreenState{}, frame, false
 	}
 	background := fg > 0 && fg != w.pid
 	if !background {
@@ -345,7 +346,7 @@ func (w *wrapper) observe() (session.ScreenState, bool) {
 	if !w.tracker.Seen {
 		st.State = ""
 	}
-	return st, true
+	return st, frame, true
 }
 
 // foreground is the process group holding the agent's terminal.
@@ -493,7 +494,4 @@ func envValue(env []string, key string) string {
 }
 
 // sameScreen compares two screens leaving out the read time.
-func sameScreen(a, b session.ScreenState) bool {
-	a.At, b.At = time.Time{}, time.Time{}
-	return a == b
-}
+func sameScreen(a, b session.ScreenState) bool { return screen.SameState(a, b) }

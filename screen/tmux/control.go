@@ -110,10 +110,16 @@ const commandTimeout = 3 * time.Second
 // the server at socket. It does not start a server: ErrNoServer when none
 // runs.
 func StartControl(ctx context.Context, socket string) (*Control, error) {
+	return StartControlAs(ctx, socket, "monitor")
+}
+
+// StartControlAs is StartControl for another part of Mew (role names the
+// session, mew-<role>-<pid>: one process may run two clients).
+func StartControlAs(ctx context.Context, socket, role string) (*Control, error) {
 	if _, err := (Exec{Socket: socket}).Run(ctx, "list-sessions", "-F", "#{session_id}"); err != nil {
 		return nil, err
 	}
-	name := fmt.Sprintf("mew-monitor-%d", os.Getpid())
+	name := fmt.Sprintf("mew-%s-%d", role, os.Getpid())
 	// The session's only pane waits on its terminal and prints nothing;
 	// tmux runs the command with sh -c.
 	args := socketArgs(socket, []string{"-C", "new-session", "-s", name, "-x", "80", "-y", "24", "cat"})

@@ -371,9 +371,7 @@ func sameObservations(a, b []source.Observation) bool {
 			return false
 		}
 		if x.Screen != nil {
-			sx, sy := *x.Screen, *y.Screen
-			sx.At, sy.At = time.Time{}, time.Time{}
-			if sx != sy {
+			if !screen.SameState(*x.Screen, *y.Screen) {
 				return false
 			}
 		}

@@ -1,7 +1,8 @@
 // Package tui is the terminal board: the same board as the panel, as a
 // live list in a terminal (bubbletea), coloured by state. Arrows move, Enter
-// jumps to the session's terminal, and the bell rings when a session newly
-// waits on the person.
+// jumps to the session's terminal, 1-9 answer the selected waiting
+// session's prompt, and the bell rings when a session newly waits on the
+// person.
 package tui
 
 import (
@@ -25,6 +26,12 @@ type Jumper interface {
 	Jump(id string) (string, error)
 }
 
+// Answerer types a choice into a waiting session's terminal (package
+// answer) and says what happened.
+type Answerer interface {
+	Answer(id string, c session.Choice) (string, error)
+}
+
 // Update is one list of sessions from the monitor.
 type Update struct {
 	Sessions []session.Shown
@@ -43,6 +50,8 @@ type Options struct {
 	Updates <-chan Update
 	// Jumper jumps on Enter; nil disables jumping.
 	Jumper Jumper
+	// Answerer answers on 1-9; nil disables answering.
+	Answerer Answerer
 	// Bell gets a BEL for every new wait (the terminal); nil: silent.
 	Bell io.Writer
 	// Now is the clock (time.Now when nil).
@@ -60,19 +69,20 @@ type Options struct {
 
 // Model is the bubbletea model of the terminal board.
 type Model struct {
-	opt      Options
-	board    *board.Board
-	sessions []session.Shown
-	rows     []board.Row
-	selected string // the selected session's id: kept across reorders
-	cursor   int
-	status   string
-	note     string
-	errors   int
-	width    int
-	rang     int
-	jumping  string
-	st       styles
+	opt       Options
+	board     *board.Board
+	sessions  []session.Shown
+	rows      []board.Row
+	selected  string // the selected session's id: kept across reorders
+	cursor    int
+	status    string
+	note      string
+	errors    int
+	width     int
+	rang      int
+	jumping   string
+	answering string
+	st        styles
 }
 
 type (
@@ -81,6 +91,10 @@ type (
 	jumpedMsg struct {
 		id, where string
 		err       error
+	}
+	answeredMsg struct {
+		id, what string
+		err      error
 	}
 )
 
@@ -146,6 +160,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width = msg.Width
 		return m, nil
+	case answeredMsg:
+		m.answering = ""
+		if msg.err != nil {
+			m.status = "not answered: " + msg.err.Error()
+		} else {
+			m.status = msg.what
+		}
+		return m, nil
 	case jumpedMsg:
 		m.jumping = ""
 		if msg.err != nil {
@@ -174,8 +196,41 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.move(len(m.rows))
 	case "enter":
 		return m, m.jump()
+	default:
+		return m, m.answer(k.String())
 	}
 	return m, nil
+}
+
+// answer handles a choice key on the selected row (board.AnswerKey).
+func (m *Model) answer(key string) tea.Cmd {
+	if len(m.rows) == 0 {
+		return nil
+	}
+	r := m.rows[m.cursor]
+	a := board.AnswerKey(r, key)
+	switch {
+	case a.Kind == board.NoAnswer:
+		if a.Why != "" {
+			m.status = a.Why
+		}
+		return nil
+	case a.Kind == board.AnswerElsewhere:
+		m.status = a.Why + ": enter jumps there"
+		return nil
+	case m.opt.Answerer == nil:
+		m.status = "answering is not available here"
+		return nil
+	case m.answering != "":
+		m.status = "an answer is being typed…"
+		return nil
+	}
+	id, c, ans := r.Session.ID, a.Choice, m.opt.Answerer
+	m.answering, m.status = id, fmt.Sprintf("answering %s: %d %s…", r.Project, c.N, oneLine(c.Label, 40))
+	return func() tea.Msg {
+		what, err := ans.Answer(id, c)
+		return answeredMsg{id: id, what: what, err: err}
+	}
 }
 
 func (m *Model) move(d int) {
@@ -289,6 +344,12 @@ func (m *Model) View() string {
 	for i, r := range m.rows {
 		b.WriteString(m.line(i, r))
 		b.WriteString("\n")
+		if i == m.cursor && !m.opt.Static {
+			if l := board.ChoicesLine(r); l != "" {
+				b.WriteString("    " + m.st.state[session.Waiting].Render(oneLine(l, max(m.width-4, 16))))
+				b.WriteString("\n")
+			}
+		}
 	}
 	b.WriteString("\n")
 	if m.note != "" {
@@ -306,7 +367,7 @@ func (m *Model) View() string {
 	if m.opt.Static {
 		return strings.TrimRight(b.String(), "\n")
 	}
-	b.WriteString(m.st.dim.Render("↑/↓ select · enter jump · q quit"))
+	b.WriteString(m.st.dim.Render("↑/↓ select · enter jump · 1-9 answer · q quit"))
 	return b.String()
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -323,4 +324,78 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+type fakeAnswerer struct {
+	mu    sync.Mutex
+	calls []string
+	err   error
+}
+
+func (a *fakeAnswerer) Answer(id string, c session.Choice) (string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.calls = append(a.calls, fmt.Sprintf("%s %d %s", id, c.N, c.Label))
+	if a.err != nil {
+		return "", a.err
+	}
+	return fmt.Sprintf("answered %d %q", c.N, c.Label), nil
+}
+
+// Keys 1-9 answer the selected waiting session: its choices show under it,
+// the answer runs off the update loop, one at a time; where Mew cannot
+// type, the board says to answer in the terminal.
+func TestAnswerKeys(t *testing.T) {
+	c := &clock{t0}
+	a := &fakeAnswerer{}
+	m := New(Options{Now: c.Now, Answerer: a, Renderer: plain()})
+	wait := shown("wait1", session.Waiting, session.ReasonPermission, time.Minute, "/src/gamma")
+	wait.Choices, wait.AnswerVia = []session.Choice{{N: 1, Label: "Yes"}, {N: 3, Label: "No"}}, "tmux"
+	other := shown("wait2", session.Waiting, session.ReasonQuestion, 30*time.Second, "/src/delta")
+	other.Choices = []session.Choice{{N: 1, Label: "React"}}
+	step(t, m, Update{Sessions: []session.Shown{wait, other, shown("work1", session.Working, "", time.Minute, "/src/alpha")}})
+	if !strings.Contains(m.View(), "    1 Yes · 3 No\n") || !strings.Contains(m.View(), "1-9 answer") {
+		t.Fatalf("view:\n%s", m.View())
+	}
+	if cmd := step(t, m, key("2")); cmd != nil || !strings.Contains(m.View(), "no choice 2") {
+		t.Fatalf("key 2: %v\n%s", cmd, m.View())
+	}
+	cmd := step(t, m, key("3"))
+	if cmd == nil {
+		t.Fatal("key 3 did not answer")
+	}
+	if step(t, m, key("1")) != nil || !strings.Contains(m.View(), "an answer is being typed") {
+		t.Fatalf("a second answer while one runs:\n%s", m.View())
+	}
+	step(t, m, cmd())
+	if strings.Join(a.calls, ";") != "wait1 3 No" || !strings.Contains(m.View(), `answered 3 "No"`) {
+		t.Fatalf("calls %q\n%s", a.calls, m.View())
+	}
+	// The second waiting session's terminal takes no typing.
+	step(t, m, key("down"))
+	if step(t, m, key("1")) != nil || !strings.Contains(m.View(), "answer in the terminal: enter jumps there") || len(a.calls) != 1 {
+		t.Fatalf("elsewhere: %q\n%s", a.calls, m.View())
+	}
+	// A working session: digits do nothing.
+	step(t, m, key("down"))
+	if step(t, m, key("1")) != nil || len(a.calls) != 1 {
+		t.Fatal("a digit answered a working session")
+	}
+	// A failed answer says so.
+	a.err = errors.New("typed nothing: the terminal shows no prompt now")
+	step(t, m, key("up"))
+	step(t, m, key("up"))
+	step(t, m, cmdOf(t, m, "1")())
+	if !strings.Contains(m.View(), "not answered: typed nothing") {
+		t.Fatalf("failure:\n%s", m.View())
+	}
+}
+
+func cmdOf(t *testing.T, m *Model, k string) tea.Cmd {
+	t.Helper()
+	cmd := step(t, m, key(k))
+	if cmd == nil {
+		t.Fatalf("key %s: no answer", k)
+	}
+	return cmd
 }

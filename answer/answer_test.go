@@ -1,0 +1,251 @@
+package answer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen"
+	"github.com/mew-dev/mew/session"
+)
+
+// fakeTerm shows before until keys are typed, then after (the last one
+// stays). It records what was typed.
+type fakeTerm struct {
+	before, after []string // screens, rows split on \n
+	reads         int
+	typed         [][]string
+	readErr       error
+	typeErr       error
+	// onRead runs on every read (to change the screen meanwhile).
+	onRead func(n int, f *fakeTerm)
+}
+
+func (f *fakeTerm) Read(context.Context) (rules.Frame, error) {
+	f.reads++
+	if f.onRead != nil {
+		f.onRead(f.reads, f)
+	}
+	if f.readErr != nil {
+		return rules.Frame{}, f.readErr
+	}
+	list := f.before
+	if len(f.typed) > 0 {
+		list = f.after
+	}
+	s := list[0]
+	if len(list) > 1 {
+		if len(f.typed) > 0 {
+			f.after = list[1:]
+		} else {
+			f.before = list[1:]
+		}
+	}
+	return rules.Frame{Rows: strings.Split(s, "\n")}, nil
+}
+
+func (f *fakeTerm) Type(_ context.Context, live Live) error {
+	f.typed = append(f.typed, live.Keys)
+	return f.typeErr
+}
+
+// clock is a fake time that Sleep advances.
+type clock struct{ now time.Time }
+
+func (c *clock) opts() Options {
+	return Options{
+		Now:   func() time.Time { return c.now },
+		Sleep: func(_ context.Context, d time.Duration) { c.now = c.now.Add(d) },
+	}
+}
+
+const (
+	rule = "─────────────────────────────────────────────"
+	bash = rule + "\n Bash command\n touch made-by-claude\n Do you want to proceed?\n ❯ 1. Yes\n   2. Yes, and always allow access to /p\n   3. No\n Esc to cancel · Tab to amend"
+	idle = "● Done.\n✻ Worked for 2s\n❯ \n  ⏸ manual mode on · ? for shortcuts"
+	work = "✻ Burrowing…\n❯ \n  ⏸ manual mode on · esc to interrupt"
+)
+
+var claude = rules.Embedded().Set("claude")
+
+// seen is the want a person makes on the screen s: its rule, dialog text
+// and the choice numbered n, as the tracker read them.
+func seen(t *testing.T, s string, n int) Want {
+	t.Helper()
+	var tr screen.Tracker
+	tr.Observe(claude, rules.Frame{Rows: strings.Split(s, "\n")}, time.Unix(0, 0))
+	st := tr.State
+	for _, c := range st.Choices {
+		if c.N == n {
+			return Want{SessionID: "s1", Agent: "claude", Choice: c, Rule: st.Rule, Prompt: st.Prompt}
+		}
+	}
+	t.Fatalf("no choice %d on the screen: %+v", n, st)
+	return Want{}
+}
+
+func TestDoAnswers(t *testing.T) {
+	c := &clock{now: time.Unix(100, 0)}
+	term := &fakeTerm{before: []string{bash}, after: []string{bash, bash, work}}
+	w := seen(t, bash, 3)
+	res := Do(context.Background(), term, claude, w, c.opts())
+	if res.Outcome != Answered || len(term.typed) != 1 || strings.Join(term.typed[0], " ") != "3" {
+		t.Fatalf("result %+v, typed %q", res, term.typed)
+	}
+	if took := res.Gone.Sub(res.Typed); took != 3*Poll {
+		t.Errorf("gone %v after typing, want %v (the third read after the keys)", took, 3*Poll)
+	}
+	if res.Rule != "claude/blocked#3" || !strings.Contains(res.Prompt, "touch made-by-claude") {
+		t.Errorf("prompt read before typing: %s %q", res.Rule, res.Prompt)
+	}
+}
+
+func TestDoRefusesAndTypesNothing(t *testing.T) {
+	other := strings.Replace(bash, "touch made-by-claude", "rm -rf ~/work", 1)
+	reworded := strings.Replace(bash, "3. No", "3. No, and tell Claude what to do", 1)
+	question := rule + "\n ☐ Framework\nWhich framework?\n❯ 1. React\n  2. Vue\nEnter to select · ↑/↓ to navigate · Esc to cancel"
+	cases := []struct {
+		name   string
+		screen string
+		want   Want
+		why    string
+	}{
+		{"answered in the terminal", idle, seen(t, bash, 1), "shows no prompt now"},
+		{"still working on it", work, seen(t, bash, 1), "shows no prompt now"},
+		{"a blank screen", "", seen(t, bash, 1), "shows no prompt now (nothing Mew recognises)"},
+		{"another command's prompt", other, seen(t, bash, 1), `"touch made-by-claude" is now "rm -rf ~/work"`},
+		{"another kind of prompt", question, seen(t, bash, 1), "another prompt"},
+		{"the choice reworded", reworded, func() Want { w := seen(t, bash, 3); w.Prompt = ""; return w }(), `no choice 3 "No"`},
+		{"a choice that is not there", bash, func() Want { w := seen(t, bash, 1); w.Choice = session.Choice{N: 5, Label: "Yes"}; return w }(), "no choice 5"},
+		{"hook choices on a permission", bash, Want{Agent: "claude", Choice: session.Choice{N: 1, Label: "React"}}, `no choice 1 "React"`},
+	}
+	for _, c := range cases {
+		clk := &clock{now: time.Unix(100, 0)}
+		term := &fakeTerm{before: []string{c.screen}, after: []string{idle}}
+		res := Do(context.Background(), term, claude, c.want, clk.opts())
+		if res.Outcome != Refused || len(term.typed) != 0 || !strings.Contains(res.Message, c.why) || !strings.HasPrefix(res.Message, "typed nothing: ") {
+			t.Errorf("%s: %s %q, typed %q; want refused with %q", c.name, res.Outcome, res.Message, term.typed, c.why)
+		}
+	}
+	// An agent Mew cannot answer, and an unreadable terminal.
+	clk := &clock{now: time.Unix(100, 0)}
+	amp := rules.Embedded().Set("amp")
+	if res := Do(context.Background(), &fakeTerm{before: []string{bash}}, amp, Want{Agent: "amp"}, clk.opts()); res.Outcome != Refused {
+		t.Errorf("amp: %+v", res)
+	}
+	broken := &fakeTerm{readErr: errors.New("no such pane")}
+	if res := Do(context.Background(), broken, claude, seen(t, bash, 1), clk.opts()); res.Outcome != Refused || len(broken.typed) != 0 || !strings.Contains(res.Message, "no such pane") {
+		t.Errorf("unreadable: %+v", res)
+	}
+}
+
+func TestDoHookChoicesMatchByText(t *testing.T) {
+	question := rule + "\n ☐ Framework\nWhich framework?\n❯ 1. React\n     A\n  2. Vue\n     B\n  3. Type something.\nEnter to select · ↑/↓ to navigate · Esc to cancel"
+	clk := &clock{now: time.Unix(100, 0)}
+	term := &fakeTerm{before: []string{question}, after: []string{work}}
+	res := Do(context.Background(), term, claude, Want{Agent: "claude", Choice: session.Choice{N: 2, Label: "Vue"}}, clk.opts())
+	if res.Outcome != Answered || strings.Join(term.typed[0], "") != "2" {
+		t.Errorf("%+v typed %q", res, term.typed)
+	}
+}
+
+func TestDoWaitsForAFreshPromptAndLooksAgain(t *testing.T) {
+	clk := &clock{now: time.Unix(100, 0)}
+	w := seen(t, bash, 1)
+	w.ShownAt = clk.now.Add(-50 * time.Millisecond)
+	// The prompt goes (answered in the terminal) during the wait.
+	term := &fakeTerm{before: []string{bash, idle}, after: []string{idle}}
+	res := Do(context.Background(), term, claude, w, clk.opts())
+	if res.Outcome != Refused || len(term.typed) != 0 || term.reads != 2 {
+		t.Fatalf("%+v, typed %q after %d reads", res, term.typed, term.reads)
+	}
+	// It stays: typed once the prompt has been up for Settle.
+	clk = &clock{now: time.Unix(100, 0)}
+	w.ShownAt = clk.now.Add(-50 * time.Millisecond)
+	term = &fakeTerm{before: []string{bash}, after: []string{work}}
+	res = Do(context.Background(), term, claude, w, clk.opts())
+	if res.Outcome != Answered || !res.Typed.Equal(w.ShownAt.Add(Settle)) {
+		t.Errorf("%+v: typed at %v, want %v", res, res.Typed, w.ShownAt.Add(Settle))
+	}
+	// A prompt shown long ago (or at an unknown time) is typed at once.
+	clk = &clock{now: time.Unix(100, 0)}
+	w.ShownAt = time.Time{}
+	res = Do(context.Background(), &fakeTerm{before: []string{bash}, after: []string{work}}, claude, w, clk.opts())
+	if !res.Typed.Equal(time.Unix(100, 0)) {
+		t.Errorf("typed at %v", res.Typed)
+	}
+}
+
+func TestDoReportsAPromptThatStays(t *testing.T) {
+	clk := &clock{now: time.Unix(100, 0)}
+	term := &fakeTerm{before: []string{bash}, after: []string{bash}}
+	res := Do(context.Background(), term, claude, seen(t, bash, 1), clk.opts())
+	if res.Outcome != Stuck || len(term.typed) != 1 || res.Keys == nil || !res.Gone.IsZero() {
+		t.Fatalf("%+v", res)
+	}
+	if clk.now.Sub(res.Typed) < Confirm || clk.now.Sub(res.Typed) > Confirm+Poll {
+		t.Errorf("gave up %v after typing, want %v", clk.now.Sub(res.Typed), Confirm)
+	}
+	// Half-drawn and unreadable screens after the keys are no proof of an
+	// answer either.
+	clk = &clock{now: time.Unix(100, 0)}
+	term = &fakeTerm{before: []string{bash}, after: []string{"", "half ──"}}
+	if res := Do(context.Background(), term, claude, seen(t, bash, 1), clk.opts()); res.Outcome != Stuck {
+		t.Errorf("blank after typing: %+v", res)
+	}
+	// The next question of the same dialog is another prompt: answered.
+	next := strings.Replace(bash, "touch made-by-claude", "touch second", 1)
+	clk = &clock{now: time.Unix(100, 0)}
+	term = &fakeTerm{before: []string{bash}, after: []string{next}}
+	if res := Do(context.Background(), term, claude, seen(t, bash, 1), clk.opts()); res.Outcome != Answered {
+		t.Errorf("next prompt: %+v", res)
+	}
+	// Typing fails: failed, and the keys that may have gone are named.
+	clk = &clock{now: time.Unix(100, 0)}
+	term = &fakeTerm{before: []string{bash}, typeErr: errors.New("pane gone")}
+	if res := Do(context.Background(), term, claude, seen(t, bash, 2), clk.opts()); res.Outcome != Failed || strings.Join(res.Keys, "") != "2" {
+		t.Errorf("type error: %+v", res)
+	}
+}
+
+func TestKeyBytes(t *testing.T) {
+	got, err := KeyBytes([]string{"1", "Down", "Enter", "Escape", "y"})
+	if err != nil || got != "1\x1b[B\r\x1by" {
+		t.Errorf("%q %v", got, err)
+	}
+	for _, bad := range []string{"12", "\x1b", "Enter\n", "$(x)", "", "A", "F1"} {
+		if _, err := KeyBytes([]string{bad}); err == nil {
+			t.Errorf("%q accepted as a key", bad)
+		}
+	}
+}
+
+func TestLogIsCappedAndPrivate(t *testing.T) {
+	path := LogPath(t.TempDir())
+	e := Entry{At: time.Unix(100, 0), Session: "s1", Agent: "claude", Choice: session.Choice{N: 1, Label: "Yes"},
+		Prompt: strings.Repeat("p", 5000), Outcome: Answered}
+	for written := 0; written < MaxLogSize+4096; written += 700 {
+		if err := AppendLog(path, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() > MaxLogSize || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("log %v %v", fi, err)
+	}
+	old, err := os.Stat(path + ".1")
+	if err != nil || old.Size() > MaxLogSize {
+		t.Fatalf("rotated log %v %v", old, err)
+	}
+	data, _ := os.ReadFile(path)
+	line, _, _ := strings.Cut(string(data), "\n")
+	var got Entry
+	if err := json.Unmarshal([]byte(line), &got); err != nil || len([]rune(got.Prompt)) > maxLoggedPrompt || got.Choice.Label != "Yes" {
+		t.Errorf("entry %+v %v", got, err)
+	}
+}

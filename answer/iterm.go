@@ -1,0 +1,172 @@
+package answer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/rules"
+)
+
+// The AppleScript programs an iTerm2 answer runs. They are constants:
+// the session id and the keys reach them as argv (passed to `osascript -`
+// as separate arguments), never spliced into script text. Neither
+// launches iTerm2 when it is not running.
+
+// scriptITermRead prints "ok", the session's name (its title) and its
+// visible contents, one per line, for the session whose unique ID is item
+// 1 of argv; or a word saying why not.
+const scriptITermRead = `on run argv
+	set wanted to item 1 of argv
+	if application id "com.googlecode.iterm2" is not running then return "notrunning"
+	tell application id "com.googlecode.iterm2"
+		repeat with w in windows
+			repeat with t in tabs of w
+				repeat with s in sessions of t
+					if unique ID of s is wanted then
+						return "ok" & linefeed & (name of s) & linefeed & (contents of s)
+					end if
+				end repeat
+			end repeat
+		end repeat
+	end tell
+	return "notfound"
+end run
+`
+
+// scriptITermWrite types item 2 of argv into the session whose unique ID
+// is item 1, as if typed (no newline added).
+const scriptITermWrite = `on run argv
+	set wanted to item 1 of argv
+	set typed to item 2 of argv
+	if application id "com.googlecode.iterm2" is not running then return "notrunning"
+	tell application id "com.googlecode.iterm2"
+		repeat with w in windows
+			repeat with t in tabs of w
+				repeat with s in sessions of t
+					if unique ID of s is wanted then
+						tell s to write text typed newline no
+						return "ok"
+					end if
+				end repeat
+			end repeat
+		end repeat
+	end tell
+	return "notfound"
+end run
+`
+
+// osascriptPath is macOS's osascript.
+const osascriptPath = "/usr/bin/osascript"
+
+// iTermStepTimeout bounds one osascript call (the Automation prompt is
+// the jump's to show: an answer that meets it fails and says so).
+const iTermStepTimeout = 5 * time.Second
+
+// ITermTerminal is an iTerm2 session, by its unique id, read and typed
+// into through iTerm2's AppleScript (macOS only; type-checked elsewhere).
+type ITermTerminal struct {
+	Session string // GUID, checked by NewITermTerminal
+	// Run runs osascript with the script on stdin and args as argv; nil:
+	// runOsascript.
+	Run func(ctx context.Context, script string, args ...string) (string, error)
+}
+
+// NewITermTerminal checks the session id.
+func NewITermTerminal(guid string) (*ITermTerminal, error) {
+	if !jump.ValidITermSession(guid) {
+		return nil, fmt.Errorf("%q is not an iTerm2 session id", guid)
+	}
+	return &ITermTerminal{Session: guid}, nil
+}
+
+func (t *ITermTerminal) run(ctx context.Context, script string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, iTermStepTimeout)
+	defer cancel()
+	if t.Run != nil {
+		return t.Run(ctx, script, args...)
+	}
+	return runOsascript(ctx, script, args...)
+}
+
+// Read implements Terminal.
+func (t *ITermTerminal) Read(ctx context.Context) (rules.Frame, error) {
+	out, err := t.run(ctx, scriptITermRead, t.Session)
+	if err != nil {
+		return rules.Frame{}, err
+	}
+	status, rest, _ := strings.Cut(out, "\n")
+	if status != "ok" {
+		return rules.Frame{}, fmt.Errorf("iTerm2: %s", clip(strings.TrimSpace(status), 40))
+	}
+	title, contents, _ := strings.Cut(rest, "\n")
+	rows := strings.Split(strings.ReplaceAll(strings.TrimRight(contents, "\n"), "\r", ""), "\n")
+	return rules.Frame{Rows: rows, Title: title}, nil
+}
+
+// keyBytes is what a key sends on a terminal (xterm's sequences).
+var keyBytes = map[string]string{
+	"Enter": "\r", "Escape": "\x1b", "Tab": "\t", "BTab": "\x1b[Z", "Space": " ",
+	"Up": "\x1b[A", "Down": "\x1b[B", "Right": "\x1b[C", "Left": "\x1b[D",
+}
+
+// KeyBytes turns keys into the bytes a terminal sends for them.
+func KeyBytes(keys []string) (string, error) {
+	var b strings.Builder
+	for _, k := range keys {
+		switch {
+		case !rules.ValidKey(k):
+			return "", fmt.Errorf("%q is not a key", k)
+		case len(k) == 1:
+			b.WriteString(k)
+		default:
+			b.WriteString(keyBytes[k])
+		}
+	}
+	return b.String(), nil
+}
+
+// Type implements Terminal.
+func (t *ITermTerminal) Type(ctx context.Context, live Live) error {
+	typed, err := KeyBytes(live.Keys)
+	if err != nil {
+		return err
+	}
+	out, err := t.run(ctx, scriptITermWrite, t.Session, typed)
+	if err != nil {
+		return err
+	}
+	if s := strings.TrimSpace(out); s != "ok" {
+		return fmt.Errorf("iTerm2: %s", clip(s, 40))
+	}
+	return nil
+}
+
+// runOsascript runs `osascript -` with script on stdin and args as its
+// argv: no shell, no text spliced into the script. It is killed with its
+// process group when ctx ends.
+func runOsascript(ctx context.Context, script string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, osascriptPath, append([]string{"-"}, args...)...)
+	cmd.Stdin = strings.NewReader(script)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return "", fmt.Errorf("osascript gave no answer within %v (is macOS asking whether Mew may control iTerm2?)", iTermStepTimeout)
+		}
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		if strings.Contains(msg, "-1743") {
+			return "", errors.New("Mew may not control iTerm2: allow it in System Settings › Privacy & Security › Automation")
+		}
+		return "", fmt.Errorf("osascript: %v: %s", err, clip(msg, 200))
+	}
+	return stdout.String(), nil
+}

@@ -1,0 +1,93 @@
+package answer
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/proctree"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen/tmux"
+)
+
+// TmuxTerminal is a tmux pane: read with capture-pane (the visible rows,
+// no scrollback) and its title, typed into with send-keys, through a
+// control-mode client (tmux.Control) or one tmux process per command
+// (tmux.Exec).
+type TmuxTerminal struct {
+	Runner tmux.Runner
+	Pane   string // %N, checked by NewTmuxTerminal
+	// Procs reads the process table of the tmux server's machine: a pane
+	// whose foreground job is a shell holds no agent, whatever its rows
+	// say (text a person printed is no prompt). Nil: not checked.
+	Procs tmux.Procs
+}
+
+// NewTmuxTerminal checks the pane id; the pane's foreground job is read
+// from this machine's process table.
+func NewTmuxTerminal(r tmux.Runner, pane string) (*TmuxTerminal, error) {
+	if !jump.ValidTmuxPane(pane) {
+		return nil, fmt.Errorf("%q is not a tmux pane id", pane)
+	}
+	return &TmuxTerminal{Runner: r, Pane: pane, Procs: tmux.LocalProcs{}}, nil
+}
+
+// Read implements Terminal.
+func (t *TmuxTerminal) Read(ctx context.Context) (rules.Frame, error) {
+	info, err := t.Runner.Run(ctx, "display-message", "-p", "-t", t.Pane, "#{pane_pid}\t#{pane_title}")
+	if err != nil {
+		return rules.Frame{}, err
+	}
+	pid, title, _ := strings.Cut(strings.Join(info, "\n"), "\t")
+	if t.Procs != nil {
+		if err := t.agentInFront(pid); err != nil {
+			return rules.Frame{}, err
+		}
+	}
+	rows, err := tmux.Capture(ctx, t.Runner, t.Pane)
+	if err != nil {
+		return rules.Frame{}, err
+	}
+	return rules.Frame{Rows: rows, Title: title}, nil
+}
+
+// agentInFront fails when the pane's foreground job is a shell.
+func (t *TmuxTerminal) agentInFront(panePid string) error {
+	pid, err := strconv.Atoi(panePid)
+	if err != nil || pid <= 0 {
+		return fmt.Errorf("tmux gave no process for pane %s", t.Pane)
+	}
+	fg, err := t.Procs.ForegroundGroup(pid)
+	if err != nil || fg <= 0 {
+		fg = pid
+	}
+	p, err := t.Procs.Get(fg)
+	if err != nil {
+		return fmt.Errorf("cannot read the foreground job of pane %s: %v", t.Pane, err)
+	}
+	if proctree.IsShell(p.Name) {
+		return fmt.Errorf("a shell (%s) is in the foreground of pane %s: no agent runs there now", p.Name, t.Pane)
+	}
+	return nil
+}
+
+// Type implements Terminal: each key its own send-keys, a character
+// with -l (literally, never read as a key name), a name as the tmux key
+// of that name (rules.ValidKey's names are tmux's).
+func (t *TmuxTerminal) Type(ctx context.Context, live Live) error {
+	for _, k := range live.Keys {
+		if !rules.ValidKey(k) {
+			return fmt.Errorf("%q is not a key", k)
+		}
+		args := []string{"send-keys", "-t", t.Pane, k}
+		if len(k) == 1 {
+			args = []string{"send-keys", "-t", t.Pane, "-l", k}
+		}
+		if _, err := t.Runner.Run(ctx, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+package answer
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/internal/fakeagent"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen"
+	"github.com/mew-dev/mew/screen/tmux"
+	"github.com/mew-dev/mew/session"
+)
+
+// waitPrompt waits for the pane to show a dialog and returns the want a
+// person makes on it for choice n (as the tracker reads it).
+func waitPrompt(t testing.TB, term Terminal, n int) Want {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		f, err := term.Read(context.Background())
+		if err == nil {
+			var tr screen.Tracker
+			tr.Observe(claude, f, time.Now())
+			if tr.State.State == session.ScreenBlocked {
+				for _, c := range tr.State.Choices {
+					if c.N == n {
+						return Want{SessionID: "tmux:%0", Agent: "claude", Choice: c, Rule: tr.State.Rule, Prompt: tr.State.Prompt}
+					}
+				}
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the fake agent never showed its dialog")
+	return Want{}
+}
+
+func TestTmuxAnswer(t *testing.T) {
+	s := fakeagent.Start(t, "30")
+	book := rules.Embedded()
+	home := t.TempDir()
+	a := &Answerer{Home: home, Rules: func() (*rules.Book, []error) { return book, nil }}
+	term, err := NewTmuxTerminal(tmux.Exec{Socket: s.Socket}, s.Pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := waitPrompt(t, term, 2)
+	target := Target{Via: ViaTmux, Pane: s.Pane, Socket: s.Socket}
+	res := a.Answer(context.Background(), target, w)
+	if res.Outcome != Answered || strings.Join(s.Keys(), ",") != "2" {
+		t.Fatalf("%+v; the agent read %q", res, s.Keys())
+	}
+	t.Logf("answered in %v (%v from the keys to the prompt gone)", res.Took(), res.Gone.Sub(res.Typed))
+
+	// The same want again: the prompt is gone (answered): nothing typed.
+	res = a.Answer(context.Background(), target, w)
+	if res.Outcome != Refused || len(s.Keys()) != 1 || !strings.Contains(res.Message, "shows no prompt") {
+		t.Fatalf("second answer: %+v; the agent read %q", res, s.Keys())
+	}
+
+	// The log has both, 0600.
+	fi, err := os.Stat(LogPath(home))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("log: %v %v", fi, err)
+	}
+	f, _ := os.Open(LogPath(home))
+	defer f.Close()
+	var outcomes []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e Entry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Session != "tmux:%0" || e.Choice != w.Choice || e.Rule == "" || !strings.Contains(e.Prompt, "touch file-1") {
+			t.Errorf("log entry %+v", e)
+		}
+		outcomes = append(outcomes, string(e.Outcome))
+	}
+	if strings.Join(outcomes, ",") != "answered,refused" {
+		t.Errorf("logged %v", outcomes)
+	}
+}
+
+// Through a control-mode client, as the boards type.
+func TestTmuxAnswerThroughControlClient(t *testing.T) {
+	s := fakeagent.Start(t, "0.2")
+	ctx := context.Background()
+	c, err := tmux.StartControlAs(ctx, s.Socket, "answer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	term, _ := NewTmuxTerminal(c, s.Pane)
+	for i, n := range []int{1, 3, 2} {
+		w := waitPrompt(t, term, n)
+		if !strings.Contains(w.Prompt, "touch file-"+string(rune('1'+i))) {
+			t.Fatalf("prompt %d: %q", i, w.Prompt)
+		}
+		res := Do(ctx, term, claude, w, Options{})
+		if res.Outcome != Answered {
+			t.Fatalf("answer %d: %+v", i, res)
+		}
+	}
+	if got := strings.Join(s.Keys(), ","); got != "1,3,2" {
+		t.Errorf("the agent read %q", got)
+	}
+}
+
+// A pane with a shell, not an agent's prompt: nothing is typed into it.
+func TestTmuxNeverTypesIntoAPaneThatIsNotBlocked(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	socket := filepath.Join(dir, "sock")
+	out, err := exec.Command("tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}", "-x", "80", "-y", "10",
+		"env PS1='$ ' bash --norc --noprofile").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	defer exec.Command("tmux", "-S", socket, "kill-server").Run()
+	pane := strings.TrimSpace(string(out))
+	// The shell prints something that reads like a dialog, but older than
+	// the screen: a command the person typed.
+	exec.Command("tmux", "-S", socket, "send-keys", "-t", pane, "clear; echo 'Do you want to proceed?'; echo '❯ 1. Yes'; echo '  2. No'", "Enter").Run()
+	time.Sleep(300 * time.Millisecond)
+	term, _ := NewTmuxTerminal(tmux.Exec{Socket: socket}, pane)
+	term.Procs = nil // to see the rows
+	before, _ := term.Read(context.Background())
+	term.Procs = tmux.LocalProcs{}
+	w := Want{Agent: "claude", Choice: session.Choice{N: 1, Label: "Yes"}, Rule: "claude/blocked#3"}
+	res := Do(context.Background(), term, claude, w, Options{})
+	term.Procs = nil
+	after, _ := term.Read(context.Background())
+	// The rows would pass for a dialog: what refuses is the shell in the
+	// pane's foreground.
+	if res.Outcome != Refused || res.Keys != nil || !strings.Contains(res.Message, "a shell (bash) is in the foreground") ||
+		strings.Join(before.Rows, "\n") != strings.Join(after.Rows, "\n") {
+		t.Errorf("%+v; screen before %q after %q", res, before.Rows, after.Rows)
+	}
+	if _, err := NewTmuxTerminal(tmux.Exec{Socket: socket}, "%0; kill-server"); err == nil {
+		t.Error("a hostile pane id was accepted")
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mew-dev/mew/answer"
+	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/session"
+)
+
+func init() {
+	register("answer", "answer a waiting session's prompt from here (approve, deny, pick an option)", runAnswer)
+}
+
+// Exit codes of `mew answer`, in the manner of `mew jump`'s.
+const (
+	answerDone      = 0 // typed, and the prompt went away
+	answerNot       = 1 // nothing typed (refused), or typed and the prompt stayed
+	answerUsage     = 2 // bad arguments, no such session or choice
+	answerElsewhere = 3 // Mew cannot type there: answer in the terminal
+)
+
+func runAnswer(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("answer", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the result (or, with no choice, the choices) as JSON")
+	confirm := fs.Duration("confirm", answer.Confirm, "how long the prompt has to go away after the keys")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mew answer [--json] [--confirm 2s] <session id or unique prefix> [choice]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Types the answer into the session's terminal (tmux pane, `mew run`, iTerm2 on macOS),")
+		fmt.Fprintln(stderr, "only while it still shows the same prompt; the choice is its number or its text.")
+		fmt.Fprintln(stderr, "With no choice, lists the choices.")
+		fmt.Fprintln(stderr, "Exit status: 0 answered; 1 nothing typed, or the prompt stayed; 2 usage, unknown session or choice;")
+		fmt.Fprintln(stderr, "3 Mew cannot type into that terminal (answer there; `mew jump` brings it forward).")
+	}
+	if err := fs.Parse(args); err != nil {
+		return answerUsage
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		fs.Usage()
+		return answerUsage
+	}
+	if *confirm < 100*time.Millisecond || *confirm > 30*time.Second {
+		fmt.Fprintln(stderr, "mew answer: --confirm must be between 100ms and 30s")
+		return answerUsage
+	}
+	want := fs.Arg(0)
+	if !session.ValidID(want) {
+		fmt.Fprintf(stderr, "mew answer: %q is not a session id or prefix (letters, digits, '-' and '_' only)\n", jumpClip(want))
+		return answerUsage
+	}
+	o, err := monitor.Default()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew answer: %v\n", err)
+		return answerNot
+	}
+	recs, _ := monitor.Records(o) // a source that could not be read leaves its sessions out
+	rec, err := jumpFindSession(recs, want)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew answer: %v\n", err)
+		return answerUsage
+	}
+	shown := combine.Combine(rec, combine.Unknown)
+	target := answer.Plan(rec, answer.LocalHost(o.Store.Home))
+	if fs.NArg() == 1 {
+		return answerList(stdout, stderr, shown, target, *asJSON)
+	}
+	if shown.State != session.Waiting {
+		fmt.Fprintf(stderr, "mew answer: %s is not waiting on you (it is %s): nothing typed\n", shortID(rec.ID), shown.State)
+		return answerNot
+	}
+	choice, err := pickChoice(shown.Choices, fs.Arg(1))
+	if err != nil {
+		fmt.Fprintf(stderr, "mew answer: %v\n", err)
+		return answerUsage
+	}
+	w := answer.WantFor(rec, choice)
+	a := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home)), Options: answer.Options{Confirm: *confirm}}
+	res := a.Answer(context.Background(), target, w)
+	code := answerNot
+	switch res.Outcome {
+	case answer.Answered:
+		code = answerDone
+	case answer.NoTerminal:
+		code = answerElsewhere
+		res.Message += fmt.Sprintf(" (`mew jump %s` brings it forward)", shortID(rec.ID))
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return answerNot
+		}
+		return code
+	}
+	if code == answerDone {
+		fmt.Fprintln(stdout, res.Message)
+	} else {
+		fmt.Fprintln(stderr, "mew answer: "+res.Message)
+	}
+	return code
+}
+
+// pickChoice finds the choice named by arg: its number, its text (any
+// case), or the start of exactly one choice's text.
+func pickChoice(choices []session.Choice, arg string) (session.Choice, error) {
+	if len(choices) == 0 {
+		return session.Choice{}, fmt.Errorf("Mew does not know this prompt's choices: answer in the terminal")
+	}
+	list := func() string {
+		var parts []string
+		for _, c := range choices {
+			parts = append(parts, fmt.Sprintf("%d %q", c.N, c.Label))
+		}
+		return strings.Join(parts, ", ")
+	}
+	if n, err := strconv.Atoi(arg); err == nil {
+		for _, c := range choices {
+			if c.N == n {
+				return c, nil
+			}
+		}
+		return session.Choice{}, fmt.Errorf("no choice %d; the choices are %s", n, list())
+	}
+	var prefixed []session.Choice
+	for _, c := range choices {
+		if strings.EqualFold(c.Label, arg) {
+			return c, nil
+		}
+		if arg != "" && len(arg) <= len(c.Label) && strings.EqualFold(c.Label[:len(arg)], arg) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0], nil
+	}
+	if len(prefixed) > 1 {
+		return session.Choice{}, fmt.Errorf("%q starts several choices: %s", jumpClip(arg), list())
+	}
+	return session.Choice{}, fmt.Errorf("no choice %q; the choices are %s", jumpClip(arg), list())
+}
+
+// answerList prints a session's choices and where an answer would go.
+func answerList(stdout, stderr io.Writer, shown session.Shown, t answer.Target, asJSON bool) int {
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			ID      string           `json:"id"`
+			State   session.State    `json:"state"`
+			Reason  session.Reason   `json:"reason,omitempty"`
+			Choices []session.Choice `json:"choices"`
+			Target  answer.Target    `json:"target"`
+		}{shown.ID, shown.State, shown.Reason, append([]session.Choice{}, shown.Choices...), t}); err != nil {
+			return answerNot
+		}
+		return answerDone
+	}
+	if shown.State != session.Waiting {
+		fmt.Fprintf(stdout, "%s is %s: nothing to answer\n", shortID(shown.ID), shown.State)
+		return answerDone
+	}
+	if len(shown.Choices) == 0 {
+		fmt.Fprintf(stdout, "%s waits (%s); Mew does not know the prompt's choices: answer in the terminal\n", shortID(shown.ID), shown.Reason)
+		return answerDone
+	}
+	for _, c := range shown.Choices {
+		fmt.Fprintf(stdout, "%d  %s\n", c.N, c.Label)
+	}
+	if t.Via == "" {
+		fmt.Fprintf(stdout, "(%s; `mew jump %s` brings it forward)\n", t.Why, shortID(shown.ID))
+	} else {
+		fmt.Fprintf(stdout, "(`mew answer %s N` types it: %s)\n", shortID(shown.ID), t.Why)
+	}
+	return answerDone
+}
