@@ -20,6 +20,15 @@ func init() {
 // "--" is the agent's command line, passed on untouched; the exit code is
 // the agent's.
 func runRun(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "--leader" {
+		// The wrapper's own child on the agent's terminal (see
+		// runwrap.Leader): `mew run --leader -- <agent> [args…]`.
+		args = args[1:]
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		return runwrap.Leader(args)
+	}
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}
@@ -35,11 +44,16 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	log := &hookbin.Log{Path: st.Home + "/mew-run.log"}
+	var leader []string
+	if exe, err := os.Executable(); err == nil {
+		leader = []string{exe, "run", "--leader", "--"}
+	}
 	code, err := runwrap.Run(runwrap.Options{
 		Argv: args, Stdin: os.Stdin, Stdout: stdout, Stderr: stderr, Env: os.Environ(),
 		Store: st, Rules: rules.Cached(rules.Dir(st.Home)), Now: time.Now,
 		// Nothing but the agent may write to the terminal while it runs.
-		Log: func(format string, a ...any) { log.Printf("-", format, a...) },
+		Log:    func(format string, a ...any) { log.Printf("-", format, a...) },
+		Leader: leader,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "mew run: %v\n", err)

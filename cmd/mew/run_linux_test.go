@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -228,4 +229,56 @@ func errorsAs(err error, target **exec.ExitError) bool {
 		*target = e
 	}
 	return ok
+}
+
+// Ctrl-Z stops the agent, and `mew run` follows it into the background:
+// the person's terminal is given back as it was; `fg` (SIGCONT) resumes
+// both, with the wrapper's raw mode back.
+func TestRunFollowsCtrlZ(t *testing.T) {
+	mew, err := testbin.Build("github.com/mew-dev/mew/cmd/mew")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	agent := filepath.Join(dir, "agent")
+	os.WriteFile(agent, []byte("#!/bin/bash\necho ready\nwhile read -r l; do [ \"$l\" = quit ] && exit 4; echo \"echo: $l\"; done\n"), 0o755)
+	env := append(os.Environ(), "MEW_HOME="+filepath.Join(dir, "mew"), "MEW_TMUX_SOCKET="+filepath.Join(dir, "none"), "TERM=dumb")
+	person := newTerminal(t)
+	cooked, err := unix.IoctlGetTermios(int(person.slave.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := person.start(t, env, mew, "run", "--", agent)
+	person.waitFor(t, "ready")
+	state := func() byte {
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(run.Process.Pid) + "/stat")
+		if err != nil {
+			return 0
+		}
+		s := string(data)
+		return s[strings.LastIndexByte(s, ')')+2]
+	}
+	person.master.Write([]byte{0x1a}) // Ctrl-Z
+	deadline := time.Now().Add(5 * time.Second)
+	for state() != 'T' {
+		if time.Now().After(deadline) {
+			t.Fatalf("mew run did not stop with its agent (state %c)", state())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if now, _ := unix.IoctlGetTermios(int(person.slave.Fd()), unix.TCGETS); *now != *cooked {
+		t.Errorf("the terminal was not given back while suspended:\n%+v\n%+v", now, cooked)
+	}
+	run.Process.Signal(syscall.SIGCONT) // fg
+	person.master.Write([]byte("hello\r"))
+	person.waitFor(t, "echo: hello")
+	if now, _ := unix.IoctlGetTermios(int(person.slave.Fd()), unix.TCGETS); *now == *cooked {
+		t.Errorf("raw mode not restored after fg")
+	}
+	person.master.Write([]byte("quit\r"))
+	err = run.Wait()
+	var ee *exec.ExitError
+	if !errorsAs(err, &ee) || ee.ExitCode() != 4 {
+		t.Fatalf("exit: %v, want the agent's 4", err)
+	}
 }

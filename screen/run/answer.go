@@ -59,13 +59,47 @@ type Response struct {
 // the screen: nothing was typed.
 var ErrNotShown = errors.New("the prompt is no longer shown")
 
+// startListener opens the answer socket once the agent's pid (its name)
+// is known.
+func (w *wrapper) startListener() {
+	w.listenMu.Lock()
+	defer w.listenMu.Unlock()
+	if w.listener != nil || w.ctx == nil {
+		return
+	}
+	pid := w.agent()
+	if pid <= 0 {
+		return
+	}
+	l, err := w.listen(w.ctx, pid)
+	if err != nil {
+		w.o.Log("answers cannot reach this session: %v", err)
+		w.listener = failedListener{}
+		return
+	}
+	w.listener = l
+}
+
+func (w *wrapper) closeListener() {
+	w.listenMu.Lock()
+	defer w.listenMu.Unlock()
+	if w.listener != nil {
+		w.listener.Close()
+	}
+}
+
+// failedListener marks a socket that could not be opened (not retried).
+type failedListener struct{ net.Listener }
+
+func (failedListener) Close() error { return nil }
+
 // listen serves the answer socket until ctx ends.
-func (w *wrapper) listen(ctx context.Context) (net.Listener, error) {
+func (w *wrapper) listen(ctx context.Context, pid int) (net.Listener, error) {
 	dir := SocketDir(w.o.Store.Home)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	path := Socket(w.o.Store.Home, w.pid)
+	path := Socket(w.o.Store.Home, pid)
 	if len(path) > maxSocketPath {
 		return nil, fmt.Errorf("socket path %s is too long for a unix socket", path)
 	}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -50,6 +51,11 @@ type Options struct {
 	// Log reports what goes wrong with Mew's side (never the agent's
 	// output); nil discards.
 	Log func(format string, args ...any)
+	// Leader is the command line that runs Leader (`mew run --leader --`):
+	// the agent then runs as a job of its own session leader, and Ctrl-Z
+	// works. Empty runs the agent as the session leader itself (its stop
+	// would be discarded: see Leader).
+	Leader []string
 }
 
 // Run runs the agent under a PTY and returns its exit code (128+n when a
@@ -93,22 +99,30 @@ func Run(o Options) (code int, err error) {
 		}
 	}
 
-	cmd := exec.Command(path, o.Argv[1:]...)
-	cmd.Args[0] = o.Argv[0]
-	cmd.Env = o.Env
+	env := o.Env
 	if w.outerTty != "" {
-		cmd.Env = append(cmd.Env, hookbin.RunTtyEnv+"="+w.outerTty)
+		env = append(env[:len(env):len(env)], hookbin.RunTtyEnv+"="+w.outerTty)
+	}
+	var cmd *exec.Cmd
+	if len(o.Leader) > 0 {
+		cmd = exec.Command(o.Leader[0], append(o.Leader[1:], o.Argv...)...)
+		cmd.Env = leaderEnv(env)
+	} else {
+		cmd = exec.Command(path, o.Argv[1:]...)
+		cmd.Args[0] = o.Argv[0]
+		cmd.Env = env
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	// The agent leads a session of its own with the PTY as its terminal,
-	// as if a terminal app had started it.
+	// A session of its own with the PTY as its terminal, as if a terminal
+	// app had started it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
 		slave.Close()
 		return 126, err
 	}
 	slave.Close()
-	w.pid = cmd.Process.Pid
+	w.child = cmd.Process.Pid
+	w.leader = len(o.Leader) > 0
 
 	// From here on the person's terminal is raw; every way out restores it.
 	if err := w.makeRaw(); err != nil {
@@ -118,15 +132,17 @@ func Run(o Options) (code int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			w.restore()
-			unix.Kill(-w.pid, unix.SIGHUP)
+			w.hangUp()
 			code, err = 1, fmt.Errorf("internal error: %v", r)
 		}
 	}()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	w.ctx = ctx
 	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, unix.SIGWINCH, unix.SIGTERM, unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGCONT)
+	// SIGUSR1: the leader says the agent stopped (Ctrl-Z).
+	signal.Notify(sigs, unix.SIGWINCH, unix.SIGTERM, unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGCONT, unix.SIGUSR1)
 	defer signal.Stop(sigs)
 
 	outDone := make(chan struct{})
@@ -134,15 +150,12 @@ func Run(o Options) (code int, err error) {
 	go w.guard(w.pumpInput)
 	go w.guard(func() { w.feedLoop(ctx) })
 	go w.guard(func() { w.sweepLoop(ctx) })
-	if srv, err := w.listen(ctx); err != nil {
-		o.Log("answers cannot reach this session: %v", err)
-	} else {
-		defer srv.Close()
-	}
+	defer w.closeListener()
 
 	exits := make(chan unix.WaitStatus, 1)
 	stops := make(chan struct{}, 1)
 	go w.guard(func() { w.waitChild(exits, stops) })
+	suspended := false
 	for {
 		select {
 		case ws := <-exits:
@@ -156,17 +169,31 @@ func Run(o Options) (code int, err error) {
 			w.finish()
 			return exitCode(ws), nil
 		case <-stops:
+			suspended = true
 			w.suspend()
 		case s := <-sigs:
 			switch s {
 			case unix.SIGWINCH:
 				w.syncSize()
 			case unix.SIGCONT:
+				// Continued (fg): raw again, the size may have changed
+				// meanwhile, and the agent goes on too.
 				w.makeRaw()
 				w.syncSize()
+				if suspended {
+					suspended = false
+					if pid := w.agent(); pid > 0 {
+						unix.Kill(-pid, unix.SIGCONT)
+					}
+				}
+			case unix.SIGUSR1:
+				if w.leader {
+					suspended = true
+					w.suspend()
+				}
 			default:
 				// Passed on to the agent, as a terminal app would on close.
-				unix.Kill(-w.pid, s.(syscall.Signal))
+				w.signal(s.(syscall.Signal))
 			}
 		}
 	}
@@ -177,11 +204,18 @@ type wrapper struct {
 	o         Options
 	master    *os.File
 	slaveName string
-	pid       int
-	termFd    int    // the person's terminal (-1 when stdin is not one)
-	outerTty  string // its device name
-	rawState  *term.State
-	rawMu     sync.Mutex
+	ctx       context.Context
+	child     int  // the process started on the PTY: the leader, or the agent
+	leader    bool // child is Leader, the agent its job
+	agentMu   sync.Mutex
+	agentPid  int // the agent, once known (see agent)
+
+	listenMu sync.Mutex
+	listener net.Listener
+	termFd   int    // the person's terminal (-1 when stdin is not one)
+	outerTty string // its device name
+	rawState *term.State
+	rawMu    sync.Mutex
 
 	emu *screen.Emulator
 	// queue carries output to the emulator off the output path: the
@@ -192,10 +226,10 @@ type wrapper struct {
 	feedMu  sync.Mutex
 	chunk   []byte // the emulator's side of the queue (swapped with it)
 
-	track   sync.Mutex
-	tracker screen.Tracker
-	agent   string
-	written session.ScreenState // what the store holds
+	track     sync.Mutex
+	tracker   screen.Tracker
+	agentName string
+	written   session.ScreenState // what the store holds
 }
 
 // maxQueue bounds the output waiting for the emulator; past it the oldest
@@ -208,7 +242,7 @@ func (w *wrapper) guard(f func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			w.restore()
-			unix.Kill(-w.pid, unix.SIGHUP)
+			w.hangUp()
 			w.o.Log("internal error (recovered): %v", r)
 			os.Exit(1)
 		}
@@ -300,6 +334,7 @@ func (w *wrapper) sweepLoop(ctx context.Context) {
 
 // sweep classifies the screen and writes the session when it changed.
 func (w *wrapper) sweep() {
+	w.startListener()
 	st, _, ok := w.observe()
 	if !ok {
 		return
@@ -328,21 +363,25 @@ func (w *wrapper) observe() (session.ScreenState, rules.Frame, bool) {
 	fg := w.foreground()
 	w.track.Lock()
 	defer w.track.Unlock()
-	if w.agent == "" {
-		w.agent = book.SniffProcess(filepath.Base(w.o.Argv[0]), w.o.Argv)
+	if w.agentName == "" {
+		w.agentName = book.SniffProcess(filepath.Base(w.o.Argv[0]), w.o.Argv)
 	}
-	if w.agent == "" {
-		w.agent = book.SniffScreen(frame)
+	if w.agentName == "" {
+		w.agentName = book.SniffScreen(frame)
 	}
-	if w.agent == "" {
+	if w.agentName == "" {
 		return session.ScreenState{}, frame, false
 	}
-	background := fg > 0 && fg != w.pid
+	pid := w.agent()
+	if pid <= 0 {
+		return session.ScreenState{}, frame, false // the leader has not started it yet
+	}
+	background := fg > 0 && fg != pid
 	if !background {
-		w.tracker.Observe(book.Set(w.agent), frame, w.o.Now())
+		w.tracker.Observe(book.Set(w.agentName), frame, w.o.Now())
 	}
 	st := w.tracker.State
-	st.Agent, st.Via, st.Tty, st.Pid, st.Background = w.agent, "run", w.slaveName, w.pid, background
+	st.Agent, st.Via, st.Tty, st.Pid, st.Background = w.agentName, "run", w.slaveName, pid, background
 	if !w.tracker.Seen {
 		st.State = ""
 	}
@@ -361,14 +400,15 @@ func (w *wrapper) foreground() int {
 // write records the session in the store: the screen, and the process
 // (this wrapper's terminal and ancestors, for jumps).
 func (w *wrapper) write(st session.ScreenState) error {
-	id := ID(w.pid)
+	pid := st.Pid
+	id := ID(pid)
 	var procs proctree.Table = proctree.Lean{WithExe: true}
 	if w.o.Procs != nil {
 		procs = w.o.Procs
 	}
-	agent, err := procs.Get(w.pid)
+	agent, err := procs.Get(pid)
 	if err != nil {
-		agent = proctree.Proc{Pid: w.pid}
+		agent = proctree.Proc{Pid: pid}
 	}
 	st.StartMs = agent.StartMs
 	getenv := func(k string) string { return envValue(w.cmdEnv(), k) }
@@ -440,11 +480,43 @@ func (w *wrapper) syncSize() {
 	w.emu.Resize(rows, cols)
 }
 
+// agent is the agent's pid: the child itself, or the leader's job — the
+// process group holding the PTY once the leader has put it there.
+func (w *wrapper) agent() int {
+	if !w.leader {
+		return w.child
+	}
+	w.agentMu.Lock()
+	defer w.agentMu.Unlock()
+	if w.agentPid == 0 {
+		if fg := w.foreground(); fg > 0 && fg != w.child {
+			w.agentPid = fg
+		}
+	}
+	return w.agentPid
+}
+
+// signal passes a signal on to the agent (its whole process group), or to
+// the leader before the agent runs.
+func (w *wrapper) signal(sig syscall.Signal) {
+	if pid := w.agent(); pid > 0 && pid != w.child {
+		unix.Kill(-pid, sig)
+		return
+	}
+	unix.Kill(-w.child, sig)
+}
+
+// hangUp ends the agent as a closed terminal would.
+func (w *wrapper) hangUp() {
+	w.signal(unix.SIGHUP)
+	unix.Kill(-w.child, unix.SIGHUP)
+}
+
 // waitChild reaps the agent, reporting stops (Ctrl-Z) as they happen.
 func (w *wrapper) waitChild(exits chan<- unix.WaitStatus, stops chan<- struct{}) {
 	for {
 		var ws unix.WaitStatus
-		_, err := unix.Wait4(w.pid, &ws, unix.WUNTRACED, nil)
+		_, err := unix.Wait4(w.child, &ws, unix.WUNTRACED, nil)
 		if err == unix.EINTR {
 			continue
 		}
@@ -464,14 +536,12 @@ func (w *wrapper) waitChild(exits chan<- unix.WaitStatus, stops chan<- struct{})
 }
 
 // suspend follows the agent into the background (Ctrl-Z): the person's
-// shell gets its terminal back; `fg` continues both.
+// shell gets its terminal back as it was. SIGCONT (`fg`) undoes it (Run's
+// signal loop): SIGSTOP to itself takes effect a moment after the call
+// returns, so nothing here may touch the terminal after it.
 func (w *wrapper) suspend() {
 	w.restore()
 	unix.Kill(os.Getpid(), unix.SIGSTOP)
-	// Continued (fg): raw again, the size may have changed meanwhile.
-	w.makeRaw()
-	w.syncSize()
-	unix.Kill(-w.pid, unix.SIGCONT)
 }
 
 func exitCode(ws unix.WaitStatus) int {
