@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/app/board/tui"
@@ -117,7 +117,7 @@ func playOnce(ctx context.Context, d *demo.Demo, o monitor.Options, stdout, stde
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "mew demo: skipped: %v\n", e)
 		}
-		fmt.Fprintf(stdout, "== step %d: %s\n%s\n\n", i, note, tui.Render(shown, board.Config{ShowQuiet: true}, time.Now(), nil, 120))
+		fmt.Fprintf(stdout, "== step %d: %s\n%s\n\n", i, note, tui.Render(shown, board.Config{ShowQuiet: true}, time.Now(), 120))
 	})
 	if err := d.Play(ctx); err != nil {
 		fmt.Fprintf(stderr, "mew demo: %v\n", err)

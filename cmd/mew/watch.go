@@ -11,8 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/mew-dev/mew/app/board"
@@ -52,7 +51,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 		}
 		cfg := board.DefaultConfig()
 		cfg.ShowQuiet = true
-		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), nil, 120))
+		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), 120))
 		return 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -87,13 +86,13 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	}()
 	var bell io.Writer
 	if isTerminal(stderr) {
-		bell = stderr // the same terminal, outside bubbletea's frame
+		bell = stderr // the same terminal, outside Bubble Tea's frame
 	}
 	m := tui.New(tui.Options{
 		Updates: feed, Jumper: &boardJumper{runner: &jump.Runner{Exec: jump.CommandExec{}}, remotes: o.Remote}, Answerer: answers,
-		Bell: bell, Title: title, Renderer: lipgloss.NewRenderer(stdout),
+		Bell: bell, Title: title,
 	})
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithAltScreen())
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
 	if started != nil {
 		started(p)
 	}

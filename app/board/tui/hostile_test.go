@@ -18,7 +18,7 @@ const hostile = "x\x1b]0;pwned\x07\x1b[2J\u009b2J\u009d0;p\u009c\r\u202eevil\u20
 func TestHostileTextIsInertOnTheBoard(t *testing.T) {
 	for _, jumpErr := range []error{nil, errors.New(hostile)} {
 		j := &fakeJumper{err: jumpErr}
-		m := New(Options{Now: (&clock{t0}).Now, Jumper: j, Renderer: plain()})
+		m := New(Options{Now: (&clock{t0}).Now, Jumper: j, Plain: true})
 		s := shown("a", session.Waiting, session.Reason(hostile), time.Minute, "/src/"+hostile)
 		s.Title, s.LastMessage, s.Tool, s.ToolDetail = hostile, hostile, hostile, hostile
 		odd := shown("b", session.State(hostile), "", time.Minute, hostile)
@@ -33,7 +33,7 @@ func TestHostileTextIsInertOnTheBoard(t *testing.T) {
 			msg = jm
 		}
 		step(t, m, msg)
-		v := m.View()
+		v := m.text()
 		for _, r := range v {
 			if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028') {
 				t.Fatalf("%U reaches the terminal: %q", r, v)

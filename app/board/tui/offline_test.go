@@ -15,7 +15,7 @@ func TestRemoteAndOfflineLines(t *testing.T) {
 	on.Host = "devbox"
 	off := shown("r2", session.Done, "", 3*time.Minute, "/srv/web")
 	off.Host, off.Offline, off.LastSeen = "gpu", true, t0.Add(-90*time.Second)
-	out := Render([]session.Shown{local, on, off}, board.DefaultConfig(), t0, plain(), 120)
+	out := Render([]session.Shown{local, on, off}, board.DefaultConfig(), t0, 120)
 	lines := strings.Split(out, "\n")
 	find := func(s string) string {
 		for _, l := range lines {

@@ -1,5 +1,5 @@
 // Package tui is the terminal board: the same board as the panel, as a
-// live list in a terminal (bubbletea), coloured by state. Arrows move, Enter
+// live list in a terminal (Bubble Tea), coloured by state. Arrows move, Enter
 // jumps to the session's terminal, 1-9 answer the selected waiting
 // session's prompt, and the bell rings when a session newly waits on the
 // person.
@@ -7,12 +7,13 @@ package tui
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/assets"
@@ -56,8 +57,10 @@ type Options struct {
 	Bell io.Writer
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
-	// Renderer styles the output; lipgloss's default when nil.
-	Renderer *lipgloss.Renderer
+	// Plain draws without colours or attributes (text for a pipe). Else
+	// the board is styled in full colour and Bubble Tea brings the colours
+	// down to what the terminal shows.
+	Plain bool
 	// Title heads the board ("mew" when empty).
 	Title string
 	// Board overrides the board's settings (DefaultConfig, listing idle
@@ -67,7 +70,7 @@ type Options struct {
 	Static bool
 }
 
-// Model is the bubbletea model of the terminal board.
+// Model is the Bubble Tea model of the terminal board.
 type Model struct {
 	opt       Options
 	board     *board.Board
@@ -103,9 +106,6 @@ func New(o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.Renderer == nil {
-		o.Renderer = lipgloss.DefaultRenderer()
-	}
 	if o.Title == "" {
 		o.Title = "mew"
 	}
@@ -114,7 +114,7 @@ func New(o Options) *Model {
 	if o.Board != nil {
 		cfg = *o.Board
 	}
-	return &Model{opt: o, board: board.New(cfg), width: 100, st: newStyles(o.Renderer)}
+	return &Model{opt: o, board: board.New(cfg), width: 100, st: newStyles(o.Plain)}
 }
 
 // Init starts listening and ticking.
@@ -176,13 +176,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = msg.where
 		}
 		return m, nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
 	return m, nil
 }
 
-func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case "q", "esc", "ctrl+c":
 		return m, tea.Quit
@@ -296,29 +296,37 @@ func (m *Model) Selected() string {
 // Bells counts the bells rung so far.
 func (m *Model) Bells() int { return m.rang }
 
+// style is an SGR style from x/ansi, the styling layer Lip Gloss v2 renders
+// with. Lip Gloss itself is not linked: its package init detects stdout's
+// colour profile, which runs `tmux info` in every mew process started in
+// tmux, and the board needs nothing from it beyond bold, italic and colour.
+type style = ansi.Style
+
 type styles struct {
-	title, dim, sel, note lipgloss.Style
-	state                 map[session.State]lipgloss.Style
+	title, dim, sel, note style
+	state                 map[session.State]style
 }
 
-func hex(c assets.RGB) lipgloss.Color {
-	return lipgloss.Color(fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B))
-}
+func rgb(c assets.RGB) color.Color { return color.RGBA{R: c.R, G: c.G, B: c.B, A: 0xff} }
 
-func newStyles(r *lipgloss.Renderer) styles {
-	t := assets.Theme
-	s := styles{
-		title: r.NewStyle().Bold(true),
-		dim:   r.NewStyle().Foreground(hex(t.Dim)),
-		sel:   r.NewStyle().Bold(true),
-		note:  r.NewStyle().Italic(true),
-		state: map[session.State]lipgloss.Style{},
+func newStyles(plain bool) styles {
+	s := styles{state: map[session.State]style{}}
+	if plain {
+		return s // empty styles render text as it is
 	}
+	t := assets.Theme
+	s.title = style{}.Bold()
+	s.dim = style{}.ForegroundColor(rgb(t.Dim))
+	s.sel = style{}.Bold()
+	s.note = style{}.Italic(true)
 	for st, c := range map[session.State]assets.RGB{
 		session.Waiting: t.Waiting, session.Done: t.Done, session.Failed: t.Failed,
 		session.Working: t.Working, session.Idle: t.Idle, session.Exited: t.Gone,
 	} {
-		s.state[st] = r.NewStyle().Foreground(hex(c)).Bold(st == session.Waiting || st == session.Failed)
+		s.state[st] = style{}.ForegroundColor(rgb(c))
+		if st == session.Waiting || st == session.Failed {
+			s.state[st] = s.state[st].Bold()
+		}
 	}
 	return s
 }
@@ -330,15 +338,22 @@ const (
 	ageW     = 5
 )
 
-// View renders the board.
-func (m *Model) View() string {
+// View is the board on the alternate screen (the live board).
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.text())
+	v.AltScreen = true
+	return v
+}
+
+// text renders the board.
+func (m *Model) text() string {
 	var b strings.Builder
-	b.WriteString(m.st.title.Render(m.opt.Title))
+	b.WriteString(m.st.title.Styled(m.opt.Title))
 	b.WriteString("  ")
-	b.WriteString(m.st.dim.Render(summary(m.rows)))
+	b.WriteString(m.st.dim.Styled(summary(m.rows)))
 	b.WriteString("\n\n")
 	if len(m.rows) == 0 {
-		b.WriteString(m.st.dim.Render("  No sessions. Start Claude Code (`mew install` adds the hooks for full detail)."))
+		b.WriteString(m.st.dim.Styled("  No sessions. Start Claude Code (`mew install` adds the hooks for full detail)."))
 		b.WriteString("\n")
 	}
 	for i, r := range m.rows {
@@ -346,14 +361,14 @@ func (m *Model) View() string {
 		b.WriteString("\n")
 		if i == m.cursor && !m.opt.Static {
 			if l := board.ChoicesLine(r); l != "" {
-				b.WriteString("    " + m.st.state[session.Waiting].Render(oneLine(l, max(m.width-4, 16))))
+				b.WriteString("    " + m.st.state[session.Waiting].Styled(oneLine(l, max(m.width-4, 16))))
 				b.WriteString("\n")
 			}
 		}
 	}
 	b.WriteString("\n")
 	if m.note != "" {
-		b.WriteString(m.st.note.Render(text.OneLine(m.note, 0)))
+		b.WriteString(m.st.note.Styled(text.OneLine(m.note, 0)))
 		b.WriteString("\n")
 	}
 	if m.status != "" {
@@ -361,13 +376,13 @@ func (m *Model) View() string {
 		b.WriteString("\n")
 	}
 	if m.errors > 0 {
-		b.WriteString(m.st.dim.Render(fmt.Sprintf("%d session file(s) could not be read; `mew status` lists them", m.errors)))
+		b.WriteString(m.st.dim.Styled(fmt.Sprintf("%d session file(s) could not be read; `mew status` lists them", m.errors)))
 		b.WriteString("\n")
 	}
 	if m.opt.Static {
 		return strings.TrimRight(b.String(), "\n")
 	}
-	b.WriteString(m.st.dim.Render("↑/↓ select · enter jump · 1-9 answer · q quit"))
+	b.WriteString(m.st.dim.Styled("↑/↓ select · enter jump · 1-9 answer · q quit"))
 	return b.String()
 }
 
@@ -394,12 +409,12 @@ func (m *Model) line(i int, r board.Row) string {
 		st = m.st.dim // a stale state: greyed
 	}
 	detail := oneLine(d, max(m.width-fixed, 0))
-	projStyle := m.opt.Renderer.NewStyle()
+	var projStyle style
 	if i == m.cursor && !m.opt.Static {
 		projStyle = m.st.sel
 	}
-	return marker + projStyle.Render(project) + " " + st.Render(pad(state, stateW)) + " " +
-		m.st.dim.Render(fmt.Sprintf("%*s", ageW, age)) + "  " + m.st.dim.Render(detail)
+	return marker + projStyle.Styled(project) + " " + st.Styled(pad(state, stateW)) + " " +
+		m.st.dim.Styled(fmt.Sprintf("%*s", ageW, age)) + "  " + m.st.dim.Styled(detail)
 }
 
 func detailOf(r board.Row) string {
@@ -447,16 +462,13 @@ func pad(s string, n int) string {
 	return s
 }
 
-// Render returns the board for sessions at one moment, as text, styled by
-// r (plain when r is nil): `mew watch --once` and `mew demo --once`.
-func Render(sessions []session.Shown, cfg board.Config, now time.Time, r *lipgloss.Renderer, width int) string {
-	if r == nil {
-		r = lipgloss.NewRenderer(io.Discard) // no terminal: no colours
-	}
-	m := New(Options{Now: func() time.Time { return now }, Renderer: r, Board: &cfg, Static: true})
+// Render returns the board for sessions at one moment, as plain text:
+// `mew watch --once` and `mew demo --once`.
+func Render(sessions []session.Shown, cfg board.Config, now time.Time, width int) string {
+	m := New(Options{Now: func() time.Time { return now }, Plain: true, Board: &cfg, Static: true})
 	m.width = width
 	m.Update(Update{Sessions: sessions})
-	return m.View()
+	return m.text()
 }
 
 // oneLine cuts untrusted text to n runes on one line; n ≤ 0 leaves nothing.

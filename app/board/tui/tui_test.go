@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -45,18 +44,12 @@ func (j *fakeJumper) calls() []string {
 	return append([]string(nil), j.ids...)
 }
 
-func plain() *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
-	return r
-}
-
 func shown(id string, st session.State, r session.Reason, age time.Duration, cwd string) session.Shown {
 	return session.Shown{ID: id, State: st, Reason: r, Since: t0.Add(-age), Cwd: cwd, Title: "task of " + id}
 }
 
 func newModel(c *clock, j Jumper, bell io.Writer) *Model {
-	return New(Options{Now: c.Now, Jumper: j, Bell: bell, Renderer: plain()})
+	return New(Options{Now: c.Now, Jumper: j, Bell: bell, Plain: true})
 }
 
 // step feeds a message and runs the command it returns when it is a jump
@@ -67,16 +60,17 @@ func step(t *testing.T, m *Model, msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func key(s string) tea.KeyMsg {
+func key(s string) tea.KeyPressMsg {
 	switch s {
 	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
+		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
+		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
 	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
 }
 
 func listed(m *Model) []string {
@@ -100,7 +94,7 @@ func TestListOrderAndText(t *testing.T) {
 	if got := listed(m); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("rows %v, want %v", got, want)
 	}
-	lines := strings.Split(m.View(), "\n")
+	lines := strings.Split(m.text(), "\n")
 	var rows []string
 	for _, l := range lines {
 		if strings.HasPrefix(l, "› ") || strings.HasPrefix(l, "  ") && strings.Contains(l, "task of") {
@@ -108,7 +102,7 @@ func TestListOrderAndText(t *testing.T) {
 		}
 	}
 	if len(rows) != 4 {
-		t.Fatalf("view has %d session lines:\n%s", len(rows), m.View())
+		t.Fatalf("view has %d session lines:\n%s", len(rows), m.text())
 	}
 	for i, w := range []struct{ project, state, age string }{
 		{"gamma", "waiting · permission", "2m"},
@@ -124,8 +118,8 @@ func TestListOrderAndText(t *testing.T) {
 	if !strings.HasPrefix(rows[0], "› ") {
 		t.Errorf("the first row is not selected: %q", rows[0])
 	}
-	if !strings.Contains(m.View(), "1 waiting · 1 done · 1 working · 1 exited") {
-		t.Errorf("summary missing:\n%s", m.View())
+	if !strings.Contains(m.text(), "1 waiting · 1 done · 1 working · 1 exited") {
+		t.Errorf("summary missing:\n%s", m.text())
 	}
 }
 
@@ -139,14 +133,12 @@ func containsField(f []string, s string) bool {
 }
 
 func TestColouredByState(t *testing.T) {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.TrueColor)
-	m := New(Options{Now: (&clock{t0}).Now, Renderer: r})
+	m := New(Options{Now: (&clock{t0}).Now})
 	step(t, m, Update{Sessions: []session.Shown{
 		shown("wait1", session.Waiting, session.ReasonQuestion, time.Minute, "/src/a"),
 		shown("fail1", session.Failed, "", time.Minute, "/src/b"),
 	}})
-	v := m.View()
+	v := m.text()
 	for what, seq := range map[string]string{"waiting": "38;2;255;184;60", "failed": "38;2;255;100;100"} {
 		if !strings.Contains(v, seq) {
 			t.Errorf("%s is not in its colour (%s):\n%q", what, seq, v)
@@ -181,20 +173,20 @@ func TestNavigateAndJump(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("enter gave no command")
 	}
-	if !strings.Contains(m.View(), "jumping to b") {
-		t.Errorf("no progress shown:\n%s", m.View())
+	if !strings.Contains(m.text(), "jumping to b") {
+		t.Errorf("no progress shown:\n%s", m.text())
 	}
 	step(t, m, cmd())
 	if calls := j.calls(); len(calls) != 1 || calls[0] != "b" {
 		t.Fatalf("jumper calls %v, want [b]", calls)
 	}
-	if !strings.Contains(m.View(), "jumped to tmux pane %3") {
-		t.Errorf("the jump's result is not shown:\n%s", m.View())
+	if !strings.Contains(m.text(), "jumped to tmux pane %3") {
+		t.Errorf("the jump's result is not shown:\n%s", m.text())
 	}
 	j.err = errors.New("no terminal found")
 	step(t, m, step(t, m, key("enter"))())
-	if !strings.Contains(m.View(), "could not jump: no terminal found") {
-		t.Errorf("the jump's error is not shown:\n%s", m.View())
+	if !strings.Contains(m.text(), "could not jump: no terminal found") {
+		t.Errorf("the jump's error is not shown:\n%s", m.text())
 	}
 	if _, cmd := m.Update(key("q")); cmd == nil || cmd() != tea.Quit() {
 		t.Error("q does not quit")
@@ -243,7 +235,7 @@ func TestHostileTextStaysOnItsLine(t *testing.T) {
 	s := shown("a", session.Done, "", time.Minute, "/src/evil\x1b]0;pwned\a\nname")
 	s.LastMessage = "line one\r\n\x1b[2Jline two"
 	step(t, m, Update{Sessions: []session.Shown{s}})
-	v := m.View()
+	v := m.text()
 	if strings.ContainsAny(v, "\x1b\a\r") {
 		t.Errorf("control characters reach the terminal: %q", v)
 	}
@@ -256,7 +248,7 @@ func TestHostileTextStaysOnItsLine(t *testing.T) {
 
 func TestQuitsWhenUpdatesEnd(t *testing.T) {
 	ch := make(chan Update)
-	m := New(Options{Updates: ch, Now: (&clock{t0}).Now, Renderer: plain()})
+	m := New(Options{Updates: ch, Now: (&clock{t0}).Now, Plain: true})
 	close(ch)
 	msg := m.next()()
 	if _, cmd := m.Update(msg); cmd == nil || cmd() != tea.Quit() {
@@ -264,37 +256,73 @@ func TestQuitsWhenUpdatesEnd(t *testing.T) {
 	}
 }
 
-// The board in a real bubbletea program, headless: messages in, rendered
-// frames out.
+// runHeadless runs m in a real Bubble Tea program without a terminal: key
+// messages in, rendered frames out. quit sends q and waits for the end.
+func runHeadless(t *testing.T, m *Model, opts ...tea.ProgramOption) (p *tea.Program, out *safeBuffer, quit func()) {
+	t.Helper()
+	out = &safeBuffer{}
+	opts = append([]tea.ProgramOption{tea.WithInput(nil), tea.WithOutput(out), tea.WithoutSignals(), tea.WithWindowSize(120, 20)}, opts...)
+	p = tea.NewProgram(m, opts...)
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	return p, out, func() {
+		t.Helper()
+		p.Send(key("q"))
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(5 * time.Second):
+			p.Kill()
+			t.Fatal("the program did not quit on q")
+		}
+	}
+}
+
 func TestProgramHeadless(t *testing.T) {
 	ch := make(chan Update, 1)
 	j := &fakeJumper{}
-	m := New(Options{Updates: ch, Jumper: j, Now: (&clock{t0}).Now, Renderer: plain()})
-	var out safeBuffer
-	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignals())
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
+	m := New(Options{Updates: ch, Jumper: j, Now: (&clock{t0}).Now, Plain: true})
+	p, out, quit := runHeadless(t, m)
 	ch <- Update{Sessions: []session.Shown{
 		shown("a", session.Waiting, session.ReasonPermission, time.Minute, "/src/first"),
 		shown("b", session.Done, "", time.Minute, "/src/second"),
 	}}
 	waitFor(t, func() bool { return strings.Contains(out.String(), "second") })
-	p.Send(tea.KeyMsg{Type: tea.KeyDown})
-	p.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	p.Send(key("down"))
+	p.Send(key("enter"))
 	waitFor(t, func() bool { return len(j.calls()) == 1 })
 	waitFor(t, func() bool { return strings.Contains(out.String(), "jumped to tmux pane") })
-	p.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		p.Kill()
-		t.Fatal("the program did not quit on q")
-	}
+	quit()
 	if got := j.calls(); got[0] != "b" {
 		t.Errorf("jumped to %v, want b", got)
+	}
+	// The live board takes the whole screen and gives it back.
+	if o := out.String(); !strings.Contains(o, "\x1b[?1049h") || !strings.Contains(o, "\x1b[?1049l") {
+		t.Errorf("the board did not use the alternate screen: %q", o)
+	}
+}
+
+// The model styles in full colour; the program brings it down to what the
+// terminal shows (Lip Gloss v1's renderer did this in the model).
+func TestProgramColoursForTheTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		profile   colorprofile.Profile
+		want, not string
+	}{
+		{colorprofile.TrueColor, "38;2;255;184;60", "38;5;"},
+		{colorprofile.ANSI256, "38;5;", "38;2;"},
+		{colorprofile.NoTTY, "waiting", "38;"},
+	} {
+		ch := make(chan Update, 1)
+		_, out, quit := runHeadless(t, New(Options{Updates: ch, Now: (&clock{t0}).Now}), tea.WithColorProfile(tc.profile))
+		ch <- Update{Sessions: []session.Shown{shown("a", session.Waiting, session.ReasonPermission, time.Minute, "/src/first")}}
+		waitFor(t, func() bool { return strings.Contains(out.String(), "permission") })
+		quit()
+		if o := out.String(); !strings.Contains(o, tc.want) || strings.Contains(o, tc.not) {
+			t.Errorf("%v: want %q and no %q in %q", tc.profile, tc.want, tc.not, o)
+		}
 	}
 }
 
@@ -348,33 +376,33 @@ func (a *fakeAnswerer) Answer(id string, c session.Choice) (string, error) {
 func TestAnswerKeys(t *testing.T) {
 	c := &clock{t0}
 	a := &fakeAnswerer{}
-	m := New(Options{Now: c.Now, Answerer: a, Renderer: plain()})
+	m := New(Options{Now: c.Now, Answerer: a, Plain: true})
 	wait := shown("wait1", session.Waiting, session.ReasonPermission, time.Minute, "/src/gamma")
 	wait.Choices, wait.AnswerVia = []session.Choice{{N: 1, Label: "Yes"}, {N: 3, Label: "No"}}, "tmux"
 	other := shown("wait2", session.Waiting, session.ReasonQuestion, 30*time.Second, "/src/delta")
 	other.Choices = []session.Choice{{N: 1, Label: "React"}}
 	step(t, m, Update{Sessions: []session.Shown{wait, other, shown("work1", session.Working, "", time.Minute, "/src/alpha")}})
-	if !strings.Contains(m.View(), "    1 Yes · 3 No\n") || !strings.Contains(m.View(), "1-9 answer") {
-		t.Fatalf("view:\n%s", m.View())
+	if !strings.Contains(m.text(), "    1 Yes · 3 No\n") || !strings.Contains(m.text(), "1-9 answer") {
+		t.Fatalf("view:\n%s", m.text())
 	}
-	if cmd := step(t, m, key("2")); cmd != nil || !strings.Contains(m.View(), "no choice 2") {
-		t.Fatalf("key 2: %v\n%s", cmd, m.View())
+	if cmd := step(t, m, key("2")); cmd != nil || !strings.Contains(m.text(), "no choice 2") {
+		t.Fatalf("key 2: %v\n%s", cmd, m.text())
 	}
 	cmd := step(t, m, key("3"))
 	if cmd == nil {
 		t.Fatal("key 3 did not answer")
 	}
-	if step(t, m, key("1")) != nil || !strings.Contains(m.View(), "an answer is being typed") {
-		t.Fatalf("a second answer while one runs:\n%s", m.View())
+	if step(t, m, key("1")) != nil || !strings.Contains(m.text(), "an answer is being typed") {
+		t.Fatalf("a second answer while one runs:\n%s", m.text())
 	}
 	step(t, m, cmd())
-	if strings.Join(a.calls, ";") != "wait1 3 No" || !strings.Contains(m.View(), `answered 3 "No"`) {
-		t.Fatalf("calls %q\n%s", a.calls, m.View())
+	if strings.Join(a.calls, ";") != "wait1 3 No" || !strings.Contains(m.text(), `answered 3 "No"`) {
+		t.Fatalf("calls %q\n%s", a.calls, m.text())
 	}
 	// The second waiting session's terminal takes no typing.
 	step(t, m, key("down"))
-	if step(t, m, key("1")) != nil || !strings.Contains(m.View(), "answer in the terminal: enter jumps there") || len(a.calls) != 1 {
-		t.Fatalf("elsewhere: %q\n%s", a.calls, m.View())
+	if step(t, m, key("1")) != nil || !strings.Contains(m.text(), "answer in the terminal: enter jumps there") || len(a.calls) != 1 {
+		t.Fatalf("elsewhere: %q\n%s", a.calls, m.text())
 	}
 	// A working session: digits do nothing.
 	step(t, m, key("down"))
@@ -386,8 +414,8 @@ func TestAnswerKeys(t *testing.T) {
 	step(t, m, key("up"))
 	step(t, m, key("up"))
 	step(t, m, cmdOf(t, m, "1")())
-	if !strings.Contains(m.View(), "not answered: typed nothing") {
-		t.Fatalf("failure:\n%s", m.View())
+	if !strings.Contains(m.text(), "not answered: typed nothing") {
+		t.Fatalf("failure:\n%s", m.text())
 	}
 }
 
