@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -24,7 +23,6 @@ func Leader(argv []string) int {
 		fmt.Fprintln(os.Stderr, "mew run: no command to run")
 		return 2
 	}
-	env := agentEnv(os.Environ())
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "mew run: %v\n", err)
@@ -32,7 +30,6 @@ func Leader(argv []string) int {
 	}
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Args[0] = argv[0]
-	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	// Its own process group, the terminal's foreground one (Ctty is this
 	// process's descriptor of the terminal).
@@ -65,53 +62,4 @@ func Leader(argv []string) int {
 			return exitCode(ws)
 		}
 	}
-}
-
-// termEnv carries the agent's TERM past the leader: the leader is the mew
-// binary, whose start-up must not talk to a terminal the agent owns
-// (TERM=dumb keeps terminal libraries from querying it).
-const termEnv = "MEW_RUN_TERM"
-
-// leaderEnv is the leader's environment: TERM=dumb, the agent's TERM kept
-// aside ("set:<value>", or "unset").
-func leaderEnv(env []string) []string {
-	out := make([]string, 0, len(env)+2)
-	saved := "unset"
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "TERM="); ok {
-			saved = "set:" + v
-			continue
-		}
-		if strings.HasPrefix(kv, termEnv+"=") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "TERM=dumb", termEnv+"="+saved)
-}
-
-// agentEnv undoes leaderEnv.
-func agentEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	saved := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, termEnv+"="); ok {
-			saved = v
-			continue
-		}
-		out = append(out, kv)
-	}
-	if saved == "" {
-		return out // not started by the wrapper: as it is
-	}
-	kept := out[:0]
-	for _, kv := range out {
-		if !strings.HasPrefix(kv, "TERM=") {
-			kept = append(kept, kv)
-		}
-	}
-	if v, ok := strings.CutPrefix(saved, "set:"); ok {
-		kept = append(kept, "TERM="+v)
-	}
-	return kept
 }

@@ -106,7 +106,7 @@ func Run(o Options) (code int, err error) {
 	var cmd *exec.Cmd
 	if len(o.Leader) > 0 {
 		cmd = exec.Command(o.Leader[0], append(o.Leader[1:], o.Argv...)...)
-		cmd.Env = leaderEnv(env)
+		cmd.Env = env
 	} else {
 		cmd = exec.Command(path, o.Argv[1:]...)
 		cmd.Args[0] = o.Argv[0]
