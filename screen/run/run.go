@@ -75,7 +75,7 @@ func Run(o Options) (code int, err error) {
 		return 127, err
 	}
 
-	w := &wrapper{o: o, emu: screen.New(screen.DefaultRows, screen.DefaultCols), queued: make(chan struct{}, 1), termFd: -1}
+	w := &wrapper{o: o, emu: screen.New(screen.DefaultRows, screen.DefaultCols), termFd: -1}
 	if o.Stdin != nil && term.IsTerminal(int(o.Stdin.Fd())) {
 		w.termFd = int(o.Stdin.Fd())
 		// The person's tab, for jumps: the child's own terminal is ours.
@@ -148,7 +148,6 @@ func Run(o Options) (code int, err error) {
 	outDone := make(chan struct{})
 	go w.guard(func() { w.pumpOutput(outDone) })
 	go w.guard(w.pumpInput)
-	go w.guard(func() { w.feedLoop(ctx) })
 	go w.guard(func() { w.sweepLoop(ctx) })
 	defer w.closeListener()
 
@@ -218,11 +217,11 @@ type wrapper struct {
 	rawMu    sync.Mutex
 
 	emu *screen.Emulator
-	// queue carries output to the emulator off the output path: the
+	// queue keeps the output for the emulator, which reads it when the
+	// screen is classified (sweep, answer): off the output path, so the
 	// person's terminal never waits for Mew's reading.
 	queueMu sync.Mutex
 	queue   []byte
-	queued  chan struct{}
 	feedMu  sync.Mutex
 	chunk   []byte // the emulator's side of the queue (swapped with it)
 
@@ -231,10 +230,6 @@ type wrapper struct {
 	agentName string
 	written   session.ScreenState // what the store holds
 }
-
-// maxQueue bounds the output waiting for the emulator; past it the oldest
-// is dropped (the screen is redrawn soon enough) rather than memory grown.
-const maxQueue = 8 << 20
 
 // guard runs f on its own goroutine's behalf: a panic there must still
 // give the person their terminal back and end the agent with it.
@@ -259,15 +254,13 @@ func (w *wrapper) pumpOutput(done chan<- struct{}) {
 			// The person's terminal first, unchanged.
 			w.o.Stdout.Write(buf[:n])
 			w.queueMu.Lock()
-			if len(w.queue)+n > maxQueue {
-				w.queue = w.queue[:0]
+			if len(w.queue)+n > 2*maxBacklog {
+				// Only the end is read (see maxBacklog): keep that.
+				keep := max(maxBacklog-n, 0)
+				w.queue = append(w.queue[:0], w.queue[len(w.queue)-keep:]...)
 			}
 			w.queue = append(w.queue, buf[:n]...)
 			w.queueMu.Unlock()
-			select {
-			case w.queued <- struct{}{}:
-			default:
-			}
 		}
 		if err != nil {
 			return // EIO: the agent and everything on its terminal are gone
@@ -287,22 +280,10 @@ func (w *wrapper) pumpInput() {
 	}
 }
 
-// feedLoop hands queued output to the emulator.
-func (w *wrapper) feedLoop(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-w.queued:
-		}
-		w.feed()
-	}
-}
-
-// maxBacklog is how much queued output the emulator reads at once. A
-// burst bigger than that (cat of a big file) is read from its end only:
-// the screen is what the last bytes drew, frames in between are never
-// classified, and the CPU is left to the agent and the relay.
+// maxBacklog is how much output the emulator reads at once, every sweep
+// (700 ms). More than that in one sweep (cat of a big file) is read from
+// its end only: the screen is what the last bytes drew, frames in between
+// are never classified, and the CPU is left to the agent and the relay.
 const maxBacklog = 256 << 10
 
 // feed hands everything queued to the emulator.
@@ -335,6 +316,7 @@ func (w *wrapper) sweepLoop(ctx context.Context) {
 // sweep classifies the screen and writes the session when it changed.
 func (w *wrapper) sweep() {
 	w.startListener()
+	w.feed()
 	st, _, ok := w.observe()
 	if !ok {
 		return
