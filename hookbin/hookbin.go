@@ -183,12 +183,11 @@ func readEvent(o *Options) *reducer.Event {
 		return nil
 	}
 	ev := new(reducer.Event)
-	odd, err := reducer.ParseLenient(payload, ev)
+	odd, err := reducer.ParseFor(o.agent(), payload, ev)
 	if err != nil {
 		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
 		return nil
 	}
-	ev.Name = reducer.Canonical(o.agent(), ev.Name)
 	if !session.ValidID(ev.SessionID) {
 		o.Log.Printf("-", "session id %q is not a plain safe name; ignored", clipForLog(ev.SessionID))
 		return nil
@@ -231,6 +230,13 @@ func record(o *Options, ev *reducer.Event) {
 			rec.Hook = new(session.HookState)
 		}
 		reducer.FoldMono(rec.Hook, ev, now, mono)
+		if proc == nil && rec.Process == nil && reducer.FromPlugin(agent) {
+			// A plugin's first event of a session that began without
+			// one (OpenCode continuing a session sends no
+			// session.created): the process, for liveness and jumps.
+			// A few /proc or sysctl reads, under this session's lock.
+			proc = captureProcess(o)
+		}
 		if proc != nil {
 			rec.Process = proc
 		}

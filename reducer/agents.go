@@ -22,8 +22,40 @@ const SessionStartTurn = "SessionStartTurn"
 // session: the hook records the agent process then.
 func StartsSession(name string) bool { return name == SessionStart || name == SessionStartTurn }
 
+// TurnRunning, TurnIdle and TurnRetrying are the canonical events of agents
+// that report a status rather than hooks around each step (OpenCode's
+// session.status): a turn runs; nothing runs; a failed request is being
+// retried.
+//
+// TurnIdle ends a running turn as done; after an interrupt or a failure it
+// changes nothing (OpenCode reports idle after both). After TurnRetrying it
+// means the person gave up on the retries: idle, not done.
+const (
+	TurnRunning  = "TurnRunning"
+	TurnIdle     = "TurnIdle"
+	TurnRetrying = "TurnRetrying"
+)
+
 // Codex's own event names where they differ from the canonical ones.
 const codexInterrupt = "Interrupt"
+
+// Gemini CLI's hook events (0.61), Claude-shaped payloads under other
+// names.
+const (
+	geminiBeforeAgent = "BeforeAgent"
+	geminiAfterAgent  = "AfterAgent"
+	geminiBeforeTool  = "BeforeTool"
+	geminiAfterTool   = "AfterTool"
+)
+
+// GeminiEvents are the Gemini CLI hook events Mew registers for. Gemini runs
+// hooks synchronously and shows "Executing Hooks" while they run: AfterModel
+// and BeforeModel fire for every streamed chunk and request, PreCompress
+// every turn, BeforeToolSelection every request, and none of them says
+// anything about the state, so they are left out.
+var GeminiEvents = []string{
+	SessionStart, geminiBeforeAgent, geminiBeforeTool, geminiAfterTool, Notification, geminiAfterAgent, SessionEnd,
+}
 
 // CodexEvents are the Codex hook events Mew registers for. Codex runs hooks
 // synchronously, so events that say nothing about the state (PreCompact,
@@ -41,7 +73,41 @@ type rename struct{ agent, name, canonical string }
 var renames = []rename{
 	{session.AgentCodex, codexInterrupt, Interrupted},
 	{session.AgentCodex, SessionStart, SessionStartTurn},
+
+	{session.AgentGemini, geminiBeforeAgent, UserPromptSubmit},
+	{session.AgentGemini, geminiAfterAgent, Stop},
+	{session.AgentGemini, geminiBeforeTool, PreToolUse},
+	{session.AgentGemini, geminiAfterTool, PostToolUse},
+	// The confirmation dialog (after BeforeTool); no hook says when it is
+	// answered but AfterTool, and none at all when it is denied with Esc
+	// (the screen sees that: combine rule 5).
+	{session.AgentGemini, notificationPrefix + "ToolPermission", notificationPrefix + notePermission},
+
+	// OpenCode's plugin events (see PluginEvent for how a name gets its
+	// ".kind"). Exit sends nothing: the process source sees it.
+	{session.AgentOpenCode, "session.created", SessionStart},
+	{session.AgentOpenCode, "session.status.busy", TurnRunning},
+	{session.AgentOpenCode, "session.status.retry", TurnRetrying},
+	{session.AgentOpenCode, "session.status.idle", TurnIdle},
+	{session.AgentOpenCode, "session.idle", TurnIdle},
+	{session.AgentOpenCode, "permission.asked", PermissionRequest},
+	{session.AgentOpenCode, "permission.replied.once", PostToolUse},
+	{session.AgentOpenCode, "permission.replied.always", PostToolUse},
+	{session.AgentOpenCode, "permission.replied.reject", Interrupted}, // Esc on the dialog is a reject too
+	{session.AgentOpenCode, "session.error.MessageAbortedError", Interrupted},
+	{session.AgentOpenCode, "session.error", StopFailure},
+
+	// Amp's plugin events (agent.end's status: done | error | cancelled).
+	{session.AgentAmp, "session.start", SessionStart},
+	{session.AgentAmp, "agent.start", UserPromptSubmit},
+	{session.AgentAmp, "agent.end.done", Stop},
+	{session.AgentAmp, "agent.end.error", StopFailure},
+	{session.AgentAmp, "agent.end.cancelled", Interrupted},
 }
+
+// notificationPrefix marks a rename of a Notification's kind
+// (notification_type) rather than of an event.
+const notificationPrefix = "Notification:"
 
 // EventsFor lists the hook events Mew registers with agent (nil for an
 // agent that has no hooks Mew installs).
@@ -51,16 +117,40 @@ func EventsFor(agent string) []string {
 		return Events
 	case session.AgentCodex:
 		return CodexEvents
+	case session.AgentGemini:
+		return GeminiEvents
 	}
-	return nil
+	return nil // OpenCode and Amp: a plugin forwards their events (package install)
 }
 
 // Canonical is the canonical name of agent's event name.
 func Canonical(agent, name string) string {
-	for _, r := range renames {
-		if r.agent == agent && r.name == name {
-			return r.canonical
-		}
+	if c, ok := lookup(agent, name); ok {
+		return c
 	}
 	return name
+}
+
+func lookup(agent, name string) (string, bool) {
+	for _, r := range renames {
+		if r.agent == agent && r.name == name {
+			return r.canonical, true
+		}
+	}
+	return "", false
+}
+
+// Normalize turns an event of agent into the canonical one the reducer
+// folds: its name, its notification kind, and the fields an agent names
+// differently (Gemini's prompt_response is the turn's last message).
+func Normalize(agent string, ev *Event) {
+	ev.Name = Canonical(agent, ev.Name)
+	if ev.Name == Notification && ev.NotificationType != "" {
+		if c, ok := lookup(agent, notificationPrefix+ev.NotificationType); ok {
+			ev.NotificationType = c[len(notificationPrefix):]
+		}
+	}
+	if ev.LastMessage == "" {
+		ev.LastMessage = ev.PromptResponse
+	}
 }

@@ -172,6 +172,9 @@ func errorKind(raw json.RawMessage) string {
 		if obj.Kind != "" {
 			return oneLine(obj.Kind, 60)
 		}
+		if obj.Name != "" {
+			return oneLine(obj.Name, 60)
+		}
 	}
 	return "error"
 }

@@ -35,6 +35,9 @@ type Event struct {
 	BackgroundTasks  []BackgroundTask `json:"background_tasks"`
 	Reason           string           `json:"reason"` // SessionEnd
 	Error            json.RawMessage  `json:"error"`  // StopFailure: a string or an object
+	// PromptResponse is Gemini CLI's AfterAgent answer (its
+	// last_assistant_message).
+	PromptResponse string `json:"prompt_response"`
 }
 
 // toolInput is the part of a tool_input worth showing a person.
@@ -58,8 +61,61 @@ type option struct {
 	Label string `json:"label"`
 }
 
-// stopError is StopFailure's error when it is an object.
+// stopError is StopFailure's error when it is an object (OpenCode's
+// session.error names its kind in "name").
 type stopError struct {
 	Type string `json:"type"`
 	Kind string `json:"kind"`
+	Name string `json:"name"`
+}
+
+// PluginEvent is what Mew's OpenCode and Amp plugins forward to the hook:
+// the agent's own event object, as the agent passed it to the plugin, with
+// only the fields Mew reads (Amp's agent.end carries the whole thread, which
+// the plugin leaves out) and the directory the agent runs in. See
+// ParsePlugin for how it becomes an Event.
+type PluginEvent struct {
+	Type string `json:"type"`
+	// Cwd is added by Mew's plugin: the directory the agent was started in.
+	Cwd        string       `json:"cwd"`
+	Properties pluginFields `json:"properties"` // OpenCode
+	Thread     pluginThread `json:"thread"`     // Amp
+	// Status is Amp's agent.end outcome ("done", "error", "cancelled").
+	Status  string `json:"status"`
+	Message string `json:"message"` // Amp's agent.start: the prompt
+}
+
+// pluginFields are the properties of OpenCode's events that Mew reads.
+type pluginFields struct {
+	SessionID string `json:"sessionID"`
+	// Status is session.status's {"type": "busy"|"retry"|"idle", …}.
+	Status     pluginStatus    `json:"status"`
+	ID         string          `json:"id"`        // permission.asked
+	RequestID  string          `json:"requestID"` // permission.replied
+	Reply      string          `json:"reply"`     // permission.replied: once | always | reject
+	Response   string          `json:"response"`  // the same before OpenCode 1.x
+	Permission string          `json:"permission"`
+	Metadata   json.RawMessage `json:"metadata"` // permission.asked: e.g. {"command": …}
+	Error      pluginError     `json:"error"`    // session.error
+	Info       pluginInfo      `json:"info"`     // session.created
+}
+
+type pluginStatus struct {
+	Type    string `json:"type"`
+	Message string `json:"message"` // retry: why
+}
+
+type pluginError struct {
+	Name string `json:"name"`
+}
+
+type pluginInfo struct {
+	ID        string `json:"id"`
+	Directory string `json:"directory"`
+	ParentID  string `json:"parentID"`
+	Title     string `json:"title"`
+}
+
+type pluginThread struct {
+	ID string `json:"id"`
 }

@@ -204,6 +204,12 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer1(in *jlexer.Lexer, out *sto
 			} else {
 				out.Kind = string(in.String())
 			}
+		case "name":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Name = string(in.String())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -227,6 +233,11 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer1(out *jwriter.Writer, in st
 		const prefix string = ",\"kind\":"
 		out.RawString(prefix)
 		out.String(string(in.Kind))
+	}
+	{
+		const prefix string = ",\"name\":"
+		out.RawString(prefix)
+		out.String(string(in.Name))
 	}
 	out.RawByte('}')
 }
@@ -362,7 +373,477 @@ func (v *question) UnmarshalJSON(data []byte) error {
 func (v *question) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonA8a797f8DecodeGithubComMewDevMewReducer2(l, v)
 }
-func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *option) {
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *pluginThread) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "id":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ID = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in pluginThread) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"id\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.ID))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v pluginThread) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v pluginThread) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *pluginThread) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *pluginThread) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(l, v)
+}
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(in *jlexer.Lexer, out *pluginStatus) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "type":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Type = string(in.String())
+			}
+		case "message":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Message = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(out *jwriter.Writer, in pluginStatus) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"type\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.Type))
+	}
+	{
+		const prefix string = ",\"message\":"
+		out.RawString(prefix)
+		out.String(string(in.Message))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v pluginStatus) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v pluginStatus) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *pluginStatus) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *pluginStatus) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(l, v)
+}
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(in *jlexer.Lexer, out *pluginInfo) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "id":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ID = string(in.String())
+			}
+		case "directory":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Directory = string(in.String())
+			}
+		case "parentID":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ParentID = string(in.String())
+			}
+		case "title":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Title = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(out *jwriter.Writer, in pluginInfo) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"id\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.ID))
+	}
+	{
+		const prefix string = ",\"directory\":"
+		out.RawString(prefix)
+		out.String(string(in.Directory))
+	}
+	{
+		const prefix string = ",\"parentID\":"
+		out.RawString(prefix)
+		out.String(string(in.ParentID))
+	}
+	{
+		const prefix string = ",\"title\":"
+		out.RawString(prefix)
+		out.String(string(in.Title))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v pluginInfo) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v pluginInfo) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *pluginInfo) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *pluginInfo) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(l, v)
+}
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer6(in *jlexer.Lexer, out *pluginFields) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "sessionID":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.SessionID = string(in.String())
+			}
+		case "status":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				(out.Status).UnmarshalEasyJSON(in)
+			}
+		case "id":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ID = string(in.String())
+			}
+		case "requestID":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.RequestID = string(in.String())
+			}
+		case "reply":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Reply = string(in.String())
+			}
+		case "response":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Response = string(in.String())
+			}
+		case "permission":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Permission = string(in.String())
+			}
+		case "metadata":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.Metadata).UnmarshalJSON(data))
+				}
+			}
+		case "error":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				(out.Error).UnmarshalEasyJSON(in)
+			}
+		case "info":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				(out.Info).UnmarshalEasyJSON(in)
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer6(out *jwriter.Writer, in pluginFields) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"sessionID\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.SessionID))
+	}
+	{
+		const prefix string = ",\"status\":"
+		out.RawString(prefix)
+		(in.Status).MarshalEasyJSON(out)
+	}
+	{
+		const prefix string = ",\"id\":"
+		out.RawString(prefix)
+		out.String(string(in.ID))
+	}
+	{
+		const prefix string = ",\"requestID\":"
+		out.RawString(prefix)
+		out.String(string(in.RequestID))
+	}
+	{
+		const prefix string = ",\"reply\":"
+		out.RawString(prefix)
+		out.String(string(in.Reply))
+	}
+	{
+		const prefix string = ",\"response\":"
+		out.RawString(prefix)
+		out.String(string(in.Response))
+	}
+	{
+		const prefix string = ",\"permission\":"
+		out.RawString(prefix)
+		out.String(string(in.Permission))
+	}
+	{
+		const prefix string = ",\"metadata\":"
+		out.RawString(prefix)
+		out.Raw((in.Metadata).MarshalJSON())
+	}
+	{
+		const prefix string = ",\"error\":"
+		out.RawString(prefix)
+		(in.Error).MarshalEasyJSON(out)
+	}
+	{
+		const prefix string = ",\"info\":"
+		out.RawString(prefix)
+		(in.Info).MarshalEasyJSON(out)
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v pluginFields) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer6(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v pluginFields) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer6(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *pluginFields) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer6(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *pluginFields) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer6(l, v)
+}
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer7(in *jlexer.Lexer, out *pluginError) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "name":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Name = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer7(out *jwriter.Writer, in pluginError) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"name\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.Name))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v pluginError) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer7(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v pluginError) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer7(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *pluginError) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer7(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *pluginError) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer7(l, v)
+}
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer8(in *jlexer.Lexer, out *option) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -392,7 +873,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(in *jlexer.Lexer, out *opt
 		in.Consumed()
 	}
 }
-func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in option) {
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer8(out *jwriter.Writer, in option) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -407,27 +888,147 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(out *jwriter.Writer, in op
 // MarshalJSON supports json.Marshaler interface
 func (v option) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(&w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer8(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v option) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer3(w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer8(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *option) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(&r, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer8(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *option) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer3(l, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer8(l, v)
 }
-func easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(in *jlexer.Lexer, out *Event) {
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer9(in *jlexer.Lexer, out *PluginEvent) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "type":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Type = string(in.String())
+			}
+		case "cwd":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Cwd = string(in.String())
+			}
+		case "properties":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				(out.Properties).UnmarshalEasyJSON(in)
+			}
+		case "thread":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				(out.Thread).UnmarshalEasyJSON(in)
+			}
+		case "status":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Status = string(in.String())
+			}
+		case "message":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Message = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer9(out *jwriter.Writer, in PluginEvent) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"type\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.Type))
+	}
+	{
+		const prefix string = ",\"cwd\":"
+		out.RawString(prefix)
+		out.String(string(in.Cwd))
+	}
+	{
+		const prefix string = ",\"properties\":"
+		out.RawString(prefix)
+		(in.Properties).MarshalEasyJSON(out)
+	}
+	{
+		const prefix string = ",\"thread\":"
+		out.RawString(prefix)
+		(in.Thread).MarshalEasyJSON(out)
+	}
+	{
+		const prefix string = ",\"status\":"
+		out.RawString(prefix)
+		out.String(string(in.Status))
+	}
+	{
+		const prefix string = ",\"message\":"
+		out.RawString(prefix)
+		out.String(string(in.Message))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v PluginEvent) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer9(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v PluginEvent) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer9(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *PluginEvent) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer9(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *PluginEvent) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer9(l, v)
+}
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer10(in *jlexer.Lexer, out *Event) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -574,6 +1175,12 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(in *jlexer.Lexer, out *Eve
 					in.AddError((out.Error).UnmarshalJSON(data))
 				}
 			}
+		case "prompt_response":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.PromptResponse = string(in.String())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -584,7 +1191,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(in *jlexer.Lexer, out *Eve
 		in.Consumed()
 	}
 }
-func easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(out *jwriter.Writer, in Event) {
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer10(out *jwriter.Writer, in Event) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -689,33 +1296,38 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(out *jwriter.Writer, in Ev
 		out.RawString(prefix)
 		out.Raw((in.Error).MarshalJSON())
 	}
+	{
+		const prefix string = ",\"prompt_response\":"
+		out.RawString(prefix)
+		out.String(string(in.PromptResponse))
+	}
 	out.RawByte('}')
 }
 
 // MarshalJSON supports json.Marshaler interface
 func (v Event) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(&w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer10(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Event) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer4(w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer10(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Event) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(&r, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer10(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Event) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer4(l, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer10(l, v)
 }
-func easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(in *jlexer.Lexer, out *BackgroundTask) {
+func easyjsonA8a797f8DecodeGithubComMewDevMewReducer11(in *jlexer.Lexer, out *BackgroundTask) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -757,7 +1369,7 @@ func easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(in *jlexer.Lexer, out *Bac
 		in.Consumed()
 	}
 }
-func easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(out *jwriter.Writer, in BackgroundTask) {
+func easyjsonA8a797f8EncodeGithubComMewDevMewReducer11(out *jwriter.Writer, in BackgroundTask) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -782,23 +1394,23 @@ func easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(out *jwriter.Writer, in Ba
 // MarshalJSON supports json.Marshaler interface
 func (v BackgroundTask) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(&w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer11(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v BackgroundTask) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA8a797f8EncodeGithubComMewDevMewReducer5(w, v)
+	easyjsonA8a797f8EncodeGithubComMewDevMewReducer11(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *BackgroundTask) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(&r, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer11(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *BackgroundTask) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA8a797f8DecodeGithubComMewDevMewReducer5(l, v)
+	easyjsonA8a797f8DecodeGithubComMewDevMewReducer11(l, v)
 }

@@ -22,6 +22,11 @@ const (
 // has no tool call to finish it, so any later sign of progress clears it.
 const notifyToolMarker = "notification"
 
+// retryMarker marks a turn whose request failed and is being retried
+// (TurnRetrying): if the agent then goes idle without running again, the
+// person gave up on it.
+const retryMarker = "retry"
+
 // Apply folds one event into a copy of prev and returns it. now is the time
 // the event happened (the hook's clock); Apply never reads the clock itself.
 func Apply(prev session.HookState, ev Event, now time.Time) session.HookState {
@@ -160,6 +165,24 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 		// waits any more, and nothing is done either.
 		h.Active, h.StopSeen, h.Failure = false, false, ""
 		h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == "" })
+	case TurnRunning:
+		h.Active, h.StopSeen, h.Failure = true, false, ""
+		h.Pending = dropPending(h.Pending, isRetry)
+	case TurnRetrying:
+		h.Active, h.StopSeen = true, false
+		if !slices.ContainsFunc(h.Pending, isRetry) {
+			h.Pending = addPending(h.Pending, session.PendingTool{Tool: retryMarker, Since: now})
+		}
+	case TurnIdle:
+		// The agent reports idle after every turn, also one the person
+		// stopped or one that failed: only a turn still running ends done.
+		if !h.Active {
+			bears = false
+			break
+		}
+		gaveUp := slices.ContainsFunc(h.Pending, isRetry)
+		h.Active, h.StopSeen = false, !gaveUp
+		h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == "" })
 	case PreCompact, PostCompact:
 		bears = false // compaction runs inside a turn or on /compact; it changes nothing shown
 	case SessionEnd:
@@ -247,10 +270,14 @@ func markWaiting(pending []session.PendingTool, ev *Event, now time.Time) []sess
 			}
 		}
 	}
+	// OpenCode's permission.asked carries the request's id, which its
+	// permission.replied names: the call is finished by it.
 	return addPending(pending, session.PendingTool{
-		Agent: agent, Tool: tool, Input: input, Detail: detail, Options: options, Wait: reason, Since: now,
+		ID: oneLine(ev.ToolUseID, 80), Agent: agent, Tool: tool, Input: input, Detail: detail, Options: options, Wait: reason, Since: now,
 	})
 }
+
+func isRetry(p session.PendingTool) bool { return p.Tool == retryMarker && p.Agent == "" }
 
 // finishPending removes the call an event finishes: by tool_use_id when both
 // sides have one, else the oldest call of that agent and tool. Waits known
