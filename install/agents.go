@@ -30,6 +30,13 @@ type Agent struct {
 	Matchers bool
 	// Program is the agent's executable, for detecting it on PATH.
 	Program string
+	// Timeout of Mew's entry in the agent's unit (Gemini CLI: ms); 0 is
+	// install.Timeout seconds.
+	Timeout int
+	// Plugin is set for agents Mew reaches through a plugin file of its
+	// own instead of a hooks file (OpenCode, Amp): File in Dir is that
+	// plugin, written and removed whole.
+	Plugin *Plugin
 }
 
 // Path is the agent's hooks file in env.
@@ -53,14 +60,22 @@ func (a Agent) Want(e Env) (Want, error) {
 	if err != nil {
 		return Want{}, err
 	}
-	return Want{Command: cmd, Events: a.Events, Timeout: Timeout, NoMatchers: !a.Matchers}, nil
+	timeout := a.Timeout
+	if timeout == 0 {
+		timeout = Timeout
+	}
+	return Want{Command: cmd, Events: a.Events, Timeout: timeout, NoMatchers: !a.Matchers}, nil
 }
 
 // Installed says whether the agent looks installed: its configuration
 // directory exists or its program is on PATH (lookPath, exec.LookPath's
 // shape).
 func (a Agent) Installed(e Env, lookPath func(string) (string, error)) bool {
-	if fi, err := os.Stat(a.Dir(e)); err == nil && fi.IsDir() {
+	dir := a.Dir(e)
+	if a.Plugin != nil {
+		dir = filepath.Dir(dir) // the plugins folder's parent: the agent's configuration
+	}
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return true
 	}
 	if lookPath == nil {
@@ -70,7 +85,7 @@ func (a Agent) Installed(e Env, lookPath func(string) (string, error)) bool {
 	return err == nil
 }
 
-// Claude and Codex are the agents `mew install` registers with.
+// The agents `mew install` registers with.
 var (
 	Claude = Agent{
 		Name: session.AgentClaude, Title: "Claude Code", File: "settings.json",
@@ -82,10 +97,31 @@ var (
 		Dir:    func(e Env) string { return e.CodexHome },
 		Events: reducer.EventsFor(session.AgentCodex), Program: "codex",
 	}
+	// OpenCode loads every plugins/*.{js,ts} of its configuration folder.
+	OpenCode = Agent{
+		Name: session.AgentOpenCode, Title: "OpenCode", File: "mew.js",
+		Dir:     func(e Env) string { return filepath.Join(e.ConfigHome, "opencode", "plugins") },
+		Program: "opencode", Plugin: openCodePlugin,
+	}
+	// Gemini CLI's settings.json has Claude Code's "hooks" shape, with
+	// timeouts in milliseconds.
+	Gemini = Agent{
+		Name: session.AgentGemini, Title: "Gemini CLI", File: "settings.json",
+		Dir:    func(e Env) string { return e.GeminiDir },
+		Events: reducer.EventsFor(session.AgentGemini), Matchers: true, Program: "gemini",
+		Timeout: Timeout * 1000,
+	}
+	// Amp loads plugins from $XDG_CONFIG_HOME/amp/plugins on every
+	// platform (its plugin API is experimental; see README).
+	Amp = Agent{
+		Name: session.AgentAmp, Title: "Amp", File: "mew.ts",
+		Dir:     func(e Env) string { return filepath.Join(e.ConfigHome, "amp", "plugins") },
+		Program: "amp", Plugin: ampPlugin,
+	}
 )
 
 // Agents lists them in the order Mew documents them.
-var Agents = []Agent{Claude, Codex}
+var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp}
 
 // AgentNamed finds an agent of the table by name.
 func AgentNamed(name string) (Agent, error) {

@@ -65,6 +65,9 @@ type DoctorOptions struct {
 	Agents []Agent
 	// Codex is the codex executable ("" when not on PATH).
 	Codex string
+	// LookPath finds the other agents' executables (exec.LookPath); nil
+	// skips their version checks.
+	LookPath func(string) (string, error)
 }
 
 // ManagedSettings are the managed-policy settings files of Claude Code on
@@ -103,12 +106,17 @@ func Doctor(o DoctorOptions) []Finding {
 		agents = []Agent{Claude}
 	}
 	for i, a := range agents {
-		want, err := a.Want(o.Env)
-		if err != nil {
-			add(Problem, "%v", err)
-			return out
+		var want Want
+		if a.Plugin != nil {
+			checkPlugin(o, a, add)
+		} else {
+			var err error
+			if want, err = a.Want(o.Env); err != nil {
+				add(Problem, "%v", err)
+				return out
+			}
+			checkHooks(o, a, want, add)
 		}
-		checkHooks(o, a, want, add)
 		if i == 0 {
 			checkBinary(o, add)
 			checkStateDir(o.MewHome, add)
@@ -126,6 +134,8 @@ func Doctor(o DoctorOptions) []Finding {
 		case Codex.Name:
 			checkCodexTrust(o, want, add)
 			checkVersion(o, "Codex", o.Codex, "0.169", add)
+		default:
+			checkOtherAgent(o, a, add)
 		}
 	}
 	return out
@@ -376,6 +386,7 @@ func sortedKeys(m map[string]bool) []string {
 type settingsDoc struct {
 	disableAll  bool
 	managedOnly bool
+	hooksOff    bool // Gemini CLI's "hooksConfig": {"enabled": false}
 	entries     map[string][]foundEntry // Mew's or not, by event
 }
 
@@ -400,6 +411,12 @@ func parseSettings(data []byte, a Agent) (settingsDoc, error) {
 	}
 	_ = json.Unmarshal(top["disableAllHooks"], &doc.disableAll)
 	_ = json.Unmarshal(top["allowManagedHooksOnly"], &doc.managedOnly)
+	var hc struct {
+		Enabled *bool `json:"enabled"`
+	}
+	if json.Unmarshal(top["hooksConfig"], &hc) == nil && hc.Enabled != nil && !*hc.Enabled {
+		doc.hooksOff = true
+	}
 	var hooks map[string]json.RawMessage
 	if json.Unmarshal(top["hooks"], &hooks) != nil {
 		return doc, nil

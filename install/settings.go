@@ -36,10 +36,16 @@ type Env struct {
 	ClaudeDir string // $CLAUDE_CONFIG_DIR, or ~/.claude
 	MewHome   string // $MEW_HOME, or ~/.mew
 	CodexHome string // $CODEX_HOME, or ~/.codex
+	// GeminiDir is Gemini CLI's settings folder: $GEMINI_CLI_HOME/.gemini,
+	// or ~/.gemini.
+	GeminiDir string
+	// ConfigHome is $XDG_CONFIG_HOME, or ~/.config: OpenCode's and Amp's
+	// configuration live under it (on macOS too).
+	ConfigHome string
 }
 
-// EnvFromOS reads HOME, CLAUDE_CONFIG_DIR, CODEX_HOME and MEW_HOME;
-// relative paths are made absolute.
+// EnvFromOS reads HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
+// XDG_CONFIG_HOME and MEW_HOME; relative paths are made absolute.
 func EnvFromOS() (Env, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -57,8 +63,17 @@ func EnvFromOS() (Env, error) {
 	if codex == "" {
 		codex = filepath.Join(home, ".codex")
 	}
-	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome, CodexHome: codex}
-	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome} {
+	gemini := os.Getenv("GEMINI_CLI_HOME")
+	if gemini == "" {
+		gemini = home
+	}
+	config := os.Getenv("XDG_CONFIG_HOME")
+	if config == "" {
+		config = filepath.Join(home, ".config")
+	}
+	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome, CodexHome: codex,
+		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config}
+	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome} {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return Env{}, err
 		}
@@ -106,6 +121,9 @@ type Report struct {
 	Removed     bool   // uninstall removed the file install had created
 	Hook        string // the installed hook binary
 	HookUpdated bool   // it was (or would be) copied
+	// Plugin: Settings is the plugin file Mew writes whole (OpenCode, Amp),
+	// not a file whose "hooks" it edits.
+	Plugin bool
 }
 
 // FileError is a settings file Mew would not or could not change.
@@ -128,6 +146,9 @@ var ErrReadOnly = errors.New("the file is read-only")
 // (Claude Code's user settings by default). Running it again changes
 // nothing.
 func Install(o Options) (Report, error) {
+	if o.agent().Plugin != nil {
+		return installPlugin(o)
+	}
 	want, err := o.agent().Want(o.Env)
 	if err != nil {
 		return Report{}, err
@@ -224,6 +245,9 @@ func prepareInstall(rep *Report, f settingsFile, ed Edited, recs records, mewHom
 // there was none). The hook binary stays: sessions already running still
 // call it.
 func Uninstall(o Options) (Report, error) {
+	if o.agent().Plugin != nil {
+		return uninstallPlugin(o)
+	}
 	unlock, err := o.lock(false)
 	if err != nil {
 		return Report{}, err

@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	register("install", "register Mew's hook with Claude Code and Codex", runInstall)
+	register("install", "register Mew's hook with the agents (Claude Code, Codex, OpenCode, Gemini CLI, Amp)", runInstall)
 	register("uninstall", "take Mew's hook out of the agents' settings", runUninstall)
 	register("doctor", "check that Mew can see your sessions", runDoctor)
 }
@@ -31,6 +31,15 @@ func agentsFor(name string, env install.Env) ([]install.Agent, error) {
 	return install.Detect(env, exec.LookPath), nil
 }
 
+// agentNames lists the names --agent takes.
+var agentNames = func() string {
+	var names []string
+	for _, a := range install.Agents {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, ", ")
+}()
+
 // agentHeader starts an agent's part of the output when there are several.
 func agentHeader(w io.Writer, agents []install.Agent, a install.Agent) {
 	if len(agents) > 1 {
@@ -44,11 +53,13 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
 	hook := fl.String("hook", "", "the mew-hook binary to install (default: the one next to mew)")
-	agent := fl.String("agent", "", "only this agent: claude or codex (default: every one found installed)")
+	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--hook PATH] [--agent NAME]")
 		fmt.Fprintln(stderr, "Copies mew-hook to $MEW_HOME/bin and registers it with each agent found installed:")
-		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), Codex in $CODEX_HOME/hooks.json (~/.codex).")
+		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), Codex in $CODEX_HOME/hooks.json (~/.codex),")
+		fmt.Fprintln(stderr, "Gemini CLI in ~/.gemini/settings.json; for OpenCode and Amp it writes a plugin file of its own")
+		fmt.Fprintln(stderr, "($XDG_CONFIG_HOME/opencode/plugins/mew.js, $XDG_CONFIG_HOME/amp/plugins/mew.ts; ~/.config by default).")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -103,6 +114,10 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 
 // reportInstall says what Install did for one agent.
 func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, rep install.Report, dry bool) {
+	if rep.Plugin {
+		reportPlugin(w, a, src, rep, dry)
+		return
+	}
 	if dry {
 		if rep.HookUpdated {
 			fmt.Fprintf(w, "Would copy %s to %s.\n", src, rep.Hook)
@@ -144,10 +159,10 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("uninstall", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
-	agent := fl.String("agent", "", "only this agent: claude or codex (default: all of them)")
+	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: all of them)")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mew uninstall [--dry-run] [--agent NAME]")
-		fmt.Fprintln(stderr, "Takes Mew's hook out of $CLAUDE_CONFIG_DIR/settings.json (~/.claude) and $CODEX_HOME/hooks.json (~/.codex); the person's own hooks stay.")
+		fmt.Fprintln(stderr, "Takes Mew's hook out of each agent's settings (the person's own hooks stay) and removes Mew's own plugin files.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -191,8 +206,38 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// reportPlugin says what Install did for an agent Mew reaches by plugin.
+func reportPlugin(w io.Writer, a install.Agent, src string, rep install.Report, dry bool) {
+	switch {
+	case rep.HookUpdated && dry:
+		fmt.Fprintf(w, "Would copy %s to %s.\n", src, rep.Hook)
+	case rep.HookUpdated:
+		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
+	}
+	switch {
+	case !rep.Wrote:
+		fmt.Fprintf(w, "Mew's plugin is already at %s; nothing to change.\n", rep.Settings)
+	case dry:
+		fmt.Fprintf(w, "Would write Mew's plugin %s (a file of its own; nothing else of %s changes).\n", rep.Settings, a.Title)
+	default:
+		fmt.Fprintf(w, "Wrote Mew's plugin %s (a file of its own; nothing else of %s changed).\n", rep.Settings, a.Title)
+		fmt.Fprintf(w, "%s sessions started from now on report to Mew; restart the ones already running.\n", a.Title)
+	}
+}
+
 // reportUninstall says what Uninstall did for one agent.
 func reportUninstall(stdout io.Writer, rep install.Report, dry bool) {
+	switch {
+	case rep.Plugin && !rep.Wrote:
+		fmt.Fprintf(stdout, "Mew's plugin is not at %s; nothing to change.\n", rep.Settings)
+		return
+	case rep.Plugin && dry:
+		fmt.Fprintf(stdout, "Would remove Mew's plugin %s.\n", rep.Settings)
+		return
+	case rep.Plugin:
+		fmt.Fprintf(stdout, "Removed Mew's plugin %s.\n", rep.Settings)
+		return
+	}
 	switch {
 	case !rep.Wrote:
 		fmt.Fprintf(stdout, "Mew's hook is not registered in %s; nothing to change.\n", rep.Settings)
@@ -255,7 +300,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	fl := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	agent := fl.String("agent", "", "only this agent: claude or codex (default: every one found installed)")
+	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mew doctor [--agent NAME]")
 		fmt.Fprintln(stderr, "Checks Mew's hook, its state directory and the agents' settings; exits 1 when something stops Mew from working.")
@@ -285,6 +330,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	o.Cwd, _ = os.Getwd()
 	o.Claude, _ = exec.LookPath("claude")
 	o.Codex, _ = exec.LookPath("codex")
+	o.LookPath = exec.LookPath
 	findings := install.Doctor(o)
 	findings = append(findings, doctorRemotes(env.MewHome)...)
 	findings = append(findings, doctorRules(env.MewHome)...)

@@ -1,0 +1,101 @@
+// Package fakellm is a scripted stand-in for two model APIs on loopback,
+// for driving real agent CLIs in end-to-end tests without a network: the
+// OpenAI-compatible chat completions API (`POST /v1/chat/completions`,
+// streamed; OpenCode through a custom provider) and the Gemini API
+// (`POST /v1beta/models/<model>:streamGenerateContent`; Gemini CLI through
+// GOOGLE_GEMINI_BASE_URL).
+//
+// As in package fakeresponses (Codex), the reply to a request is a pure
+// function of it: the person's prompt carries a scenario marker
+// ("mew-e2e-<name>"), and the number of tool results since that prompt is
+// the step. Requests without tools (OpenCode's title) get a neutral answer.
+package fakellm
+
+import (
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Scenario names, typed into the CLI as part of the prompt (see Prompt).
+const (
+	Text  = "text"  // one text reply
+	Shell = "shell" // a shell command the CLI asks permission for, then text
+	Slow  = "slow"  // a text reply that trickles for a long time (to press Esc in)
+	// Error is an HTTP 400 the CLIs do not retry: the turn fails.
+	Error = "error"
+	// Flaky is an HTTP 500 (which the CLIs retry), then text.
+	Flaky = "flaky"
+)
+
+const markerPrefix = "mew-e2e-"
+
+var markerRE = regexp.MustCompile(`\bmew-e2e-([a-z]+)\b`)
+
+// Prompt is what a test types to start scenario name.
+func Prompt(name string) string { return "please " + markerPrefix + name }
+
+// ShellCommand is what the shell scenario asks to run.
+const ShellCommand = "touch made-by-agent"
+
+// Timing knobs of the scripted replies.
+type Timing struct {
+	Slow  time.Duration // how long the slow reply trickles
+	Chunk time.Duration // the gap between two pieces of a trickled reply
+}
+
+// DefaultTiming suits the end-to-end suite.
+var DefaultTiming = Timing{Slow: 60 * time.Second, Chunk: 250 * time.Millisecond}
+
+// Reply is one scripted model response.
+type Reply struct {
+	Kind    string // "text", "call" (a tool call) or "error" (an HTTP error)
+	Text    string
+	Status  int           // an error's HTTP status
+	Trickle time.Duration // stream Text in pieces for this long
+	// Why names the decision for the request log: scenario/step or "side".
+	Why string
+}
+
+// turn is what the script needs to know of a conversation.
+type turn struct {
+	scenario string
+	step     int  // tool results after the marked prompt
+	tools    bool // the request offers tools (the agent loop, not a side request)
+	retried  int  // requests for this scenario and step answered before
+}
+
+// decide picks the reply.
+func decide(c turn, t Timing) Reply {
+	if !c.tools {
+		return Reply{Kind: "text", Text: "Fake title", Why: "side"}
+	}
+	why := c.scenario + "/" + strconv.Itoa(c.step)
+	switch c.scenario {
+	case Text:
+		return Reply{Kind: "text", Text: "Hello from the fake model.", Why: why}
+	case Shell:
+		if c.step == 0 {
+			return Reply{Kind: "call", Text: ShellCommand, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Done.", Why: why}
+	case Slow:
+		return Reply{Kind: "text", Text: "Thinking it over slowly", Trickle: t.Slow, Why: why}
+	case Error:
+		return Reply{Kind: "error", Status: 400, Text: "scripted bad request", Why: why}
+	case Flaky:
+		if c.retried == 0 {
+			return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
+		}
+		return Reply{Kind: "text", Text: "Hello after a retry.", Why: why}
+	}
+	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
+}
+
+// marked finds the scenario a text names.
+func marked(text string) string {
+	if m := markerRE.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return ""
+}

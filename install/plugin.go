@@ -1,0 +1,328 @@
+package install
+
+// OpenCode and Amp run no hook commands: they load JavaScript plugins. Mew
+// writes one small plugin file of its own into the agent's plugins folder
+// and takes exactly that file out again. The plugin forwards the agent's
+// session events to mew-hook (`--agent=NAME`): one hook process at a time,
+// in order (a turn's busy and idle can be milliseconds apart), fire and
+// forget, bounded (at most 64 waiting, 5 s each), silent on any failure, so
+// it never delays or breaks the agent. Which events mean what is the
+// reducer's table, not the plugin's: the plugin forwards the agent's own
+// event objects, with the fields Mew reads.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/store"
+)
+
+// Plugin is how Mew's plugin file for an agent is made.
+type Plugin struct {
+	// Header lines the agent requires first in the file (Amp's
+	// acknowledgement of its experimental API).
+	Header []string
+	// Body registers with the agent and calls forward(event) for each event
+	// worth sending (JavaScript, also valid TypeScript).
+	Body string
+}
+
+// pluginMarker is on the line that says the file is Mew's: uninstall
+// removes a file only when it is there.
+const pluginMarker = "mew-plugin: written by `mew install`"
+
+// maxPlugin bounds what is read of a file at the plugin's path.
+const maxPlugin = 1 << 20
+
+// Source is the plugin file for env.
+func (p *Plugin) Source(a Agent, e Env) ([]byte, error) {
+	hookExpr, err := jsPath(HookPath(e.MewHome), e.Home)
+	if err != nil {
+		return nil, err
+	}
+	envExpr := `GOMAXPROCS: "1"`
+	if e.Home == "" || filepath.Clean(e.MewHome) != filepath.Join(filepath.Clean(e.Home), ".mew") {
+		home, err := jsPath(e.MewHome, e.Home)
+		if err != nil {
+			return nil, err
+		}
+		envExpr += ", MEW_HOME: " + home
+	}
+	var b strings.Builder
+	for _, h := range p.Header {
+		b.WriteString(h + "\n")
+	}
+	fmt.Fprintf(&b, "// Mew's plugin for %s: forwards its session events to Mew (%s).\n", a.Title, "https://github.com/mew-dev/mew")
+	fmt.Fprintf(&b, "// %s --agent %s; `mew uninstall` removes this file.\n", pluginMarker, a.Name)
+	fmt.Fprintf(&b, forwarder, hookExpr, envExpr, jsString(hookbin.AgentFlag+a.Name))
+	b.WriteString(p.Body)
+	return []byte(b.String()), nil
+}
+
+// forwarder is the part every plugin shares: hook path, environment,
+// arguments, then the queue.
+const forwarder = `import { spawn } from "node:child_process"
+import { homedir } from "node:os"
+import { join } from "node:path"
+
+const hook = %s
+const env = { ...process.env, %s }
+const args = [%s]
+
+// One hook process at a time, in order; at most 64 events wait (more are
+// dropped); each run gets 5 s. Nothing here may delay or break the agent.
+const queue = []
+let running = false
+
+function forward(event) {
+  if (queue.length >= 64) return
+  queue.push(JSON.stringify(event))
+  if (!running) next()
+}
+
+function next() {
+  const payload = queue.shift()
+  running = payload !== undefined
+  if (!running) return
+  let child
+  let timer = setTimeout(() => {
+    try { child?.kill("SIGKILL") } catch {}
+    done()
+  }, 5000)
+  timer.unref?.()
+  function done() {
+    if (timer === undefined) return
+    clearTimeout(timer)
+    timer = undefined
+    next()
+  }
+  try {
+    child = spawn(hook, args, { env, stdio: ["pipe", "ignore", "ignore"] })
+    child.on("error", done)
+    child.on("exit", done)
+    child.stdin.on("error", () => {})
+    child.stdin.end(payload)
+    child.unref()
+  } catch {
+    done()
+  }
+}
+`
+
+// openCodePlugin forwards OpenCode's session events. A subagent's session
+// (created with a parentID) is part of its parent's turn: only its
+// permission requests are forwarded, on the parent's session.
+var openCodePlugin = &Plugin{Body: `
+const kinds = new Set(["session.created", "session.status", "session.idle", "session.error", "permission.asked", "permission.replied"])
+const parents = new Map()
+
+export const MewPlugin = async ({ directory }) => ({
+  event: async ({ event }) => {
+    try {
+      if (!event || !kinds.has(event.type)) return
+      const p = event.properties ?? {}
+      const info = p.info ?? {}
+      if (event.type === "session.created" && info.parentID) {
+        parents.set(info.id, parents.get(info.parentID) ?? info.parentID)
+        return
+      }
+      const parent = parents.get(p.sessionID)
+      if (parent !== undefined) {
+        if (event.type.startsWith("permission.")) {
+          forward({ cwd: directory, type: event.type, properties: { ...p, sessionID: parent } })
+        }
+        return
+      }
+      forward({ cwd: directory, type: event.type, properties: p })
+    } catch {}
+  },
+})
+`}
+
+// ampPlugin forwards Amp's turn events: agent.start (with the prompt) and
+// agent.end (done, error or cancelled), without the thread's messages.
+var ampPlugin = &Plugin{
+	Header: []string{"// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now"},
+	Body: `
+export default function (amp) {
+  const cwd = process.cwd()
+  amp.on("agent.start", (event) => {
+    try {
+      forward({ cwd, type: "agent.start", thread: { id: event?.thread?.id }, message: typeof event?.message === "string" ? event.message : "" })
+    } catch {}
+    return undefined
+  })
+  amp.on("agent.end", (event) => {
+    try {
+      forward({ cwd, type: "agent.end", thread: { id: event?.thread?.id }, status: String(event?.status ?? "") })
+    } catch {}
+  })
+}
+`}
+
+// jsPath is p as a JavaScript expression: join(homedir(), "rel") under
+// home (a plugins folder is often shared in a dotfiles repository), else
+// the absolute path.
+func jsPath(p, home string) (string, error) {
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("%q is not an absolute path", p)
+	}
+	p = filepath.Clean(p)
+	if home != "" && filepath.IsAbs(home) {
+		if rel, err := filepath.Rel(filepath.Clean(home), p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "join(homedir(), " + jsString(filepath.ToSlash(rel)) + ")", nil
+		}
+	}
+	return jsString(p), nil
+}
+
+// jsString is s as a JavaScript string literal (JSON's, which escapes
+// U+2028 and U+2029 too).
+func jsString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSpace(b.String())
+}
+
+// pluginFile is what is at the plugin's path.
+type pluginFile struct {
+	path   string
+	exists bool
+	ours   bool // it carries pluginMarker
+	data   []byte
+}
+
+func readPlugin(path string) (pluginFile, error) {
+	f := pluginFile{path: path}
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return f, nil
+	case err != nil:
+		return f, &FileError{Path: path, Err: err}
+	case !fi.Mode().IsRegular():
+		return f, &FileError{Path: path, Err: errors.New("not a regular file (a symlink or a folder): Mew writes only its own plain file there")}
+	case fi.Size() > maxPlugin:
+		return f, &FileError{Path: path, Err: errors.New("a large file Mew did not write")}
+	}
+	f.data, err = os.ReadFile(path)
+	if err != nil {
+		return f, &FileError{Path: path, Err: err}
+	}
+	f.exists, f.ours = true, bytes.Contains(f.data, []byte(pluginMarker))
+	return f, nil
+}
+
+func installPlugin(o Options) (Report, error) {
+	a := o.agent()
+	want, err := a.Plugin.Source(a, o.Env)
+	if err != nil {
+		return Report{}, err
+	}
+	unlock, err := o.lock(true)
+	if err != nil {
+		return Report{}, err
+	}
+	defer unlock()
+	f, err := readPlugin(a.Path(o.Env))
+	if err != nil {
+		return Report{}, err
+	}
+	if f.exists && !f.ours {
+		return Report{}, &FileError{Path: f.path, Err: errors.New("a file Mew did not write is there")}
+	}
+	rep := Report{Settings: f.path, Plugin: true, Created: !f.exists, Wrote: !bytes.Equal(f.data, want)}
+	if o.HookSource != "" {
+		if rep.Hook, rep.HookUpdated, err = copyHook(o.HookSource, o.MewHome, o.DryRun); err != nil {
+			return rep, err
+		}
+	}
+	if !rep.Wrote || o.DryRun {
+		return rep, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+		return rep, &FileError{Path: f.path, Err: err}
+	}
+	if err := store.WriteFileAtomic(f.path, want, 0o644); err != nil {
+		return rep, &FileError{Path: f.path, Err: err}
+	}
+	return rep, nil
+}
+
+func uninstallPlugin(o Options) (Report, error) {
+	a := o.agent()
+	unlock, err := o.lock(false)
+	if err != nil {
+		return Report{}, err
+	}
+	defer unlock()
+	f, err := readPlugin(a.Path(o.Env))
+	if err != nil {
+		return Report{}, err
+	}
+	rep := Report{Settings: f.path, Plugin: true}
+	if !f.exists {
+		return rep, nil
+	}
+	if !f.ours {
+		return rep, &FileError{Path: f.path, Err: errors.New("this file is not Mew's plugin (no mark of `mew install` in it)")}
+	}
+	rep.Wrote, rep.Removed = true, true
+	if o.DryRun {
+		return rep, nil
+	}
+	if err := os.Remove(f.path); err != nil {
+		return rep, &FileError{Path: f.path, Err: err}
+	}
+	return rep, nil
+}
+
+// checkPlugin is the doctor's check of a plugin agent.
+func checkPlugin(o DoctorOptions, a Agent, add addFunc) {
+	want, err := a.Plugin.Source(a, o.Env)
+	if err != nil {
+		add(Problem, "%v", err)
+		return
+	}
+	f, err := readPlugin(a.Path(o.Env))
+	switch {
+	case err != nil:
+		add(Problem, "cannot read %s's plugin: %v", a.Title, err)
+	case !f.exists:
+		add(Problem, "Mew's plugin for %s is not installed (%s); run %s", a.Title, f.path, installHint(a))
+	case !f.ours:
+		add(Problem, "%s is not Mew's plugin; move it away and run %s", f.path, installHint(a))
+	case !bytes.Equal(f.data, want):
+		add(Warning, "Mew's plugin %s is from another mew (or MEW_HOME); run %s to update it", f.path, installHint(a))
+	default:
+		add(OK, "Mew's plugin for %s is installed at %s", a.Title, f.path)
+	}
+}
+
+// checkOtherAgent checks what else OpenCode, Gemini CLI and Amp need.
+func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
+	exe := ""
+	if o.LookPath != nil {
+		exe, _ = o.LookPath(a.Program)
+	}
+	switch a.Name {
+	case OpenCode.Name:
+		checkVersion(o, "OpenCode", exe, "1.18", add)
+	case Gemini.Name:
+		if doc, ok := readForDoctor(a.Path(o.Env)); ok && doc.hooksOff {
+			add(Problem, "%s turns hooks off (\"hooksConfig\": {\"enabled\": false}), so Gemini CLI runs none of Mew's", a.Path(o.Env))
+		}
+		checkVersion(o, "Gemini CLI", exe, "0.61", add)
+	case Amp.Name:
+		add(Warning, "Amp's plugin API is experimental and Mew's Amp plugin has not run against a real Amp (it needs Amp's service); Amp sessions are found by their process and screen either way")
+	}
+}
