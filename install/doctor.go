@@ -386,7 +386,7 @@ func sortedKeys(m map[string]bool) []string {
 type settingsDoc struct {
 	disableAll  bool
 	managedOnly bool
-	hooksOff    bool // Gemini CLI's "hooksConfig": {"enabled": false}
+	hooksOff    bool                    // Gemini CLI's "hooksConfig": {"enabled": false}
 	entries     map[string][]foundEntry // Mew's or not, by event
 }
 
