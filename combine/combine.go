@@ -83,7 +83,8 @@ const (
 //
 // The result names the source that decided it: "hook:<event>",
 // "registry:<status>", "rollout:<event>", "screen:<agent>/<state>#<rule>",
-// "process:gone", "process:terminal-gone".
+// "process:gone", "process:terminal-gone", and "process:running" for a
+// session only the process scan sees.
 func Combine(rec session.Record, live Liveness) session.Shown {
 	out := describe(rec)
 	h, sc := rec.Hook, rec.Screen
@@ -108,11 +109,18 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 			terminalGone(&out, at, rec.Terminal)
 		case sc != nil:
 			screenAlone(&out, sc)
+		case rec.Registry == nil:
+			// Only the process is known (the process scan): it runs,
+			// nothing more is claimed.
+			out.State, out.Source = session.Idle, "process:running"
+			if p := rec.Process; p != nil && p.StartMs > 0 {
+				out.Since = time.UnixMilli(p.StartMs).UTC()
+			}
 		default:
 			r := rec.Registry
 			// Only a registry that has no status yet, or whose file is gone.
 			out.State, out.Since, out.Source = session.Idle, registryTime(r), "registry:new"
-			if r != nil && r.Gone {
+			if r.Gone {
 				out.State, out.Source = session.Exited, "registry:gone"
 			}
 		}
@@ -337,6 +345,9 @@ func describe(rec session.Record) session.Shown {
 	if p := rec.Process; p != nil {
 		if p.Pid != 0 {
 			out.Pid = p.Pid
+		}
+		if out.Cwd == "" {
+			out.Cwd = p.Cwd
 		}
 		out.Tty = p.Tty
 		if out.Tmux == "" && p.Tmux != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/mew-dev/mew/combine"
 	"github.com/mew-dev/mew/internal/clock"
 	"github.com/mew-dev/mew/liveness"
+	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/proctree/gops"
 	"github.com/mew-dev/mew/registry"
@@ -82,7 +83,8 @@ const defaultScanTimeout = 2 * time.Second
 
 // Default returns the options for this user: $MEW_HOME (or ~/.mew), Claude
 // Code's registry, the tmux panes of the server Mew runs under (or the
-// default one), Codex's rollouts and processes, the real process table.
+// default one), Codex's rollouts and processes, every agent process
+// (procscan), the real process table.
 func Default() (Options, error) {
 	st, err := store.Open()
 	if err != nil {
@@ -96,7 +98,7 @@ func Default() (Options, error) {
 	return Options{
 		Store: st, RegistryDir: dir, Procs: gops.Table{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
-		Sources: append([]Source{tmux.New(tmux.SocketFromEnv(), book)}, codex.Sources(st)...),
+		Sources: append([]Source{tmux.New(tmux.SocketFromEnv(), book), procscan.New(book)}, codex.Sources(st)...),
 	}, nil
 }
 
@@ -203,8 +205,13 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 	for _, name := range names {
 		obs = append(obs, w.obs[name]...)
 	}
+	// A bare process (the process scan) joins whatever else saw it, so it
+	// goes last: a screen or log of the same process names the session.
+	sort.SliceStable(obs, func(i, j int) bool { return !bareProcess(obs[i]) && bareProcess(obs[j]) })
 	return Merge(reports, obs, func(r session.Record) bool { return live.check(r) != combine.Dead }), errs
 }
+
+func bareProcess(o Observation) bool { return o.Screen == nil && o.Log == nil && o.Terminal == nil }
 
 // compute combines every merged record, forgetting exited sessions past
 // ForgetAfter.

@@ -159,6 +159,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Ter
 			} else {
 				out.Name = string(in.String())
 			}
+		case "cwd":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Cwd = string(in.String())
+			}
 		case "tty":
 			if in.IsNull() {
 				in.Skip()
@@ -300,6 +306,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Te
 		const prefix string = ",\"name\":"
 		out.RawString(prefix)
 		out.String(string(in.Name))
+	}
+	if in.Cwd != "" {
+		const prefix string = ",\"cwd\":"
+		out.RawString(prefix)
+		out.String(string(in.Cwd))
 	}
 	if in.Tty != "" {
 		const prefix string = ",\"tty\":"
@@ -1472,6 +1483,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Pro
 			} else {
 				out.Name = string(in.String())
 			}
+		case "cwd":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Cwd = string(in.String())
+			}
 		case "tty":
 			if in.IsNull() {
 				in.Skip()
@@ -1597,6 +1614,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Pr
 		const prefix string = ",\"name\":"
 		out.RawString(prefix)
 		out.String(string(in.Name))
+	}
+	if in.Cwd != "" {
+		const prefix string = ",\"cwd\":"
+		out.RawString(prefix)
+		out.String(string(in.Cwd))
 	}
 	if in.Tty != "" {
 		const prefix string = ",\"tty\":"
