@@ -97,6 +97,34 @@ func attach(rec *session.Record, o Observation) {
 	if rec.Process == nil && (o.Process.Pid != 0 || o.Process.Tty != "" || o.Process.Tmux != nil) {
 		p := o.Process
 		rec.Process = &p
+	} else if rec.Process != nil {
+		fillProcess(rec, o.Process)
+	}
+}
+
+// fillProcess completes what the record knows of its process with what
+// another source read (the process scan reads the folder, terminal and
+// pane of a process a screen found). The record's Process may be shared
+// with the store's copy: it is replaced, never changed in place.
+func fillProcess(rec *session.Record, o session.Process) {
+	p := *rec.Process
+	changed := false
+	set := func(dst *string, v string) {
+		if *dst == "" && v != "" {
+			*dst, changed = v, true
+		}
+	}
+	set(&p.Cwd, o.Cwd)
+	set(&p.Tty, o.Tty)
+	if p.Tmux == nil && o.Tmux != nil {
+		t := *o.Tmux
+		p.Tmux, changed = &t, true
+	}
+	if p.Env == nil && o.Env != nil {
+		p.Env, changed = o.Env, true
+	}
+	if changed {
+		rec.Process = &p
 	}
 }
 
