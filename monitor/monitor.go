@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"time"
 
@@ -98,8 +99,17 @@ func Default() (Options, error) {
 	return Options{
 		Store: st, RegistryDir: dir, Procs: gops.Table{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
-		Sources: append([]Source{tmux.New(tmux.SocketFromEnv(), book), procscan.New(book)}, codex.Sources(st)...),
+		Sources: append(append([]Source{tmux.New(tmux.SocketFromEnv(), book)}, processScan(book)...), codex.Sources(st)...),
 	}, nil
+}
+
+// processScan is the process discovery source, unless $MEW_PROCSCAN is
+// "off" (tests that must not see the machine's own agents).
+func processScan(book func() (*rules.Book, []error)) []Source {
+	if os.Getenv("MEW_PROCSCAN") == "off" {
+		return nil
+	}
+	return []Source{procscan.New(book)}
 }
 
 // Snapshot reads every source once and returns the shown sessions, needs-you

@@ -238,12 +238,12 @@ type Choice struct {
 // Process identifies the agent process and where it runs, recorded by the
 // hook at SessionStart for liveness and jumps.
 type Process struct {
-	Pid       int               `json:"pid"`
-	StartMs   int64             `json:"start_ms,omitempty"` // process start, Unix milliseconds
-	Name      string            `json:"name,omitempty"`
+	Pid     int    `json:"pid"`
+	StartMs int64  `json:"start_ms,omitempty"` // process start, Unix milliseconds
+	Name    string `json:"name,omitempty"`
 	// Cwd is the process's working directory, when a source read it (the
 	// process scan); the hook's record has the session's cwd instead.
-	Cwd string `json:"cwd,omitempty"`
+	Cwd       string            `json:"cwd,omitempty"`
 	Tty       string            `json:"tty,omitempty"`
 	Env       map[string]string `json:"env,omitempty"`
 	Host      *Host             `json:"host,omitempty"`
