@@ -57,11 +57,15 @@ func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
 	return splitLines(string(out)), nil
 }
 
+// socketArgs starts every tmux command line: -u, because without a UTF-8
+// locale (an app started by launchd has no LANG) tmux prints a tab in a
+// format as "_" and every non-ASCII character of a screen as "_" too, and
+// no pane would be read at all.
 func socketArgs(socket string, args []string) []string {
 	if socket == "" {
-		return args
+		return append([]string{"-u"}, args...)
 	}
-	return append([]string{"-S", socket}, args...)
+	return append([]string{"-u", "-S", socket}, args...)
 }
 
 func noServer(msg string) bool {
