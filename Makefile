@@ -189,6 +189,8 @@ e2e-if-available:
 	else \
 		$(MAKE) --no-print-directory claude-code || echo "e2e: could not install Claude Code; the scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory codex-cli || echo "e2e: could not install the Codex CLI; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory opencode-cli || echo "e2e: could not install OpenCode; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory gemini-cli || echo "e2e: could not install Gemini CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e; \
 	fi
 EXTRA_TESTS += e2e-if-available
@@ -301,3 +303,39 @@ EXTRA_TESTS += race-answer
 bench-answer:
 	$(GO) test ./cmd/mew -run '^$$' -bench AnswerLatency -benchtime 20x
 bench: bench-answer
+
+# ---- OpenCode, Gemini CLI, Amp, process discovery (issue 14) ----
+# `make opencode-cli` and `make gemini-cli` install the pinned CLIs into the
+# e2e cache like claude-code (the driver computes the same paths,
+# e2e/driver.CLIDir). OpenCode's native binary comes in its platform
+# package; OpenCode also installs @opencode-ai/plugin into its config
+# folder, from npm, whenever a plugin is there: plugin-seed holds it once
+# for every scenario. `make bench-procscan`: the process scan's CPU with
+# 200 extra processes (README "Measured").
+E2E_OPENCODE_VERSION ?= 1.18.33
+E2E_GEMINI_VERSION ?= 0.61.0
+E2E_OPENCODE_DIR := $(E2E_CACHE)/opencode-$(E2E_OPENCODE_VERSION)
+E2E_GEMINI_DIR := $(E2E_CACHE)/gemini-cli-$(E2E_GEMINI_VERSION)
+.PHONY: opencode-cli gemini-cli bench-procscan
+opencode-cli:
+	@if [ -f "$(E2E_OPENCODE_DIR)/.installed" ]; then \
+		echo "OpenCode $(E2E_OPENCODE_VERSION) is installed in $(E2E_OPENCODE_DIR)"; \
+	else \
+		mkdir -p "$(E2E_OPENCODE_DIR)/plugin-seed" && \
+		npm install --prefix "$(E2E_OPENCODE_DIR)" --ignore-scripts --no-audit --no-fund --loglevel=error \
+			"opencode-ai@$(E2E_OPENCODE_VERSION)" && \
+		npm install --prefix "$(E2E_OPENCODE_DIR)/plugin-seed" --ignore-scripts --no-audit --no-fund --loglevel=error \
+			"@opencode-ai/plugin@$(E2E_OPENCODE_VERSION)" && \
+		touch "$(E2E_OPENCODE_DIR)/.installed"; \
+	fi
+gemini-cli:
+	@if [ -f "$(E2E_GEMINI_DIR)/.installed" ]; then \
+		echo "Gemini CLI $(E2E_GEMINI_VERSION) is installed in $(E2E_GEMINI_DIR)"; \
+	else \
+		mkdir -p "$(E2E_GEMINI_DIR)" && \
+		npm install --prefix "$(E2E_GEMINI_DIR)" --no-audit --no-fund --loglevel=error \
+			"@google/gemini-cli@$(E2E_GEMINI_VERSION)" && \
+		touch "$(E2E_GEMINI_DIR)/.installed"; \
+	fi
+bench-procscan:
+	$(GO) test ./procscan -run '^$$' -bench Poll -benchtime 300x -v

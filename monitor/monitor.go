@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -99,8 +100,17 @@ func Default() (Options, error) {
 	return Options{
 		Store: st, RegistryDir: dir, Procs: gops.Table{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
-		Sources: append(append([]Source{tmux.New(tmux.SocketFromEnv(), book)}, processScan(book)...), codex.Sources(st)...),
+		Sources: append(append([]Source{tmuxSource(st, book)}, processScan(book)...), codex.Sources(st)...),
 	}, nil
+}
+
+// tmuxSource reads the panes of the tmux server Mew runs under; a one-shot
+// read keeps what it saw in $MEW_HOME/screens for the next one.
+func tmuxSource(st store.Store, book func() (*rules.Book, []error)) Source {
+	socket := tmux.SocketFromEnv()
+	src := tmux.New(socket, book)
+	src.Memory = tmux.MemoryFile(filepath.Join(st.Home, "screens"), socket)
+	return src
 }
 
 // processScan is the process discovery source, unless $MEW_PROCSCAN is

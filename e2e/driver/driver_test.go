@@ -206,7 +206,7 @@ func TestAddObserverHooksKeepsWhatIsThere(t *testing.T) {
 	if err := os.WriteFile(settings, []byte(before), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := addObserverHooks(settings, dir+"/log.jsonl", []string{"Notification", "Stop"}); err != nil {
+	if err := addObserverHooks(settings, dir+"/log.jsonl", []string{"Notification", "Stop"}, 5); err != nil {
 		t.Fatal(err)
 	}
 	var v struct {
@@ -225,7 +225,7 @@ func TestAddObserverHooksKeepsWhatIsThere(t *testing.T) {
 		!strings.Contains(n[1].Hooks[0].Command, "'"+dir+"/log.jsonl'") || len(v.Hooks["Stop"]) != 1 {
 		t.Fatalf("%s", b)
 	}
-	if err := addObserverHooks(settings, dir+"/a b", []string{"Stop"}); err == nil {
+	if err := addObserverHooks(settings, dir+"/a b", []string{"Stop"}, 5); err == nil {
 		t.Error("a path with a space went into a shell command")
 	}
 }

@@ -24,7 +24,8 @@ type HookSeen struct {
 // do not show (notifications), and Mew is shown sharing the file with
 // someone else's hooks. The command is a shell string (Claude Code runs
 // hooks through sh -c); its only variable part is a checked, quoted path.
-func addObserverHooks(settings, logFile string, events []string) error {
+// timeout is in the CLI's unit (Claude Code: seconds; Gemini CLI: ms).
+func addObserverHooks(settings, logFile string, events []string, timeout int) error {
 	q, err := shellQuote(logFile)
 	if err != nil {
 		return err
@@ -42,7 +43,7 @@ func addObserverHooks(settings, logFile string, events []string) error {
 		hooks = map[string]any{}
 	}
 	entry := map[string]any{"hooks": []any{map[string]any{
-		"type": "command", "command": "{ cat; echo; } >> " + q + " 2>/dev/null; true", "timeout": 5}}}
+		"type": "command", "command": "{ cat; echo; } >> " + q + " 2>/dev/null; true", "timeout": timeout}}}
 	for _, ev := range events {
 		list, _ := hooks[ev].([]any)
 		hooks[ev] = append(list, entry)

@@ -30,13 +30,15 @@ type Options struct {
 	Codex  string // the native Codex binary (FindCodex)
 	// CodexPackages is the shared daemon packages folder (CodexPackages).
 	CodexPackages string
-	APIURL        string   // the stand-in Messages API
-	Dir           string   // an empty directory that holds everything of the run
-	Args          []string // extra CLI arguments, e.g. --permission-mode plan
-	Cols          int      // pane size; 120×32 when zero, like the fixtures
-	Rows          int
-	Mew           string // the mew binary; "" runs without Mew (no install, no sampling)
-	Install       bool   // run `mew install` into the isolated home first
+	// Program is the CLI of the other agents (FindOpenCode, FindGemini).
+	Program string
+	APIURL  string   // the stand-in Messages API
+	Dir     string   // an empty directory that holds everything of the run
+	Args    []string // extra CLI arguments, e.g. --permission-mode plan
+	Cols    int      // pane size; 120×32 when zero, like the fixtures
+	Rows    int
+	Mew     string // the mew binary; "" runs without Mew (no install, no sampling)
+	Install bool   // run `mew install` into the isolated home first
 	// Wrap is put before the CLI's command line (e.g. mew run --).
 	Wrap []string
 	// MewWatch samples Mew through one `mew status --watch --json --feed`
@@ -141,7 +143,11 @@ func Launch(o Options) (*Run, error) {
 	o = r.Opts
 	hookLog := filepath.Join(root, "observed-hooks.jsonl")
 	program := o.Claude
-	if r.codex() {
+	k := r.kit()
+	switch {
+	case k != nil:
+		program = o.Program
+	case r.codex():
 		program = o.Codex
 	}
 	// Mew reads this run's tmux server (its screen source), as it would
@@ -167,6 +173,9 @@ func Launch(o Options) (*Run, error) {
 	r.rec.onReg = o.OnRegistry
 	r.Started = time.Now()
 	args := o.Args
+	if k != nil && len(args) == 0 {
+		args = k.args(r)
+	}
 	if r.codex() && len(args) == 0 {
 		// More than one word: tmux runs it directly, as a shell runs a job,
 		// not under `sh -c` (which would stay the pane's foreground process
@@ -249,7 +258,12 @@ func prepare(o Options) (*Run, string, error) {
 			return nil, "", err
 		}
 	}
-	if r.codex() {
+	k := r.kit()
+	if k != nil {
+		if err := k.prepare(r); err != nil {
+			return nil, "", err
+		}
+	} else if r.codex() {
 		if err := r.prepareCodex(); err != nil {
 			return nil, "", err
 		}
@@ -266,6 +280,9 @@ func prepare(o Options) (*Run, string, error) {
 	if r.codex() {
 		r.Env = append(r.Env, "CODEX_HOME="+r.CodexHome, "FAKE_API_KEY="+FakeAPIKey)
 	}
+	if k != nil {
+		r.Env = append(r.Env, k.env(r)...)
+	}
 	if o.Install {
 		if o.Mew == "" {
 			return nil, "", errors.New("Install needs the mew binary")
@@ -276,7 +293,12 @@ func prepare(o Options) (*Run, string, error) {
 	}
 	hookLog := filepath.Join(root, "observed-hooks.jsonl")
 	if len(o.ObserveHooks) > 0 {
-		if err := addObserverHooks(filepath.Join(r.ConfigDir, "settings.json"), hookLog, o.ObserveHooks); err != nil {
+		if err := addObserverHooks(filepath.Join(r.ConfigDir, "settings.json"), hookLog, o.ObserveHooks, 5); err != nil {
+			return nil, "", err
+		}
+	}
+	if k != nil {
+		if err := k.observe(r, hookLog); err != nil {
 			return nil, "", err
 		}
 	}
@@ -291,8 +313,8 @@ func prepare(o Options) (*Run, string, error) {
 // mewInstall runs `mew install` in the isolated home, the way a person would.
 func (r *Run) mewInstall() error {
 	args := []string{"install"}
-	if r.codex() {
-		args = append(args, "--agent", AgentCodex)
+	if a := r.Opts.Agent; a != "" && a != "claude" {
+		args = append(args, "--agent", a)
 	}
 	c := exec.Command(r.Opts.Mew, args...)
 	c.Env = r.Env
@@ -348,6 +370,9 @@ func (r *Run) Close() {
 func (r *Run) SessionID() string {
 	if r.codex() {
 		return r.codexSessionID()
+	}
+	if r.kit() != nil {
+		return r.hookSessionID()
 	}
 	r.rec.mu.Lock()
 	defer r.rec.mu.Unlock()
@@ -488,6 +513,8 @@ func (r *Run) Submit(prompt string) (time.Time, error) {
 	box := `❯.*`
 	if r.codex() {
 		box = `› .*`
+	} else if k := r.kit(); k != nil {
+		box = k.box
 	}
 	if _, err := r.WaitScreen(since.Add(-time.Second), regexp.MustCompile(box+regexp.QuoteMeta(prompt)), 10*time.Second); err != nil {
 		return time.Time{}, err
@@ -503,6 +530,10 @@ func (r *Run) codex() bool { return r.Opts.Agent == AgentCodex }
 
 // WaitReady waits until the CLI shows its input box and reports idle.
 func (r *Run) WaitReady(timeout time.Duration) error {
+	if k := r.kit(); k != nil {
+		_, err := r.WaitScreen(r.Started, k.ready, timeout)
+		return err
+	}
 	if r.codex() {
 		_, err := r.WaitScreen(r.Started, codexInput, timeout)
 		return err

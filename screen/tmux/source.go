@@ -49,6 +49,9 @@ type Source struct {
 	Rules func() (*rules.Book, []error)
 	Procs Procs
 	Now   func() time.Time
+	// Memory is a file where Scan keeps what it knew of each pane for the
+	// next Scan ("" keeps nothing); see memory.go.
+	Memory string
 
 	mu    sync.Mutex
 	panes map[string]*pane // by pane id
@@ -261,7 +264,11 @@ func mewRun(argv []string) bool {
 // Scan implements source.Source: one sweep with a `tmux` process per
 // command (a one-shot read must not leave a client behind).
 func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
+	s.recall()
 	obs, err := s.sweep(ctx, Exec{Socket: s.Socket}, "")
+	if err == nil {
+		s.remember() // best effort: a read that cannot be kept is still a read
+	}
 	if errors.Is(err, ErrNoServer) {
 		obs, err = nil, nil
 	}
