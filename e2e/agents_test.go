@@ -55,9 +55,13 @@ var (
 		apiError:    regexp.MustCompile(`✕ \[API Error`),
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "AfterAgent" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "Notification" && h.Kind == "ToolPermission" },
-		quit:        []string{"C-c"},
+		quit:        []string{"C-c", "C-c"}, // "Press Ctrl+C again to exit"
 	}
 )
+
+// cliTurn: OpenCode takes seconds between a turn's requests on a loaded
+// machine (its title request, snapshots); a scripted turn ends well within.
+const cliTurn = 90 * time.Second
 
 var (
 	cliOnce sync.Map // agent → *cliSetup
@@ -140,7 +144,9 @@ func startCLI(t *testing.T, c agentCLI) *agentScen {
 			t.Logf("timeline (Mew left, the CLI right; seconds since the CLI started):\n%s", r.TL.String())
 		}
 	})
-	if err := r.WaitReady(ready); err != nil {
+	// OpenCode takes 10-25 s to draw its first screen on a loaded 2-core
+	// machine, more with four starting at once.
+	if err := r.WaitReady(2 * ready); err != nil {
 		t.Fatal(err)
 	}
 	return &agentScen{scen: &scen{t: t, r: r}, cli: c, api: api}
@@ -149,22 +155,11 @@ func startCLI(t *testing.T, c agentCLI) *agentScen {
 // observed waits for the CLI's own event after since.
 func (s *agentScen) observed(since time.Time, what string, ok func(driver.HookSeen) bool) time.Time {
 	s.t.Helper()
-	h, err := s.r.WaitHook(since, ok, turn)
+	h, err := s.r.WaitHook(since, ok, cliTurn)
 	if err != nil {
 		s.t.Fatalf("%s: %v; screen:\n%s", what, err, driver.Excerpt(s.r.Screen(), 12))
 	}
 	return h.At
-}
-
-// earliest is the CLI's moment: the earlier of its own event and its
-// screen showing the change (when screen is given and shows it).
-func (s *agentScen) earliest(since, event time.Time, screen *regexp.Regexp) time.Time {
-	if screen != nil {
-		if snap, err := s.r.WaitScreen(since, screen, 2*time.Second); err == nil && snap.At.Before(event) {
-			return snap.At
-		}
-	}
-	return event
 }
 
 // dialogShown submits the shell scenario and returns when the CLI showed
@@ -172,47 +167,36 @@ func (s *agentScen) earliest(since, event time.Time, screen *regexp.Regexp) time
 func (s *agentScen) dialogShown() driver.Snap {
 	s.t.Helper()
 	sent := s.submit(fakellm.Prompt(fakellm.Shell))
-	shown, err := s.r.WaitScreen(sent, s.cli.dialog, turn)
+	shown, err := s.r.WaitScreen(sent, s.cli.dialog, cliTurn)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	ref := s.earliest(sent, s.observed(sent, "the dialog's event", s.cli.dialogEvent), nil)
-	if shown.At.After(ref) {
-		shown.At = ref
+	if ev := s.observed(sent, "the dialog's event", s.cli.dialogEvent); ev.Before(shown.At) {
+		shown.At = ev
 	}
 	s.expect("permission dialog → waiting(permission)", shown.At, fast, waitingFor(session.ReasonPermission))
 	return shown
 }
 
-// Plain turn → done; the CLI quits → exited.
-func agentPlainTurnThenExit(t *testing.T, c agentCLI) {
+// A plain turn → done; a permission dialog → waiting(permission), allowed
+// → working → done; the CLI quits → exited. One run: the CLI's start-up is
+// most of a scenario's time.
+func agentTurnsAndExit(t *testing.T, c agentCLI) {
 	s := startCLI(t, c)
 	sent := s.submit(fakellm.Prompt(fakellm.Text))
-	end := s.earliest(sent, s.observed(sent, "the turn's end", c.turnEnd), nil)
+	end := s.observed(sent, "the plain turn's end", c.turnEnd)
 	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
 	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
 		t.Errorf("Mew's %s session %+v: want its hooks (plugin) reporting, agent %q", c.name, res.Shown, c.name)
 	}
-	for _, k := range c.quit {
-		s.press(k)
-		time.Sleep(400 * time.Millisecond)
-		if st, err := s.r.Tmux.Pane(); err == nil && st.Dead {
-			break
-		}
-	}
-	s.expect("quit → exited", s.paneDead(10*time.Second), exit, stateIs(session.Exited))
-}
 
-// Permission allowed → working → done.
-func agentPermissionAllowed(t *testing.T, c agentCLI) {
-	s := startCLI(t, c)
 	shown := s.dialogShown()
 	a, err := s.r.Answer(c.dialog, shown.At, "Enter")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.expect("allowed → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
-	end := s.earliest(a.Pressed, s.observed(a.Pressed, "the turn's end", c.turnEnd), nil)
+	end = s.observed(a.Pressed, "the turn's end", c.turnEnd)
 	s.expect("turn ended → done", end, fast, stateIs(session.Done))
 	working := s.r.MewDuring(a.Gone, end, func(sh session.Shown, listed bool) bool { return listed && sh.State == session.Working })
 	t.Logf("allowed → working: %d of %d samples between the answer and the turn's end showed working", len(working), s.r.SamplesIn(a.Gone, end))
@@ -224,11 +208,22 @@ func agentPermissionAllowed(t *testing.T, c agentCLI) {
 		t.Errorf("while the allowed command ran, Mew showed %s, want working", driver.ShownString(sh))
 	}
 	recordWindow(t.Name(), "allowed → working until the turn ends", len(bad) == 0, s.r.SamplesIn(a.Gone.Add(fast), end))
+
+	for _, k := range c.quit {
+		s.press(k)
+		time.Sleep(400 * time.Millisecond)
+		if st, err := s.r.Tmux.Pane(); err == nil && st.Dead {
+			break
+		}
+	}
+	s.expect("quit → exited", s.paneDead(10*time.Second), exit, stateIs(session.Exited))
 }
 
-// Permission denied with Esc → not waiting (Gemini CLI fires no hook for
-// it: the screen corrects the wait).
-func agentPermissionDenied(t *testing.T, c agentCLI) {
+// A permission dialog denied with Esc → not waiting (Gemini CLI fires no
+// hook for it: the screen corrects the wait); then the API answers an
+// error the CLI does not retry → failed (Gemini CLI reports it as an
+// ordinary AfterAgent: only its screen says it failed).
+func agentDenyAndError(t *testing.T, c agentCLI) {
 	s := startCLI(t, c)
 	shown := s.dialogShown()
 	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
@@ -236,32 +231,27 @@ func agentPermissionDenied(t *testing.T, c agentCLI) {
 		t.Fatal(err)
 	}
 	s.expect("denied with Esc → not waiting", a.Gone, time.Second, listedAndNot(session.Waiting))
-}
+	if c.name == driver.AgentOpenCode {
+		// OpenCode finishes the turn after the reject: a prompt typed
+		// before it is idle again can be lost.
+		s.observed(a.Pressed, "idle after the reject", c.turnEnd)
+	}
 
-// The API answers an error the CLI does not retry → failed (Gemini CLI
-// reports it as an ordinary AfterAgent: only its screen says it failed).
-func agentAPIError(t *testing.T, c agentCLI) {
-	s := startCLI(t, c)
 	sent := s.submit(fakellm.Prompt(fakellm.Error))
-	snap, err := s.r.WaitScreen(sent, c.apiError, turn)
+	snap, err := s.r.WaitScreen(sent, c.apiError, cliTurn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ref := snap.At
 	if c.name == driver.AgentOpenCode {
-		ref = s.earliest(sent, s.observed(sent, "session.error", func(h driver.HookSeen) bool { return h.Event == "session.error" }), nil)
-		if snap.At.Before(ref) {
-			ref = snap.At
+		if e := s.observed(sent, "session.error", func(h driver.HookSeen) bool { return h.Event == "session.error" }); e.Before(ref) {
+			ref = e
 		}
 	}
 	s.expect("API error → failed", ref, fast, stateIs(session.Failed))
 }
 
-func TestOpenCodePlainTurnThenExit(t *testing.T) { agentPlainTurnThenExit(t, openCodeCLI) }
-func TestOpenCodePermissionAllowed(t *testing.T) { agentPermissionAllowed(t, openCodeCLI) }
-func TestOpenCodePermissionDenied(t *testing.T)  { agentPermissionDenied(t, openCodeCLI) }
-func TestOpenCodeAPIError(t *testing.T)          { agentAPIError(t, openCodeCLI) }
-func TestGeminiPlainTurnThenExit(t *testing.T)   { agentPlainTurnThenExit(t, geminiCLI) }
-func TestGeminiPermissionAllowed(t *testing.T)   { agentPermissionAllowed(t, geminiCLI) }
-func TestGeminiPermissionDenied(t *testing.T)    { agentPermissionDenied(t, geminiCLI) }
-func TestGeminiAPIError(t *testing.T)            { agentAPIError(t, geminiCLI) }
+func TestOpenCodeTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, openCodeCLI) }
+func TestOpenCodeDenyAndError(t *testing.T) { agentDenyAndError(t, openCodeCLI) }
+func TestGeminiTurnsAndExit(t *testing.T)   { agentTurnsAndExit(t, geminiCLI) }
+func TestGeminiDenyAndError(t *testing.T)   { agentDenyAndError(t, geminiCLI) }

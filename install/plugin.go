@@ -122,6 +122,21 @@ function next() {
 var openCodePlugin = &Plugin{Body: `
 const kinds = new Set(["session.created", "session.status", "session.idle", "session.error", "permission.asked", "permission.replied"])
 const parents = new Map()
+// OpenCode repeats busy at every step and reports idle twice (session.status
+// and session.idle): a status equal to the last one forwarded for the
+// session is dropped, until any other event of the session.
+const statuses = new Map()
+
+function repeated(type, p) {
+  const status = type === "session.idle" ? "idle" : type === "session.status" ? p.status?.type : undefined
+  if (status === undefined) {
+    statuses.delete(p.sessionID)
+    return false
+  }
+  if (statuses.get(p.sessionID) === status) return true
+  statuses.set(p.sessionID, status)
+  return false
+}
 
 export const MewPlugin = async ({ directory }) => ({
   event: async ({ event }) => {
@@ -140,6 +155,7 @@ export const MewPlugin = async ({ directory }) => ({
         }
         return
       }
+      if (repeated(event.type, p)) return
       forward({ cwd: directory, type: event.type, properties: p })
     } catch {}
   },
