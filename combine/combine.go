@@ -66,9 +66,10 @@ const (
 //     hooks/registry decides.
 //  5. The screen corrects a report it has seen go stale: a wait that began
 //     before the screen last saw a prompt go away is over (Esc on a prompt
-//     fires no hook in Claude Code or Gemini CLI), and a done turn whose
+//     fires no hook in Claude Code or Gemini CLI), a done turn whose
 //     screen shows an error since it ended failed (Gemini CLI reports an
-//     API error as an ordinary end of turn).
+//     API error as an ordinary end of turn), and one whose screen shows the
+//     person stopped it is idle (Gemini CLI reports Esc the same way).
 //  6. The agent no longer in the terminal's foreground (the shell is back),
 //     or its screen saying it exited, means exited, unless a report says a
 //     turn still runs or waits: Codex's daemon keeps running a turn after
@@ -178,6 +179,9 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 		return
 	case out.State == session.Done && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
 		out.State, out.Since, out.Source = session.Failed, sc.Since, screenSource(sc)
+		return
+	case out.State == session.Done && sc.State == session.ScreenIdle && sc.Interrupted && !sc.Since.Before(out.Since.Add(-screenSlack)):
+		out.State, out.Since, out.Source = session.Idle, sc.Since, screenSource(sc)
 		return
 	}
 	busy := out.State == session.Working || out.State == session.Waiting

@@ -34,6 +34,10 @@ func TestCombineWithScreenAndLog(t *testing.T) {
 	background.Background = true
 	backgroundBusy := scr(session.ScreenWorking, 8)
 	backgroundBusy.Background = true
+	cancelled := idleScreen(5.4, false)
+	cancelled.Interrupted = true
+	cancelledBefore := idleScreen(1, false)
+	cancelledBefore.Interrupted = true
 	permHook := hook(session.Waiting, session.ReasonPermission, 5)
 	permHook.Tool, permHook.ToolDetail = "Bash", "touch x"
 
@@ -58,6 +62,8 @@ func TestCombineWithScreenAndLog(t *testing.T) {
 		{"a prompt that went away before the wait began changes nothing", permHook, nil, nil, unblockedEarly, Alive, session.Waiting, session.ReasonPermission, "hook:X"},
 		{"an error on screen after the turn ended: failed", stopped, nil, nil, scr(session.ScreenFailed, 5.6), Alive, session.Failed, "", "screen:gemini/failed#1"},
 		{"an error line older than the turn's end changes nothing", stopped, nil, nil, scr(session.ScreenFailed, 1), Alive, session.Done, "", "hook:X"},
+		{"a turn the screen says the person stopped: idle, not done", stopped, nil, nil, cancelled, Alive, session.Idle, "", "screen:gemini/idle#1"},
+		{"a stop older than the turn's end changes nothing", stopped, nil, nil, cancelledBefore, Alive, session.Done, "", "hook:X"},
 		{"shell back after the turn ended: exited", stopped, nil, nil, background, Alive, session.Exited, "", "screen:background"},
 		{"the screen says it exited", stopped, nil, nil, scr(session.ScreenExited, 7), Alive, session.Exited, "", "screen:gemini/exited#1"},
 		{"daemon rule: a running turn outlives its terminal UI", hook(session.Working, "", 5), nil, nil, backgroundBusy, Alive, session.Working, "", "hook:X"},

@@ -32,6 +32,8 @@ type agentCLI struct {
 	apiURL        func(*fakellm.Server) string
 	dialog        *regexp.Regexp // its permission dialog
 	apiError      *regexp.Regexp // an API error on its screen
+	stopped       *regexp.Regexp // its screen after Esc stopped a turn
+	stop          []string       // the keys that stop a running turn
 	// turnEnd says whether an observed event ends a turn; dialogEvent
 	// whether it announces the permission dialog.
 	turnEnd, dialogEvent func(driver.HookSeen) bool
@@ -44,6 +46,8 @@ var (
 		apiURL:      func(s *fakellm.Server) string { return s.OpenAIURL },
 		dialog:      regexp.MustCompile(`△ Permission required`),
 		apiError:    regexp.MustCompile(`scripted bad request`),
+		stopped:     regexp.MustCompile(`· interrupted`),
+		stop:        []string{"Escape", "Escape"}, // "esc again to interrupt"
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "permission.asked" },
 		quit:        []string{"C-c"},
@@ -53,6 +57,8 @@ var (
 		apiURL:      func(s *fakellm.Server) string { return s.GeminiURL },
 		dialog:      regexp.MustCompile(`Allow execution of`),
 		apiError:    regexp.MustCompile(`✕ \[API Error`),
+		stopped:     regexp.MustCompile(`Request cancelled`),
+		stop:        []string{"Escape"},
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "AfterAgent" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "Notification" && h.Kind == "ToolPermission" },
 		quit:        []string{"C-c", "C-c"}, // "Press Ctrl+C again to exit"
@@ -222,7 +228,8 @@ func agentTurnsAndExit(t *testing.T, c agentCLI) {
 // A permission dialog denied with Esc → not waiting (Gemini CLI fires no
 // hook for it: the screen corrects the wait); then the API answers an
 // error the CLI does not retry → failed (Gemini CLI reports it as an
-// ordinary AfterAgent: only its screen says it failed).
+// ordinary AfterAgent: only its screen says it failed); then Esc while a
+// turn runs → idle.
 func agentDenyAndError(t *testing.T, c agentCLI) {
 	s := startCLI(t, c)
 	shown := s.dialogShown()
@@ -249,9 +256,31 @@ func agentDenyAndError(t *testing.T, c agentCLI) {
 		}
 	}
 	s.expect("API error → failed", ref, fast, stateIs(session.Failed))
+
+	// Esc while the answer streams: the person stopped it — idle, not done
+	// (Gemini CLI ends it with an ordinary AfterAgent; its screen says
+	// "Request cancelled").
+	sent = s.submit(fakellm.Prompt(fakellm.Slow))
+	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	esc := s.press(c.stop[0])
+	for _, k := range c.stop[1:] {
+		time.Sleep(300 * time.Millisecond)
+		s.press(k)
+	}
+	stopped, err := s.r.WaitScreen(esc, c.stopped, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("Esc while working → idle", stopped.At, fast, stateIs(session.Idle))
 }
+
+// streaming is the slow scenario's reply on screen.
+var streaming = regexp.MustCompile(`Thinking it over slowly`)
 
 func TestOpenCodeTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, openCodeCLI) }
 func TestOpenCodeDenyAndError(t *testing.T) { agentDenyAndError(t, openCodeCLI) }
-func TestGeminiTurnsAndExit(t *testing.T)   { agentTurnsAndExit(t, geminiCLI) }
-func TestGeminiDenyAndError(t *testing.T)   { agentDenyAndError(t, geminiCLI) }
+
+func TestGeminiTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, geminiCLI) }
+func TestGeminiDenyAndError(t *testing.T) { agentDenyAndError(t, geminiCLI) }

@@ -215,3 +215,29 @@ func TestSniff(t *testing.T) {
 		t.Errorf("a shell screen sniffed as %q", got)
 	}
 }
+
+// Gemini CLI 0.61 after Esc while working (screen captured in the end-to-
+// end suite): idle, interrupted; once a later turn pushed the line up,
+// not any more.
+func TestGeminiRequestCancelled(t *testing.T) {
+	set := Embedded().Set("gemini")
+	cancelled := []string{
+		" > please mew-e2e-slow",
+		"✦ Thinking it over slowly Thinking it over slowly",
+		"ℹ Request cancelled.",
+		"  Executing Hook: GOMAXPROCS=1 \"$HOME/.mew/bin/mew-hook\" --agent=gemini           ? for shortcuts",
+		"────────────────────────────────────────────────────────────────",
+		" Shift+Tab to accept edits",
+		" >   Type your message or @path/to/file",
+		" workspace (/directory)                                   sandbox                  /model",
+		" ~/proj                                                   no sandbox     gemini-2.5-flash",
+		"",
+	}
+	if got := set.Classify(Frame{Rows: cancelled}); got.State != session.ScreenIdle || !got.Interrupted {
+		t.Fatalf("after Esc: %+v, want idle, interrupted", got)
+	}
+	later := append(append(append([]string(nil), cancelled[:3]...), " > hello", "✦ Hello from the fake model."), cancelled[3:]...)
+	if got := set.Classify(Frame{Rows: later}); got.State != session.ScreenIdle || got.Interrupted {
+		t.Fatalf("a turn later: %+v, want idle, not interrupted", got)
+	}
+}

@@ -59,6 +59,7 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	}
 	st.State, st.Reason, st.Rule = res.State, res.Reason, res.Rule
 	st.TurnEnded = turnEnded(prev, res)
+	st.Interrupted = res.State == session.ScreenIdle && res.Interrupted
 	st.Prompt, st.Choices = "", nil
 	if res.State == session.ScreenBlocked {
 		st.Prompt, st.Choices = Prompt(set, f.Rows, res)
@@ -68,7 +69,8 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	}
 	t.Seen = true
 	return prev.State != st.State || prev.Reason != st.Reason || prev.Rule != st.Rule ||
-		prev.TurnEnded != st.TurnEnded || prev.Prompt != st.Prompt || !slices.Equal(prev.Choices, st.Choices)
+		prev.TurnEnded != st.TurnEnded || prev.Prompt != st.Prompt || !slices.Equal(prev.Choices, st.Choices) ||
+		prev.Interrupted != st.Interrupted
 }
 
 // Prompt is what a blocked screen asks (res is its classification): the

@@ -204,9 +204,12 @@ type ScreenState struct {
 	// Rule names the rule that matched: "<agent>/<state>#<n>".
 	Rule string `json:"rule,omitempty"`
 	// TurnEnded: a finished-turn line ("✻ Worked for 2s") is on the screen.
-	TurnEnded bool      `json:"turn_ended,omitempty"`
-	Since     time.Time `json:"since"` // when State began on this screen
-	At        time.Time `json:"at"`    // the newest read of the screen
+	TurnEnded bool `json:"turn_ended,omitempty"`
+	// Interrupted: the idle screen says the person stopped the turn (Gemini
+	// CLI's "Request cancelled", which no hook reports).
+	Interrupted bool      `json:"interrupted,omitempty"`
+	Since       time.Time `json:"since"` // when State began on this screen
+	At          time.Time `json:"at"`    // the newest read of the screen
 	// Unblocked is the last time a prompt went away from the screen: a
 	// wait any other source reported before it is over.
 	Unblocked time.Time `json:"unblocked,omitempty"`

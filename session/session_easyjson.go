@@ -770,6 +770,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Scr
 			} else {
 				out.TurnEnded = bool(in.Bool())
 			}
+		case "interrupted":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Interrupted = bool(in.Bool())
+			}
 		case "since":
 			if in.IsNull() {
 				in.Skip()
@@ -907,6 +913,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sc
 		const prefix string = ",\"turn_ended\":"
 		out.RawString(prefix)
 		out.Bool(bool(in.TurnEnded))
+	}
+	if in.Interrupted {
+		const prefix string = ",\"interrupted\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Interrupted))
 	}
 	{
 		const prefix string = ",\"since\":"
