@@ -64,6 +64,9 @@ func NewWorld(t testing.TB) *World {
 		"HOME=" + w.Home, "MEW_HOME=" + w.MewHome, "CLAUDE_CONFIG_DIR=" + w.ClaudeDir,
 		"PATH=" + filepath.Dir(mew) + ":/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
 		"TMUX_TMPDIR=" + w.TmuxTmp, "TERM=xterm-256color",
+		// The "remote" is this machine: its process scan would list this
+		// machine's own agents (other tests' CLIs).
+		"MEW_PROCSCAN=off",
 	}
 	w.SSH, err = Start(filepath.Join(root, "ssh"), w.Env)
 	if errors.Is(err, ErrUnavailable) {
