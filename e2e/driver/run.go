@@ -107,6 +107,10 @@ func isolatedEnv(home, configDir, mewHome, tmp, apiURL string) []string {
 		// Everything that would phone home: updates, telemetry, error
 		// reports, the plugin marketplace; NONESSENTIAL_TRAFFIC covers the
 		// rest (feature flags, release notes).
+		// The scenarios run in parallel on one process table: Mew's process
+		// scan would list every other scenario's CLI in this one's `mew
+		// status` (procscan has its own tests against real processes).
+		"MEW_PROCSCAN=off",
 		"DISABLE_AUTOUPDATER=1",
 		"DISABLE_UPDATES=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
