@@ -1,13 +1,17 @@
 package tmux
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/store"
@@ -48,14 +52,8 @@ func (s *Source) recall() {
 	if s.Memory == "" || s.panes != nil {
 		return
 	}
-	f, err := os.Open(s.Memory)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	var saved map[string]savedPane
-	data, err := io.ReadAll(io.LimitReader(f, maxMemory))
-	if err != nil || json.Unmarshal(data, &saved) != nil {
+	saved := readMemory(s.Memory)
+	if len(saved) == 0 {
 		return
 	}
 	s.panes = map[string]*pane{}
@@ -69,25 +67,62 @@ func (s *Source) recall() {
 	}
 }
 
-// remember writes the panes to the memory file.
+// readMemory reads the memory file; empty when it is missing or unreadable.
+func readMemory(path string) map[string]savedPane {
+	saved := map[string]savedPane{}
+	f, err := os.Open(path)
+	if err != nil {
+		return saved
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxMemory))
+	if err != nil || json.Unmarshal(data, &saved) != nil {
+		return map[string]savedPane{}
+	}
+	return saved
+}
+
+// remember writes the panes to the memory file. One-shot reads overlap
+// (`mew status` every 100 ms, each taking longer under load): under a lock,
+// a pane another read saw later than this one keeps that reading, so a
+// slow read never makes the file forget a prompt a faster one saw.
 func (s *Source) remember() error {
 	if s.Memory == "" {
 		return nil
 	}
 	s.mu.Lock()
-	saved := make(map[string]savedPane, len(s.panes))
+	mine := make(map[string]savedPane, len(s.panes))
 	for id, p := range s.panes {
 		if p.agent == "" && p.fgAgent == "" {
 			continue // a shell: nothing worth remembering
 		}
-		saved[id] = savedPane{Agent: p.agent, Fg: p.fg, FgStart: p.fgStart, FgAgent: p.fgAgent, Since: p.since, BgSince: p.bgSince, Tracker: p.tracker.Memory()}
+		mine[id] = savedPane{Agent: p.agent, Fg: p.fg, FgStart: p.fgStart, FgAgent: p.fgAgent, Since: p.since, BgSince: p.bgSince, Tracker: p.tracker.Memory()}
 	}
 	s.mu.Unlock()
-	data, err := json.Marshal(saved)
-	if err != nil {
+	if err := os.MkdirAll(filepath.Dir(s.Memory), 0o700); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(s.Memory), 0o700); err != nil {
+	lock := flock.New(s.Memory+".lock", flock.SetPermissions(0o600))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if ok, err := lock.TryLockContext(ctx, 10*time.Millisecond); !ok {
+		return fmt.Errorf("memory %s is locked: %v", s.Memory, err)
+	}
+	defer lock.Unlock()
+	saved := readMemory(s.Memory)
+	for id, p := range mine {
+		if old, ok := saved[id]; ok && old.Tracker.State.At.After(p.Tracker.State.At) {
+			continue
+		}
+		saved[id] = p
+	}
+	for id := range saved {
+		if _, ok := mine[id]; !ok {
+			delete(saved, id) // the pane is gone or runs no agent any more
+		}
+	}
+	data, err := json.Marshal(saved)
+	if err != nil {
 		return err
 	}
 	return store.WriteFileAtomic(s.Memory, data, 0o600)

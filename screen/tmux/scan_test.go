@@ -72,3 +72,28 @@ func TestScanRemembersBetweenOneShotReads(t *testing.T) {
 		t.Fatalf("a read without memory knew the prompt went away: %+v", fresh)
 	}
 }
+
+// Overlapping one-shot reads: a slow read that saw a pane earlier never
+// overwrites what a later read saw (a prompt it saw would be forgotten).
+func TestMemoryKeepsTheLatestReading(t *testing.T) {
+	mem := MemoryFile(t.TempDir(), "sock")
+	at := time.Unix(1_800_000_000, 0)
+	write := func(state string, seen time.Time) {
+		t.Helper()
+		s := &Source{Memory: mem, panes: map[string]*pane{"%1": {id: "%1", agent: "gemini", fgAgent: "gemini"}}}
+		s.panes["%1"].tracker.State = session.ScreenState{State: state, At: seen}
+		if err := s.remember(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(session.ScreenBlocked, at.Add(time.Second))
+	write(session.ScreenWorking, at) // slower, older
+	got := readMemory(mem)["%1"].Tracker.State
+	if got.State != session.ScreenBlocked {
+		t.Fatalf("memory %+v: an older reading replaced a newer one", got)
+	}
+	write(session.ScreenIdle, at.Add(2*time.Second))
+	if got := readMemory(mem)["%1"].Tracker.State; got.State != session.ScreenIdle {
+		t.Fatalf("memory %+v: a newer reading was not kept", got)
+	}
+}
