@@ -23,8 +23,9 @@ func (l Lean) Get(pid int) (Proc, error) {
 	if err != nil {
 		return Proc{}, kinfoErr(err)
 	}
-	if int(kp.Proc.P_pid) != pid {
-		// sysctl answers a missing pid with an empty record.
+	if int(kp.Proc.P_pid) != pid || kp.Proc.P_stat == sZomb {
+		// sysctl answers a missing pid with an empty record; a zombie
+		// is dead, only not reaped yet.
 		return Proc{}, ErrNoProcess
 	}
 	p := Proc{
@@ -79,3 +80,12 @@ func Tty(pid int) (string, error) {
 // TicksToUnixMs is Linux-only: on macOS Claude Code's procStart is not in
 // clock ticks, so liveness falls back to startedAt.
 func TicksToUnixMs(uint64) (int64, bool) { return 0, false }
+
+// sZomb is P_stat of a zombie (<sys/proc.h> SZOMB).
+const sZomb = 5
+
+// Zombie reports whether pid is a zombie: dead, not yet reaped.
+func Zombie(pid int) bool {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	return err == nil && int(kp.Proc.P_pid) == pid && kp.Proc.P_stat == sZomb
+}

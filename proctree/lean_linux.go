@@ -29,6 +29,9 @@ func (l Lean) Get(pid int) (Proc, error) {
 	if err != nil {
 		return Proc{}, err
 	}
+	if st.zombie {
+		return Proc{}, ErrNoProcess
+	}
 	p := Proc{Pid: pid, PPid: st.ppid, Name: st.comm, StartTicks: st.startTicks}
 	if bt, err := bootTimeSec(); err == nil {
 		p.StartMs = bt*1000 + int64(st.startTicks)*1000/userHZ
@@ -67,6 +70,7 @@ func Tty(pid int) (string, error) {
 
 type procStat struct {
 	comm       string
+	zombie     bool // state Z: dead (or its main thread is; see Zombie)
 	ppid       int
 	ttyNr      uint64
 	tpgid      int // the foreground process group of its terminal
@@ -94,7 +98,7 @@ func readStat(pid int) (procStat, error) {
 	if len(f) < 20 { // f[0] is field 3 (state)
 		return procStat{}, fmt.Errorf("short /proc/%d/stat", pid)
 	}
-	st := procStat{comm: string(data[open+1 : close])}
+	st := procStat{comm: string(data[open+1 : close]), zombie: f[0] == "Z" || f[0] == "X"}
 	st.ppid, err = strconv.Atoi(f[1]) // field 4
 	if err != nil {
 		return procStat{}, fmt.Errorf("bad ppid in /proc/%d/stat", pid)
@@ -131,4 +135,13 @@ func TicksToUnixMs(ticks uint64) (int64, bool) {
 		return 0, false
 	}
 	return bt*1000 + int64(ticks)*1000/userHZ, true
+}
+
+// Zombie reports whether pid is a zombie: dead, not yet reaped by its
+// parent — or its main thread has exited while other threads run on (Bun,
+// OpenCode's runtime, was seen so for seconds after it quit). Either way it
+// runs nothing a person waits on.
+func Zombie(pid int) bool {
+	st, err := readStat(pid)
+	return err == nil && st.zombie
 }

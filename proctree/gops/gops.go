@@ -22,7 +22,8 @@ type Table struct {
 
 // Get reads one process.
 func (s Table) Get(pid int) (proctree.Proc, error) {
-	if pid <= 0 || pid > 1<<30 {
+	if pid <= 0 || pid > 1<<30 || proctree.Zombie(pid) {
+		// A zombie is dead: it only waits for its parent to reap it.
 		return proctree.Proc{}, proctree.ErrNoProcess
 	}
 	p, err := process.NewProcess(int32(pid))
