@@ -241,3 +241,25 @@ func TestGeminiRequestCancelled(t *testing.T) {
 		t.Fatalf("a turn later: %+v, want idle, not interrupted", got)
 	}
 }
+
+func TestSniffAgentsRunByNode(t *testing.T) {
+	b := Embedded()
+	cases := []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"node", "/usr/lib/node_modules/@ampcode/cli/bin/amp"}, "amp"},
+		{[]string{"node", "/usr/local/bin/gemini", "--model", "x"}, "gemini"},
+		{[]string{"node", "/srv/campaign.js"}, ""},
+		{[]string{"node", "/srv/amp-tools/server.js"}, ""},
+	}
+	for _, c := range cases {
+		if got := b.SniffProcess("node", c.argv); got != c.want {
+			t.Errorf("SniffProcess(node, %q) = %q, want %q", c.argv, got, c.want)
+		}
+	}
+	trust := []string{" │ Do you trust the files in this folder?                     │", " │ ● 1. Trust folder (proj)   │"}
+	if got := b.Set("gemini").Classify(Frame{Rows: trust}); got.State != session.ScreenBlocked {
+		t.Errorf("Gemini's folder trust dialog: %+v, want blocked", got)
+	}
+}
