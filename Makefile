@@ -339,3 +339,4 @@ gemini-cli:
 	fi
 bench-procscan:
 	$(GO) test ./procscan -run '^$$' -bench Poll -benchtime 300x -v
+bench: bench-procscan
