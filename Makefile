@@ -340,3 +340,9 @@ gemini-cli:
 bench-procscan:
 	$(GO) test ./procscan -run '^$$' -bench Poll -benchtime 300x -v
 bench: bench-procscan
+# The stand-in model APIs serve streams on many goroutines: race detector
+# (procscan runs in race-codex, the tmux memory in race-screen).
+.PHONY: race-agents
+race-agents:
+	CGO_ENABLED=1 $(GO) test -race ./e2e/fakellm
+EXTRA_TESTS += race-agents

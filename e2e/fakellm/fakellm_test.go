@@ -1,0 +1,87 @@
+package fakellm
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func post(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestChatCompletions(t *testing.T) {
+	s, err := Start(Timing{Slow: 0, Chunk: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	url := s.OpenAIURL + "/chat/completions"
+	tools := `"tools":[{"type":"function","function":{"name":"bash"}}]`
+	req := func(msgs string) string { return `{"model":"fake-model","stream":true,` + tools + `,"messages":[` + msgs + `]}` }
+
+	code, body := post(t, url, req(`{"role":"user","content":"`+Prompt(Text)+`"}`))
+	if code != 200 || !strings.Contains(body, `"content":"model."`) || !strings.HasSuffix(strings.TrimSpace(body), "data: [DONE]") {
+		t.Fatalf("text: %d\n%s", code, body)
+	}
+	// The shell scenario: a bash call first, then (after its result) text.
+	user := `{"role":"user","content":[{"type":"text","text":"` + Prompt(Shell) + `"}]}`
+	if _, body = post(t, url, req(user)); !strings.Contains(body, `"name":"bash"`) || !strings.Contains(body, `touch made-by-agent`) || !strings.Contains(body, `"finish_reason":"tool_calls"`) {
+		t.Fatalf("shell step 0:\n%s", body)
+	}
+	if _, body = post(t, url, req(user+`,{"role":"assistant","content":null},{"role":"tool","content":"(no output)"}`)); !strings.Contains(body, `"content":"Done."`) {
+		t.Fatalf("shell step 1:\n%s", body)
+	}
+	if code, _ = post(t, url, req(`{"role":"user","content":"`+Prompt(Error)+`"}`)); code != 400 {
+		t.Fatalf("error scenario: HTTP %d", code)
+	}
+	flaky := req(`{"role":"user","content":"` + Prompt(Flaky) + `"}`)
+	if code, _ = post(t, url, flaky); code != 500 {
+		t.Fatalf("flaky, first: HTTP %d", code)
+	}
+	if code, body = post(t, url, flaky); code != 200 || !strings.Contains(body, "retry") {
+		t.Fatalf("flaky, retried: HTTP %d\n%s", code, body)
+	}
+	// No tools offered: OpenCode's title request.
+	if _, body = post(t, url, `{"model":"m","stream":false,"messages":[{"role":"user","content":"`+Prompt(Error)+`"}]}`); !strings.Contains(body, "Fake title") {
+		t.Fatalf("side request:\n%s", body)
+	}
+}
+
+func TestGemini(t *testing.T) {
+	s, err := Start(DefaultTiming)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	url := s.GeminiURL + "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+	tools := `"tools":[{"functionDeclarations":[{"name":"run_shell_command"}]}]`
+	req := func(contents string) string { return `{` + tools + `,"contents":[` + contents + `]}` }
+	user := `{"role":"user","parts":[{"text":"<session_context>…</session_context>"},{"text":"` + Prompt(Shell) + `"}]}`
+
+	if _, body := post(t, url, req(user)); !strings.Contains(body, `"functionCall":{"args":{"command":"touch made-by-agent"`) {
+		t.Fatalf("shell step 0:\n%s", body)
+	}
+	after := user + `,{"role":"model","parts":[{"functionCall":{"name":"run_shell_command"}}]},{"role":"user","parts":[{"functionResponse":{"name":"run_shell_command"}}]}`
+	if _, body := post(t, url, req(after)); !strings.Contains(body, `"text":"Done."`) || !strings.Contains(body, `"finishReason":"STOP"`) {
+		t.Fatalf("shell step 1:\n%s", body)
+	}
+	if code, _ := post(t, url, req(`{"role":"user","parts":[{"text":"`+Prompt(Error)+`"}]}`)); code != 400 {
+		t.Fatalf("error scenario: HTTP %d", code)
+	}
+	count := s.GeminiURL + "/v1beta/models/gemini-2.5-flash:countTokens"
+	if code, body := post(t, count, `{}`); code != 200 || !strings.Contains(body, "totalTokens") {
+		t.Fatalf("countTokens: %d %s", code, body)
+	}
+	if code, _ := post(t, s.GeminiURL+"/v1/elsewhere", `{}`); code != 404 {
+		t.Fatalf("unknown path: HTTP %d", code)
+	}
+}
