@@ -99,6 +99,11 @@ func (s *Source) remember() error {
 		mine[id] = savedPane{Agent: p.agent, Fg: p.fg, FgStart: p.fgStart, FgAgent: p.fgAgent, Since: p.since, BgSince: p.bgSince, Tracker: p.tracker.Memory()}
 	}
 	s.mu.Unlock()
+	if len(mine) == 0 {
+		if _, err := os.Stat(s.Memory); err != nil {
+			return nil // no agent pane, nothing kept: leave $MEW_HOME as it is
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(s.Memory), 0o700); err != nil {
 		return err
 	}
