@@ -193,6 +193,11 @@ func (s *Source) readPane(ctx context.Context, r Runner, book *rules.Book, p *pa
 		argv, _ := s.Procs.Cmdline(fg)
 		p.fg, p.fgStart = fg, proc.StartMs
 		p.fgAgent = book.SniffProcess(proc.Name, argv)
+		if p.fgAgent == "" && proctree.IsShell(proc.Name) {
+			// `sh -c 'claude --resume x'` (tmux runs a window's command so):
+			// the shell may stay the foreground job, the agent its child.
+			p.fgAgent = sniffShellCommand(book, argv)
+		}
 		p.fgSniffs = 0
 		if p.fgAgent == "" && !proctree.IsShell(proc.Name) && !mewRun(argv) {
 			p.fgSniffs = screenSniffs
@@ -253,6 +258,35 @@ func (s *Source) readPane(ctx context.Context, r Runner, book *rules.Book, p *pa
 			Tmux: &session.Tmux{Socket: s.Socket, Pane: info.id, ServerPid: info.serverPid}},
 		Screen: &st,
 	}, true
+}
+
+// sniffShellCommand names the agent a non-interactive shell runs
+// (`sh -c "…"`): the first word of each simple command in its script,
+// past variable assignments.
+func sniffShellCommand(book *rules.Book, argv []string) string {
+	script := ""
+	for i, a := range argv {
+		if a == "-c" && i+1 < len(argv) {
+			script = argv[i+1]
+			break
+		}
+	}
+	if script == "" {
+		return "" // an interactive shell: its jobs are foreground jobs of their own
+	}
+	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return strings.ContainsRune(";&|\n()", r) }) {
+		words := strings.Fields(cmd)
+		for len(words) > 0 && (strings.Contains(words[0], "=") || words[0] == "exec" || words[0] == "command") {
+			words = words[1:]
+		}
+		if len(words) == 0 {
+			continue
+		}
+		if a := book.SniffProcess(filepath.Base(words[0]), words); a != "" {
+			return a
+		}
+	}
+	return ""
 }
 
 // mewRun reports a `mew run` wrapper: it reads its agent's screen itself,

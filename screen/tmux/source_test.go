@@ -182,3 +182,23 @@ func TestQuoteAndPaneIDs(t *testing.T) {
 		t.Error("Capture took a hostile pane id")
 	}
 }
+
+func TestSniffShellCommand(t *testing.T) {
+	book := rules.Embedded()
+	cases := map[string][]string{
+		"claude": {"sh", "-c", "claude --resume x"},
+		"codex":  {"/bin/bash", "-c", "cd /src/p && FOO=1 exec codex please"},
+		"gemini": {"sh", "-c", "node /usr/local/bin/gemini; echo done"},
+		"":       {"bash"},
+	}
+	for want, argv := range cases {
+		if got := sniffShellCommand(book, argv); got != want {
+			t.Errorf("%q: %q, want %q", argv, got, want)
+		}
+	}
+	for _, argv := range [][]string{{"-bash"}, {"sh", "-c", "vim claude.md"}, {"sh", "-c", "echo codex"}} {
+		if got := sniffShellCommand(book, argv); got != "" {
+			t.Errorf("%q sniffed as %q", argv, got)
+		}
+	}
+}
