@@ -26,7 +26,9 @@ func TestChatCompletions(t *testing.T) {
 	defer s.Close()
 	url := s.OpenAIURL + "/chat/completions"
 	tools := `"tools":[{"type":"function","function":{"name":"bash"}}]`
-	req := func(msgs string) string { return `{"model":"fake-model","stream":true,` + tools + `,"messages":[` + msgs + `]}` }
+	req := func(msgs string) string {
+		return `{"model":"fake-model","stream":true,` + tools + `,"messages":[` + msgs + `]}`
+	}
 
 	code, body := post(t, url, req(`{"role":"user","content":"`+Prompt(Text)+`"}`))
 	if code != 200 || !strings.Contains(body, `"content":"model."`) || !strings.HasSuffix(strings.TrimSpace(body), "data: [DONE]") {
