@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -66,14 +67,51 @@ type Hooked struct {
 	ID, Cwd, Transcript string
 }
 
-// HookedFromStore lists the Codex sessions of st's records.
+// HookedFromStore lists the Codex sessions of st's records. It re-reads
+// only the files that changed since its last call: it runs every poll, and
+// a store can hold hundreds of sessions of other agents.
 func HookedFromStore(st store.Store) func() []Hooked {
+	type seen struct {
+		mod    time.Time
+		size   int64
+		hooked *Hooked // nil: not a Codex session with hooks
+	}
+	var mu sync.Mutex
+	cache := map[string]seen{}
 	return func() []Hooked {
-		recs, _ := st.List()
+		mu.Lock()
+		defer mu.Unlock()
+		entries, err := os.ReadDir(st.Dir())
+		if err != nil {
+			return nil
+		}
+		present := make(map[string]bool, len(entries))
 		var out []Hooked
-		for _, r := range recs {
-			if r.Agent == session.AgentCodex && r.Hook != nil {
-				out = append(out, Hooked{ID: r.ID, Cwd: r.Hook.Cwd, Transcript: r.Hook.TranscriptPath})
+		for _, e := range entries {
+			id, ok := strings.CutSuffix(e.Name(), ".json")
+			if !ok || e.IsDir() || !session.ValidID(id) {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			present[id] = true
+			c, ok := cache[id]
+			if !ok || !c.mod.Equal(fi.ModTime()) || c.size != fi.Size() {
+				c = seen{mod: fi.ModTime(), size: fi.Size()}
+				if r, err := st.Load(id); err == nil && r.Agent == session.AgentCodex && r.Hook != nil {
+					c.hooked = &Hooked{ID: r.ID, Cwd: r.Hook.Cwd, Transcript: r.Hook.TranscriptPath}
+				}
+				cache[id] = c
+			}
+			if c.hooked != nil {
+				out = append(out, *c.hooked)
+			}
+		}
+		for id := range cache {
+			if !present[id] {
+				delete(cache, id)
 			}
 		}
 		return out

@@ -95,6 +95,7 @@ func (e *exitEvents) close() {
 
 // forgetPid drops the verdicts about pid: the next pass reads it again.
 func (c *liveCache) forgetPid(pid int) {
+	c.gen++
 	for k := range c.known {
 		if k.pid == pid {
 			delete(c.known, k)

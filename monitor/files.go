@@ -103,6 +103,7 @@ func (w *world) reloadStoreFile(o Options, name string) bool {
 		w.files[name] = stampOf(fi)
 	}
 	w.recs[id] = rec
+	w.touch(id)
 	return true
 }
 
@@ -112,6 +113,7 @@ func (w *world) dropStoreFile(name string) bool {
 	delete(w.files, name)
 	delete(w.loadErrs, name)
 	delete(w.recs, strings.TrimSuffix(name, ".json"))
+	w.touch(strings.TrimSuffix(name, ".json"))
 	return had || bad
 }
 
@@ -172,6 +174,7 @@ func (w *world) reloadDoc(o Options, name string) bool {
 		w.docStamp[name] = stampOf(fi)
 	}
 	w.docs[name] = registry.Entry{File: name, Doc: d}
+	w.docsGen++
 	return true
 }
 
@@ -181,6 +184,7 @@ func (w *world) dropDoc(name string) bool {
 	delete(w.docs, name)
 	delete(w.docStamp, name)
 	delete(w.regErrs, name)
+	w.docsGen++
 	return had || bad
 }
 

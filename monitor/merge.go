@@ -69,7 +69,9 @@ func Merge(recs []session.Record, obs []Observation, alive func(session.Record) 
 		}
 		attach(&out[i], o)
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
+	if len(out) > len(recs) {
+		sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
+	}
 	return out
 }
 

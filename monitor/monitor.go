@@ -14,7 +14,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/codex"
@@ -155,13 +157,36 @@ type world struct {
 	regErrs  map[string]error
 	obs      map[string][]Observation // by source name
 	obsErrs  map[string]error
+
+	// What a shown session was computed from, so a pass recomputes only
+	// the sessions whose inputs changed (hundreds of sessions, tens of
+	// changes a second): a generation per stored record, one for the
+	// registry and one for the outside sources.
+	gen       map[string]uint64
+	docsGen   uint64
+	obsGen    uint64
+	shownFrom map[string]shownKey
+	shown     map[string]session.Shown
+	seen      map[string]bool // scratch of compute
+	// order is the stored records' ids, sorted (redone when one comes or goes).
+	order []string
 }
+
+// shownKey is what a session's shown state depends on.
+type shownKey struct {
+	gen, docs, obs, live uint64
+	liveness             combine.Liveness
+}
+
+// touch records that the stored record of id changed.
+func (w *world) touch(id string) { w.gen[id]++ }
 
 func newWorld() *world {
 	return &world{
 		recs: map[string]session.Record{}, files: map[string]fileStamp{}, loadErrs: map[string]error{},
 		docs: map[string]registry.Entry{}, docStamp: map[string]fileStamp{}, regErrs: map[string]error{},
 		obs: map[string][]Observation{}, obsErrs: map[string]error{},
+		gen: map[string]uint64{}, shownFrom: map[string]shownKey{}, shown: map[string]session.Shown{},
 	}
 }
 
@@ -177,6 +202,7 @@ func (w *world) scanSources(o Options) []error {
 		obs, err := src.Scan(ctx)
 		cancel()
 		w.obs[src.Name()] = obs
+		w.obsGen++
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", src.Name(), err))
 		}
@@ -189,10 +215,20 @@ func (w *world) scanSources(o Options) []error {
 func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 	now := o.now()
 	recs := make([]session.Record, 0, len(w.recs))
-	for _, r := range w.recs {
+	for _, id := range w.order {
+		r, ok := w.recs[id]
+		if !ok {
+			break // one went: sort again
+		}
 		recs = append(recs, r)
 	}
-	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
+	if len(recs) != len(w.recs) || len(w.order) != len(w.recs) {
+		w.order = sortedKeys(w.recs)
+		recs = recs[:0]
+		for _, id := range w.order {
+			recs = append(recs, w.recs[id])
+		}
+	}
 	var errs []error
 	if o.RegistryDir != "" {
 		entries := make([]registry.Entry, 0, len(w.docs))
@@ -204,6 +240,7 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 		recs, persisted, errs = foldRegistry(o, recs, entries, now)
 		for id, r := range persisted {
 			w.recs[id] = r // what the store now holds: not persisted again
+			w.touch(id)
 		}
 	}
 	// A session only a screen reports (`mew run`) is an observation too:
@@ -248,15 +285,19 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 	}
 	now := o.now()
 	shown := make([]session.Shown, 0, len(recs))
+	if w.seen == nil {
+		w.seen = make(map[string]bool, len(recs))
+	}
+	seen := w.seen
+	clear(seen)
 	for _, rec := range recs {
-		s := combine.Combine(rec, live.check(rec))
-		if s.Since.IsZero() {
-			// A record that carries no time at all: its file's time is when
-			// anything last happened to it (an exited session is then
-			// forgotten ForgetAfter later, not at once).
-			if f, ok := w.files[rec.ID+".json"]; ok {
-				s.Since = f.mod.UTC()
-			}
+		seen[rec.ID] = true
+		liveness := live.check(rec)
+		key := shownKey{gen: w.gen[rec.ID], docs: w.docsGen, obs: w.obsGen, live: live.gen, liveness: liveness}
+		s, ok := w.shown[rec.ID]
+		if !ok || w.shownFrom[rec.ID] != key {
+			s = w.combine(rec, liveness)
+			w.shown[rec.ID], w.shownFrom[rec.ID] = s, key
 		}
 		if s.State == session.Exited && o.ForgetAfter > 0 && now.Sub(s.Since) > o.ForgetAfter {
 			if _, stored := w.recs[rec.ID]; stored {
@@ -270,8 +311,28 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 		}
 		shown = append(shown, s)
 	}
+	for id := range w.shown {
+		if !seen[id] {
+			delete(w.shown, id)
+			delete(w.shownFrom, id)
+		}
+	}
 	Sort(shown)
 	return shown, recs, errs
+}
+
+// combine is the shown state of one merged record.
+func (w *world) combine(rec session.Record, liveness combine.Liveness) session.Shown {
+	s := combine.Combine(rec, liveness)
+	if s.Since.IsZero() {
+		// A record that carries no time at all: its file's time is when
+		// anything last happened to it (an exited session is then
+		// forgotten ForgetAfter later, not at once).
+		if f, ok := w.files[rec.ID+".json"]; ok {
+			s.Since = f.mod.UTC()
+		}
+	}
+	return s
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -291,6 +352,7 @@ func foldRegistry(o Options, recs []session.Record, entries []registry.Entry, no
 	var errs []error
 	persisted := map[string]session.Record{}
 	docs := pickDocs(entries)
+	known := len(recs) // recs come sorted; only sessions added here need sorting
 	byID := make(map[string]int, len(recs))
 	for i, r := range recs {
 		byID[r.ID] = i
@@ -354,7 +416,9 @@ func foldRegistry(o Options, recs []session.Record, entries []registry.Entry, no
 			errs = append(errs, fmt.Errorf("recording that %s's registry file is gone: %w", id, err))
 		}
 	}
-	sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
+	if len(recs) > known {
+		sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
+	}
 	return recs, persisted, errs
 }
 
@@ -390,15 +454,14 @@ func pickDocs(entries []registry.Entry) map[string]registry.Entry {
 // first), then done and failed, then working, then the rest (headless
 // sessions that wait or are done among them); ties by id.
 func Sort(s []session.Shown) {
-	sort.SliceStable(s, func(i, j int) bool {
-		ri, rj := rank(s[i]), rank(s[j])
-		if ri != rj {
-			return ri < rj
+	slices.SortStableFunc(s, func(a, b session.Shown) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
 		}
-		if !s[i].Since.Equal(s[j].Since) {
-			return s[i].Since.Before(s[j].Since)
+		if c := a.Since.Compare(b.Since); c != 0 {
+			return c
 		}
-		return s[i].ID < s[j].ID
+		return strings.Compare(a.ID, b.ID)
 	})
 }
 
@@ -456,6 +519,7 @@ func sameRegistry(a, b session.RegistryState) bool {
 type liveCache struct {
 	checker liveness.Checker
 	known   map[liveKey]combine.Liveness
+	gen     uint64 // bumped whenever verdicts are dropped
 }
 
 type liveKey struct {
@@ -478,7 +542,7 @@ func (c *liveCache) check(rec session.Record) combine.Liveness {
 }
 
 // forget drops every verdict: the next check reads the process table.
-func (c *liveCache) forget() { clear(c.known) }
+func (c *liveCache) forget() { clear(c.known); c.gen++ }
 
 func pidOf(rec session.Record) int {
 	switch {

@@ -204,6 +204,7 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 				} else {
 					delete(w.obsErrs, u.name)
 					w.obs[u.name] = u.obs
+					w.obsGen++
 				}
 				dirty = true
 				if pending == nil {

@@ -155,13 +155,14 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 	}
 	type where struct{ host, id string }
 	seen := map[where]key{}
+	present := map[where]bool{} // reused: hundreds of sessions, tens of updates a second
 	enc := json.NewEncoder(stdout)
 	for u := range updates {
 		for _, e := range u.Errors {
 			fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
 		}
 		now := time.Now()
-		present := map[where]bool{}
+		clear(present)
 		for _, s := range u.Sessions {
 			w := where{s.Host, s.ID}
 			present[w] = true

@@ -91,6 +91,14 @@ func (t Writer) Write(p []byte) (int, error) {
 // so a message can neither repaint a terminal nor disguise itself. With
 // n > 0 the result is cut to n runes, the last one "…".
 func OneLine(s string, n int) string {
+	if isOneLine(s, n) {
+		return s // the common case: already clean, no copy
+	}
+	return oneLine(s, n)
+}
+
+// oneLine is OneLine without the fast path.
+func oneLine(s string, n int) string {
 	out := make([]rune, 0, min(len(s), 256))
 	space := false
 	for _, r := range s {
@@ -111,6 +119,28 @@ func OneLine(s string, n int) string {
 		out = append(out[:n-1], '…')
 	}
 	return string(out)
+}
+
+// isOneLine reports whether OneLine(s, n) is s itself: inert characters,
+// single spaces between words, none at either end, at most n runes.
+func isOneLine(s string, n int) bool {
+	count := 0
+	prevSpace := true // no space at the start
+	for _, r := range s {
+		count++
+		switch {
+		case r == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+		case unicode.IsSpace(r) || !inert(r):
+			return false
+		default:
+			prevSpace = false
+		}
+	}
+	return (count == 0 || !prevSpace) && (n <= 0 || count <= n)
 }
 
 // Clip cuts s to at most n runes, the last one "…" when cut.

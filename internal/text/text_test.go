@@ -69,3 +69,22 @@ func TestWriter(t *testing.T) {
 		t.Fatalf("wrote %q, want %q", b.String(), want)
 	}
 }
+
+// The fast path of OneLine (a clean string returned as it is) agrees with
+// the slow one on every input.
+func FuzzOneLineFastPath(f *testing.F) {
+	for _, s := range []string{"", "a", " a", "a ", "a  b", "a b", "✻ Worked", "a\tb", "\u200bx", "abcdef"} {
+		f.Add(s, 0)
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n %= 100
+		got := OneLine(s, n)
+		if slow := oneLine(s, n); got != slow {
+			t.Fatalf("OneLine(%q, %d) = %q, without the fast path %q", s, n, got, slow)
+		}
+		if again := OneLine(got, n); again != got {
+			t.Fatalf("OneLine is not idempotent on %q: %q then %q", s, got, again)
+		}
+	})
+}
