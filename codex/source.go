@@ -29,6 +29,7 @@ const (
 	defaultDays   = 3              // day folders read back from today
 	defaultRecent = 24 * time.Hour // files modified within this are sessions that may still run
 	defaultPoll   = 2 * time.Second
+	idlePoll      = 60 * time.Second
 	// maxTails bounds the files followed at once; the least recently
 	// modified go first.
 	maxTails = 256
@@ -442,7 +443,17 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	if !send() {
 		return nil
 	}
-	ticker := time.NewTicker(poll)
+	// With no Codex session to follow, the process table is not read and
+	// the files come by event: the safety-net pass can wait (Mew runs all
+	// day; each wake-up costs).
+	interval := func() time.Duration {
+		if len(last) == 0 && s.Poll <= 0 {
+			return idlePoll
+		}
+		return poll
+	}
+	cur := interval()
+	ticker := time.NewTicker(cur)
 	defer ticker.Stop()
 	for {
 		select {
@@ -472,6 +483,10 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			if !send() {
 				return nil
 			}
+		}
+		if i := interval(); i != cur {
+			cur = i
+			ticker.Reset(i)
 		}
 	}
 }

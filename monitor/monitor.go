@@ -25,7 +25,6 @@ import (
 	"github.com/mew-dev/mew/liveness"
 	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/proctree"
-	"github.com/mew-dev/mew/proctree/gops"
 	"github.com/mew-dev/mew/registry"
 	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/rules"
@@ -86,7 +85,9 @@ const DefaultForgetAfter = 30 * time.Minute
 const defaultScanTimeout = 2 * time.Second
 
 // Default returns the options for this user: $MEW_HOME (or ~/.mew), Claude
-// Code's registry, the tmux panes of the server Mew runs under (or the
+// Code's registry, the process table read the lean way (liveness only
+// needs a process's start time: gopsutil reads much more, every pass), the
+// tmux panes of the server Mew runs under (or the
 // default one), Codex's rollouts and processes, every agent process
 // (procscan), the real process table.
 func Default() (Options, error) {
@@ -100,7 +101,7 @@ func Default() (Options, error) {
 	}
 	book := rules.Cached(rules.Dir(st.Home))
 	return Options{
-		Store: st, RegistryDir: dir, Procs: gops.Table{}, TicksToMs: proctree.TicksToUnixMs,
+		Store: st, RegistryDir: dir, Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
 		Sources: append(append([]Source{tmuxSource(st, book)}, processScan(book)...), codex.Sources(st)...),
 	}, nil

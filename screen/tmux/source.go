@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
@@ -22,8 +24,30 @@ import (
 // output comes in bursts, and a screen half-drawn is not a state).
 const SweepEvery = 700 * time.Millisecond
 
-// retryEvery is how often a server that is not running is looked for.
-const retryEvery = 2 * time.Second
+// retryEvery is how often a server that is not running is looked for;
+// maxRetry when its socket is there but nobody answers on it.
+const (
+	retryEvery = 5 * time.Second
+	maxRetry   = 30 * time.Second
+)
+
+// SocketPath is the socket tmux uses for socket ("" for its default:
+// $TMUX_TMPDIR or /tmp, then tmux-<uid>/default).
+func SocketPath(socket string) string {
+	if socket != "" {
+		return socket
+	}
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	return filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), "default")
+}
+
+func socketExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode()&os.ModeSocket != 0
+}
 
 // Procs is what the source needs of the process table; proctree has the
 // real one.
@@ -333,11 +357,37 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			return false
 		}
 	}
+	sock := SocketPath(s.Socket)
+	// The socket's folder is watched: a server starting makes its socket
+	// there, an event, so no server costs no polling (Mew runs all day next
+	// to no tmux). Without the folder, a stat now and then.
+	fw, err := fsnotify.NewWatcher()
+	if err == nil {
+		defer fw.Close()
+	}
+	watching := false
+	watch := func() {
+		if fw != nil && !watching && fw.Add(filepath.Dir(sock)) == nil {
+			watching = true
+		}
+	}
+	var events <-chan fsnotify.Event
+	if fw != nil {
+		events = fw.Events
+	}
+	wait := retryEvery
 	for {
-		c, err := StartControl(ctx, s.Socket)
-		if err == nil {
-			err = s.follow(ctx, c, send)
-			c.Close()
+		watch()
+		if socketExists(sock) {
+			c, err := StartControl(ctx, s.Socket)
+			if err == nil {
+				wait = retryEvery
+				s.follow(ctx, c, send)
+				c.Close()
+			} else {
+				// A socket a dead server left: ask less and less often.
+				wait = min(2*wait, maxRetry)
+			}
 		}
 		if ctx.Err() != nil {
 			return nil
@@ -345,10 +395,20 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		if !send(nil) { // no server: no tmux sessions to show
 			return nil
 		}
+		timeout := wait
+		if !socketExists(sock) {
+			// Watched: its creation is an event. Not watched (tmux never ran
+			// here, no folder yet): a first server is seen within maxRetry.
+			timeout = maxRetry
+		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(retryEvery):
+		case ev := <-events:
+			if ev.Name != sock {
+				continue
+			}
+		case <-time.After(timeout):
 		}
 	}
 }

@@ -202,3 +202,31 @@ func TestSniffShellCommand(t *testing.T) {
 		}
 	}
 }
+
+// A server that starts after Mew: its socket's creation is an event, and
+// its panes are read at once (no polling while there is no server).
+func TestSourceNoticesAServerStartingLater(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "sock")
+	book := rules.Embedded()
+	src := New(sock, func() (*rules.Book, []error) { return book, nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := make(chan []source.Observation, 16)
+	go src.Watch(ctx, ch)
+	time.Sleep(300 * time.Millisecond)
+	s := &server{t: t, socket: sock, dir: dir}
+	agent := s.fakeAgent(promptScreen)
+	s.tmux("new-session", "-d", "-s", "late", "-x", "120", "-y", "32", agent)
+	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	start := time.Now()
+	waitObs(t, ch, "the late server's agent", func(o []source.Observation) bool {
+		return len(o) == 1 && o[0].Screen.State == session.ScreenBlocked
+	})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the new server was noticed after %v: it was polled for, not watched", d)
+	}
+}
