@@ -11,7 +11,7 @@ import (
 // (exitwatch): only a safety net for a missed file event, a liveness
 // verdict that could not be read, and forgetting exited sessions. Idle, the
 // watch then costs almost nothing (README "Measured").
-const slowTick = 30 * time.Second
+const slowTick = 60 * time.Second
 
 // exitEvents tells Watch when an agent process exits, so liveness is not
 // re-read every second. Where exits cannot come by event (no pidfd, a pid

@@ -23,11 +23,11 @@ import (
 //
 //	go test ./cmd/mew -run '^$' -bench StatusWatchIdle -benchtime 1x
 //
-// MEW_BENCH_IDLE_SECONDS sets the quiet window (default 60: it spans two of
-// the watch's 30-second re-checks, so they are counted). The CPU time is
+// MEW_BENCH_IDLE_SECONDS sets the quiet window (default 120: it spans two of
+// the watch's 60-second re-checks, so they are counted). The CPU time is
 // the sum of /proc/<pid>/task/*/schedstat (nanoseconds, every thread).
 func BenchmarkStatusWatchIdle(b *testing.B) {
-	window := 60 * time.Second
+	window := 120 * time.Second
 	if s, err := strconv.Atoi(os.Getenv("MEW_BENCH_IDLE_SECONDS")); err == nil && s > 0 {
 		window = time.Duration(s) * time.Second
 	}
