@@ -11,17 +11,13 @@ package e2e
 // own log next to Mew's.
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mew-dev/mew/e2e/driver"
 	"github.com/mew-dev/mew/e2e/fakellm"
-	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -69,51 +65,9 @@ var (
 // machine (its title request, snapshots); a scripted turn ends well within.
 const cliTurn = 90 * time.Second
 
-var (
-	cliOnce sync.Map // agent → *cliSetup
-)
-
-type cliSetup struct {
-	once         sync.Once
-	program, mew string
-	err          error
-	skipWhy      string
-}
-
-func needCLI(t *testing.T, c agentCLI) *cliSetup {
+func needCLI(t *testing.T, c agentCLI) *binaries {
 	t.Helper()
-	if os.Getenv("MEW_E2E") == "" {
-		t.Skipf("end-to-end scenarios run with `make e2e` (MEW_E2E=1): they start the real %s", c.name)
-	}
-	v, _ := cliOnce.LoadOrStore(c.name, &cliSetup{})
-	s := v.(*cliSetup)
-	s.once.Do(func() {
-		if _, err := driver.LookTmux(); err != nil {
-			s.skipWhy = "tmux is not installed (apt-get install tmux)"
-			return
-		}
-		p, err := c.find(c.version)
-		if errors.Is(err, driver.ErrNoCLI) {
-			s.skipWhy = fmt.Sprintf("the pinned %s %s: %v", c.name, c.version, err)
-			return
-		}
-		if err != nil {
-			s.err = err
-			return
-		}
-		s.program = p
-		if s.mew, s.err = testbin.Build("github.com/mew-dev/mew/cmd/mew"); s.err != nil {
-			return
-		}
-		_, s.err = testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
-	})
-	if s.skipWhy != "" {
-		t.Skip(s.skipWhy)
-	}
-	if s.err != nil {
-		t.Fatal(s.err)
-	}
-	return s
+	return needCLIBinaries(t, c.name, c.version, c.find, driver.ErrNoCLI, nil)
 }
 
 // agentScen is one scenario of an agent CLI.

@@ -6,21 +6,17 @@ package e2e
 // person would (answering Codex's "Hooks need review" dialog), or not.
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mew-dev/mew/e2e/driver"
 	"github.com/mew-dev/mew/e2e/fakeresponses"
-	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -34,50 +30,10 @@ type codexSetup struct {
 	codex, packages, mew string
 }
 
-var (
-	codexOnce    sync.Once
-	codexShared  codexSetup
-	codexErr     error
-	codexSkipWhy string
-)
-
 func needCodex(t *testing.T) codexSetup {
 	t.Helper()
-	if os.Getenv("MEW_E2E") == "" {
-		t.Skip("end-to-end scenarios run with `make e2e` (MEW_E2E=1): they start the real Codex CLI")
-	}
-	codexOnce.Do(func() {
-		if _, err := driver.LookTmux(); err != nil {
-			codexSkipWhy = "tmux is not installed (apt-get install tmux)"
-			return
-		}
-		c, err := driver.FindCodex(driver.CodexVersion)
-		if errors.Is(err, driver.ErrNoCodex) {
-			codexSkipWhy = fmt.Sprintf("the pinned Codex CLI %s: %v", driver.CodexVersion, err)
-			return
-		}
-		if err != nil {
-			codexErr = err
-			return
-		}
-		codexShared.codex = c
-		if codexShared.packages, err = driver.CodexPackages(c); err != nil {
-			codexErr = err
-			return
-		}
-		if codexShared.mew, err = testbin.Build("github.com/mew-dev/mew/cmd/mew"); err != nil {
-			codexErr = err
-			return
-		}
-		_, codexErr = testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
-	})
-	if codexSkipWhy != "" {
-		t.Skip(codexSkipWhy)
-	}
-	if codexErr != nil {
-		t.Fatal(codexErr)
-	}
-	return codexShared
+	b := needCLIBinaries(t, "Codex CLI", driver.CodexVersion, driver.FindCodex, driver.ErrNoCodex, driver.CodexPackages)
+	return codexSetup{codex: b.program, packages: b.extra, mew: b.mew}
 }
 
 type codexOpts struct {

@@ -8,7 +8,6 @@
 package e2e
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/mew-dev/mew/e2e/driver"
 	"github.com/mew-dev/mew/e2e/fakeapi"
-	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -50,49 +48,11 @@ type setup struct {
 	claude, mew string
 }
 
-var (
-	setupOnce sync.Once
-	shared    setup
-	setupErr  error
-	skipWhy   string
-)
-
 // need returns the binaries, or skips the test with the reason.
 func need(t *testing.T) setup {
 	t.Helper()
-	if os.Getenv("MEW_E2E") == "" {
-		t.Skip("end-to-end scenarios run with `make e2e` (MEW_E2E=1): they start the real Claude Code CLI")
-	}
-	setupOnce.Do(func() {
-		if _, err := driver.LookTmux(); err != nil {
-			skipWhy = "tmux is not installed (apt-get install tmux)"
-			return
-		}
-		c, err := driver.FindClaude(driver.Version)
-		if errors.Is(err, driver.ErrNoClaude) {
-			skipWhy = fmt.Sprintf("the pinned Claude Code %s: %v", driver.Version, err)
-			return
-		}
-		if err != nil {
-			setupErr = err
-			return
-		}
-		shared.claude = c
-		if shared.mew, err = testbin.Build("github.com/mew-dev/mew/cmd/mew"); err != nil {
-			setupErr = err
-			return
-		}
-		// `mew install` copies the hook that sits next to mew; testbin
-		// builds both into one directory.
-		_, setupErr = testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
-	})
-	if skipWhy != "" {
-		t.Skip(skipWhy)
-	}
-	if setupErr != nil {
-		t.Fatal(setupErr)
-	}
-	return shared
+	b := needCLIBinaries(t, "Claude Code CLI", driver.Version, driver.FindClaude, driver.ErrNoClaude, nil)
+	return setup{claude: b.program, mew: b.mew}
 }
 
 // scen is one scenario's run and its findings.

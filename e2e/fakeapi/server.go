@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mew-dev/mew/e2e/standin"
 )
 
 // maxBody bounds what the server reads of one request: Claude Code's
@@ -36,28 +37,26 @@ type Logged struct {
 type Server struct {
 	URL    string // http://127.0.0.1:<port>
 	timing Timing
-	srv    *http.Server
-	ln     net.Listener
+	http   *standin.Server
+	log    standin.Log[Logged]
 	ids    atomic.Int64
 
 	mu   sync.Mutex
-	log  []Logged
 	dump func(path string, body []byte) // optional: sees every request body
 }
 
 // Start listens on a random loopback port and serves until Close.
 func Start(t Timing) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{URL: "http://" + ln.Addr().String(), timing: t, ln: ln}
+	s := &Server{timing: t}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/messages", s.messages)
 	mux.HandleFunc("POST /v1/messages/count_tokens", s.countTokens)
 	mux.HandleFunc("/", s.notFound)
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go s.srv.Serve(ln)
+	srv, err := standin.Listen(mux)
+	if err != nil {
+		return nil, err
+	}
+	s.http, s.URL = srv, "http://"+srv.Addr
 	return s, nil
 }
 
@@ -69,34 +68,15 @@ func (s *Server) OnRequest(f func(path string, body []byte)) {
 }
 
 // Close stops the server and ends streams in flight.
-func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	if err := s.srv.Shutdown(ctx); err != nil {
-		return s.srv.Close()
-	}
-	return nil
-}
+func (s *Server) Close() error { return s.http.Close() }
 
 // Log returns a copy of the requests answered so far.
-func (s *Server) Log() []Logged {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Logged(nil), s.log...)
-}
+func (s *Server) Log() []Logged { return s.log.All() }
 
-func (s *Server) record(l Logged) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.log = append(s.log, l)
-	return len(s.log) - 1
-}
+func (s *Server) record(l Logged) int { return s.log.Add(l) }
 
 func (s *Server) finish(i int) {
-	s.mu.Lock()
-	s.log[i].Finished = true
-	s.log[i].FinishedAt = time.Now()
-	s.mu.Unlock()
+	s.log.Update(i, func(l *Logged) { l.Finished, l.FinishedAt = true, time.Now() })
 }
 
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mew-dev/mew/e2e/standin"
 )
 
 // maxBody bounds what the server reads of one request (the CLIs send their
@@ -31,46 +32,34 @@ type Server struct {
 	// GOOGLE_GEMINI_BASE_URL takes.
 	OpenAIURL, GeminiURL string
 	timing               Timing
-	srv                  *http.Server
+	http                 *standin.Server
+	log                  standin.Log[Logged]
 
 	mu    sync.Mutex
-	log   []Logged
 	tries map[string]int // scenario/step → requests answered
 }
 
 // Start listens on a random loopback port and serves until Close.
 func Start(t Timing) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	base := "http://" + ln.Addr().String()
-	s := &Server{OpenAIURL: base + "/v1", GeminiURL: base, timing: t, tries: map[string]int{}}
+	s := &Server{timing: t, tries: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	mux.HandleFunc("POST /v1beta/models/{call}", s.gemini)
 	mux.HandleFunc("/", s.notFound)
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go s.srv.Serve(ln)
+	srv, err := standin.Listen(mux)
+	if err != nil {
+		return nil, err
+	}
+	base := "http://" + srv.Addr
+	s.http, s.OpenAIURL, s.GeminiURL = srv, base+"/v1", base
 	return s, nil
 }
 
 // Close stops the server and ends streams in flight.
-func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	if err := s.srv.Shutdown(ctx); err != nil {
-		return s.srv.Close()
-	}
-	return nil
-}
+func (s *Server) Close() error { return s.http.Close() }
 
 // Log returns a copy of the requests answered so far.
-func (s *Server) Log() []Logged {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Logged(nil), s.log...)
-}
+func (s *Server) Log() []Logged { return s.log.All() }
 
 // reply decides and logs the answer to a request of api.
 func (s *Server) reply(api, path string, c turn) Reply {
@@ -86,7 +75,7 @@ func (s *Server) reply(api, path string, c turn) Reply {
 	if r.Kind == "error" {
 		status = r.Status
 	}
-	s.log = append(s.log, Logged{At: time.Now(), API: api, Path: path, Status: status, Why: r.Why})
+	s.log.Add(Logged{At: time.Now(), API: api, Path: path, Status: status, Why: r.Why})
 	return r
 }
 
@@ -107,9 +96,7 @@ func readBody(w http.ResponseWriter, r *http.Request, v any) bool {
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	io.Copy(io.Discard, io.LimitReader(r.Body, maxBody))
-	s.mu.Lock()
-	s.log = append(s.log, Logged{At: time.Now(), Path: r.URL.Path, Status: 404})
-	s.mu.Unlock()
+	s.log.Add(Logged{At: time.Now(), Path: r.URL.Path, Status: 404})
 	writeError(w, http.StatusNotFound, fmt.Sprintf("the e2e stand-in serves chat completions and Gemini generateContent only, not %s %s", r.Method, r.URL.Path))
 }
 

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mew-dev/mew/e2e/standin"
 )
 
 // maxBody bounds what the server reads of one request: Codex sends its whole
@@ -33,56 +33,35 @@ type Logged struct {
 type Server struct {
 	URL    string // http://127.0.0.1:<port>/v1, what config.toml's base_url takes
 	timing Timing
-	srv    *http.Server
+	http   *standin.Server
+	log    standin.Log[Logged]
 	ids    atomic.Int64
-
-	mu  sync.Mutex
-	log []Logged
 }
 
 // Start listens on a random loopback port and serves until Close.
 func Start(t Timing) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{URL: "http://" + ln.Addr().String() + "/v1", timing: t}
+	s := &Server{timing: t}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/responses", s.responses)
 	mux.HandleFunc("/", s.notFound)
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go s.srv.Serve(ln)
+	srv, err := standin.Listen(mux)
+	if err != nil {
+		return nil, err
+	}
+	s.http, s.URL = srv, "http://"+srv.Addr+"/v1"
 	return s, nil
 }
 
 // Close stops the server and ends streams in flight.
-func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	if err := s.srv.Shutdown(ctx); err != nil {
-		return s.srv.Close()
-	}
-	return nil
-}
+func (s *Server) Close() error { return s.http.Close() }
 
 // Log returns a copy of the requests answered so far.
-func (s *Server) Log() []Logged {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Logged(nil), s.log...)
-}
+func (s *Server) Log() []Logged { return s.log.All() }
 
-func (s *Server) record(l Logged) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.log = append(s.log, l)
-	return len(s.log) - 1
-}
+func (s *Server) record(l Logged) int { return s.log.Add(l) }
 
 func (s *Server) finish(i int) {
-	s.mu.Lock()
-	s.log[i].Finished, s.log[i].FinishedAt = true, time.Now()
-	s.mu.Unlock()
+	s.log.Update(i, func(l *Logged) { l.Finished, l.FinishedAt = true, time.Now() })
 }
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
