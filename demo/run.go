@@ -49,16 +49,8 @@ func ClaudeDir(dir string) string { return filepath.Join(dir, "claude") }
 // Demo is a running demo.
 type Demo struct {
 	o      Options
-	agents map[int]*agent // by session index
+	agents map[int]*StandIn // by session index
 	start  time.Time
-}
-
-type agent struct {
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	replies *bufio.Scanner
-	pid     int
-	started time.Time
 }
 
 // Start prepares the demo's directories. Nothing runs until Play.
@@ -85,7 +77,7 @@ func Start(o Options) (*Demo, error) {
 			return nil, err
 		}
 	}
-	return &Demo{o: o, agents: map[int]*agent{}}, nil
+	return &Demo{o: o, agents: map[int]*StandIn{}}, nil
 }
 
 func projectDir(dir string, sim Sim) string { return filepath.Join(dir, "src", sim.Project) }
@@ -130,7 +122,7 @@ func (d *Demo) step(st Step) error {
 		if err != nil {
 			return err
 		}
-		if err := a.hook(payload); err != nil {
+		if err := a.Hook(payload); err != nil {
 			return err
 		}
 	}
@@ -140,7 +132,7 @@ func (d *Demo) step(st Step) error {
 		if err := os.Remove(d.registryPath(a)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
-		a.stop() // the session ended: its process goes too
+		a.Stop() // the session ended: its process goes too
 	default:
 		if err := d.writeRegistry(sim, a, st.Registry, st.WaitingFor); err != nil {
 			return err
@@ -166,17 +158,17 @@ func (d *Demo) payload(sim Sim, e Event) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func (d *Demo) registryPath(a *agent) string {
-	return filepath.Join(ClaudeDir(d.o.Dir), "sessions", strconv.Itoa(a.pid)+".json")
+func (d *Demo) registryPath(a *StandIn) string {
+	return filepath.Join(ClaudeDir(d.o.Dir), "sessions", strconv.Itoa(a.Pid)+".json")
 }
 
 // writeRegistry writes the session's document the way Claude Code keeps
 // ~/.claude/sessions/<pid>.json.
-func (d *Demo) writeRegistry(sim Sim, a *agent, status, waitingFor string) error {
+func (d *Demo) writeRegistry(sim Sim, a *StandIn, status, waitingFor string) error {
 	now := time.Now().UnixMilli()
 	doc := map[string]any{
-		"pid": a.pid, "sessionId": sim.ID, "cwd": projectDir(d.o.Dir, sim),
-		"startedAt": a.started.UnixMilli(), "version": "2.1.328", "kind": "interactive", "entrypoint": "cli",
+		"pid": a.Pid, "sessionId": sim.ID, "cwd": projectDir(d.o.Dir, sim),
+		"startedAt": a.Started.UnixMilli(), "version": "2.1.328", "kind": "interactive", "entrypoint": "cli",
 		"name": sim.Project, "nameSource": "derived", "status": status, "updatedAt": now, "statusUpdatedAt": now,
 	}
 	if waitingFor != "" {
@@ -185,7 +177,7 @@ func (d *Demo) writeRegistry(sim Sim, a *agent, status, waitingFor string) error
 	// Linux's procStart is the start time in clock ticks since boot: what
 	// liveness checks a pid against. Elsewhere the start time does.
 	if runtime.GOOS == "linux" {
-		if p, err := (proctree.Lean{}).Get(a.pid); err == nil {
+		if p, err := (proctree.Lean{}).Get(a.Pid); err == nil {
 			doc["procStart"] = strconv.FormatUint(p.StartTicks, 10)
 		}
 	}
@@ -197,57 +189,11 @@ func (d *Demo) writeRegistry(sim Sim, a *agent, status, waitingFor string) error
 }
 
 // spawn starts a stand-in agent for one session.
-func (d *Demo) spawn() (*agent, error) {
+func (d *Demo) spawn() (*StandIn, error) {
 	cmd := exec.Command(d.o.AgentArgv[0], d.o.AgentArgv[1:]...)
 	cmd.Env = append(os.Environ(), "MEW_HOME="+Home(d.o.Dir), "CLAUDE_CONFIG_DIR="+ClaudeDir(d.o.Dir))
 	cmd.Dir = d.o.Dir
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = nil
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("cannot start a stand-in agent: %w", err)
-	}
-	return &agent{cmd: cmd, stdin: in, replies: bufio.NewScanner(out), pid: cmd.Process.Pid, started: time.Now()}, nil
-}
-
-// hook has the stand-in run mew-hook with payload, and waits for it.
-func (a *agent) hook(payload []byte) error {
-	if a.cmd == nil {
-		return errors.New("the session's stand-in agent has stopped")
-	}
-	if _, err := a.stdin.Write(append(payload, '\n')); err != nil {
-		return fmt.Errorf("stand-in agent: %w", err)
-	}
-	if !a.replies.Scan() {
-		return errors.New("the stand-in agent stopped answering")
-	}
-	if r := a.replies.Text(); r != "ok" {
-		return fmt.Errorf("stand-in agent: %s", r)
-	}
-	return nil
-}
-
-// stop ends the stand-in: closing its input is its cue to exit.
-func (a *agent) stop() {
-	if a.cmd == nil {
-		return
-	}
-	a.stdin.Close()
-	done := make(chan struct{})
-	go func() { a.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		a.cmd.Process.Kill()
-		<-done
-	}
-	a.cmd = nil
+	return StartStandIn(cmd)
 }
 
 // SetNote sets the narration callback (before Play).
@@ -261,7 +207,7 @@ func (d *Demo) Close() {
 	var wg sync.WaitGroup
 	for _, a := range d.agents {
 		wg.Add(1)
-		go func() { defer wg.Done(); a.stop() }()
+		go func() { defer wg.Done(); a.Stop() }()
 	}
 	wg.Wait()
 }

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,5 +127,37 @@ func TestSourcesInSnapshotAndWatch(t *testing.T) {
 		case <-deadline:
 			t.Fatal("the source's observation never showed")
 		}
+	}
+}
+
+// slowToLetGo is a source that needs a moment after ctx ends to release
+// what it holds (as the tmux source detaches its client).
+type slowToLetGo struct{ released *atomic.Bool }
+
+func (s slowToLetGo) Name() string                                { return "slow" }
+func (s slowToLetGo) Scan(context.Context) ([]Observation, error) { return nil, nil }
+func (s slowToLetGo) Watch(ctx context.Context, out chan<- []Observation) error {
+	<-ctx.Done()
+	time.Sleep(50 * time.Millisecond)
+	s.released.Store(true)
+	return nil
+}
+
+// A command drains Watch's channel before it exits: when the channel has
+// closed, every source must have let go.
+func TestWatchClosesAfterSourcesLetGo(t *testing.T) {
+	var released atomic.Bool
+	o := Options{Store: store.Store{Home: t.TempDir()}, Sources: []Source{slowToLetGo{&released}}, Now: time.Now}
+	ctx, cancel := context.WithCancel(context.Background())
+	updates, err := Watch(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-updates
+	cancel()
+	for range updates {
+	}
+	if !released.Load() {
+		t.Fatal("the update channel closed while a source still held on")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -43,8 +44,9 @@ type Update struct {
 
 // Watch emits a snapshot at once, then again whenever a source changes,
 // and at least every second. Only what changed is re-read: the files
-// fsnotify names, the observations a source sends. The channel closes when
-// ctx ends. Directories that don't exist yet are watched for from their
+// fsnotify names, the observations a source sends. The channel closes
+// after ctx ends, once every source has let go of what it holds outside
+// this process (a caller that exits should drain it first). Directories that don't exist yet are watched for from their
 // parent, so Claude Code's first run is noticed.
 func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 	fw, err := fsnotify.NewWatcher()
@@ -85,11 +87,20 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 		err  error
 	}
 	sourceUpdates := make(chan sourceUpdate, len(o.Sources)+1)
+	// The update channel closes only once every source has returned: a
+	// source holds things outside this process (the tmux source a client
+	// attached to the person's server) that must be let go before the
+	// caller exits.
+	var sourcesRunning sync.WaitGroup
 	for _, src := range o.Sources {
+		sourcesRunning.Add(1)
 		go func() {
 			ch := make(chan []Observation, 1)
 			done := make(chan error, 1)
-			go func() { done <- src.Watch(ctx, ch) }()
+			go func() {
+				defer sourcesRunning.Done()
+				done <- src.Watch(ctx, ch)
+			}()
 			for {
 				select {
 				case obs := <-ch:
@@ -113,7 +124,10 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 
 	out := make(chan Update, 1)
 	go func() {
-		defer close(out)
+		defer func() {
+			sourcesRunning.Wait()
+			close(out)
+		}()
 		defer fw.Close()
 		w := newWorld()
 		w.readAll(o)

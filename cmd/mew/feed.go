@@ -22,6 +22,7 @@ func feedStatus(ctx context.Context, o monitor.Options, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "mew status: %v\n", err)
 		return 1
 	}
+	defer letGo(cancel, updates)
 	fw := remote.NewFeedWriter(stdout)
 	beat := time.NewTicker(remote.HeartbeatEvery)
 	defer beat.Stop()

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -52,7 +50,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	// harmless to JSON (its text is ASCII outside strings).
 	stdout = text.NewWriter(stdout)
 	if *watch {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		ctx, stop := untilStopped()
 		defer stop()
 		if *feed {
 			return feedStatus(ctx, o, stdout, stderr) // this machine's sessions only
@@ -141,11 +139,14 @@ func hostLabel(s session.Shown, now time.Time) string {
 // watchStatus prints one line per session whose state (or reason) changed,
 // new sessions included and forgotten ones said once.
 func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	updates, err := monitor.Watch(ctx, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew status: %v\n", err)
 		return 1
 	}
+	defer letGo(cancel, updates)
 	// A session is its host and id; a host going offline or coming back
 	// is a change too.
 	type key struct {

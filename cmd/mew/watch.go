@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -54,7 +52,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), 120))
 		return 0
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilStopped()
 	defer stop()
 	attachRemotes(ctx, &o, true, stderr, "watch")
 	return runTerminalBoard(ctx, o, "mew", stdout, stderr, nil)
@@ -71,6 +69,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		fmt.Fprintf(stderr, "mew %s: %v\n", title, err)
 		return 1
 	}
+	defer letGo(cancel, updates)
 	feed := make(chan tui.Update)
 	answers := newBoardAnswerer(o.Store.Home)
 	go func() {

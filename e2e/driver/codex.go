@@ -296,15 +296,35 @@ func (r *Run) AnswerHookReview(trust bool, timeout time.Duration) error {
 	if wait := time.Until(shown.At.Add(dialogSettle)); wait > 0 {
 		time.Sleep(wait)
 	}
-	if _, err := r.Keys(choice); err != nil {
-		return err
+	// A loaded Codex can miss a press while it draws the dialog (as
+	// Answer finds): the choice and Enter are repeated while the review
+	// stays on the screen. Both are idempotent on the dialog.
+	for try := 1; ; try++ {
+		if _, err := r.Keys(choice); err != nil {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+		at, err := r.Keys("Enter")
+		if err != nil {
+			return err
+		}
+		left := r.waitFor(2*dialogRetry, func() bool {
+			for _, s := range r.Screens() {
+				if s.At.After(at) && !codexReview.MatchString(s.Text) {
+					return true
+				}
+			}
+			return false
+		})
+		if left == nil {
+			break
+		}
+		if try == dialogTries {
+			return fmt.Errorf("the hook review stayed after %d answers; screen:\n%s", try, Excerpt(r.Screen(), 12))
+		}
+		r.TL.Addf(time.Now(), "note", "the hook review stayed %v after %s Enter: answering again", 2*dialogRetry, choice)
 	}
-	time.Sleep(100 * time.Millisecond)
-	at, err := r.Keys("Enter")
-	if err != nil {
-		return err
-	}
-	_, err = r.firstScreen(at, func(s string) bool { return !codexReview.MatchString(s) && codexInput.MatchString(s) }, timeout)
+	_, err = r.firstScreen(shown.At, func(s string) bool { return !codexReview.MatchString(s) && codexInput.MatchString(s) }, timeout)
 	return err
 }
 

@@ -1,11 +1,10 @@
 package sshtest
 
 import (
-	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/demo"
 	"github.com/mew-dev/mew/internal/testbin"
 )
 
@@ -60,6 +60,16 @@ func NewWorld(t testing.TB) *World {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(w.TmuxTmp) })
+	// A test's panes start a tmux server there; it must not outlive the
+	// test (nor its control-mode clients). Bounded: a wedged server is
+	// not worth hanging the suite for.
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		kill := exec.CommandContext(ctx, "tmux", "kill-server")
+		kill.Env = append(withoutTmux(os.Environ()), "TMUX_TMPDIR="+w.TmuxTmp)
+		kill.Run() // no server (no pane was made) is fine
+	})
 	w.Env = []string{
 		"HOME=" + w.Home, "MEW_HOME=" + w.MewHome, "CLAUDE_CONFIG_DIR=" + w.ClaudeDir,
 		"PATH=" + filepath.Dir(mew) + ":/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
@@ -87,11 +97,9 @@ func NewWorld(t testing.TB) *World {
 // Agent is a stand-in agent on the remote side: a process that runs
 // mew-hook with each payload, so its session has a live pid there.
 type Agent struct {
-	ID      string
-	Cwd     string
-	cmd     *exec.Cmd
-	in      io.WriteCloser
-	replies *bufio.Scanner
+	ID   string
+	Cwd  string
+	proc *demo.StandIn
 }
 
 // Agent starts a stand-in for session id working in cwd; env adds to its
@@ -100,18 +108,11 @@ func (w *World) Agent(t testing.TB, id, cwd string, env ...string) *Agent {
 	t.Helper()
 	cmd := exec.Command(w.Mew, "demo", "--agent", w.Hook)
 	cmd.Env = append(append(withoutTmux(os.Environ()), w.Env...), env...)
-	in, err := cmd.StdinPipe()
+	proc, err := demo.StartStandIn(cmd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	a := &Agent{ID: id, Cwd: cwd, cmd: cmd, in: in, replies: bufio.NewScanner(out)}
+	a := &Agent{ID: id, Cwd: cwd, proc: proc}
 	t.Cleanup(a.Stop)
 	return a
 }
@@ -128,31 +129,14 @@ func (a *Agent) Hook(t testing.TB, event string, fields map[string]any) time.Tim
 		m[k] = v
 	}
 	b, _ := json.Marshal(m)
-	if _, err := a.in.Write(append(b, '\n')); err != nil {
-		t.Fatalf("stand-in agent: %v", err)
-	}
-	if !a.replies.Scan() || a.replies.Text() != "ok" {
-		t.Fatalf("stand-in agent: %q %v", a.replies.Text(), a.replies.Err())
+	if err := a.proc.Hook(b); err != nil {
+		t.Fatal(err)
 	}
 	return time.Now()
 }
 
 // Stop ends the stand-in (its session's process is gone then).
-func (a *Agent) Stop() {
-	if a.cmd == nil {
-		return
-	}
-	a.in.Close()
-	done := make(chan struct{})
-	go func() { a.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		a.cmd.Process.Kill()
-		<-done
-	}
-	a.cmd = nil
-}
+func (a *Agent) Stop() { a.proc.Stop() }
 
 // Bash is the fields of a Bash tool call.
 func Bash(id, command string) map[string]any {

@@ -31,6 +31,14 @@ const (
 	maxRetry   = 30 * time.Second
 )
 
+// A server makes its socket before its first session: one whose socket
+// is younger than startingFor is looked at again every startingRetry, so
+// a tmux started after Mew is seen at once rather than a retry later.
+const (
+	startingFor   = 5 * time.Second
+	startingRetry = 200 * time.Millisecond
+)
+
 // SocketPath is the socket tmux uses for socket ("" for its default:
 // $TMUX_TMPDIR or /tmp, then tmux-<uid>/default).
 func SocketPath(socket string) string {
@@ -47,6 +55,23 @@ func SocketPath(socket string) string {
 func socketExists(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode()&os.ModeSocket != 0
+}
+
+// nextLook is how long the source waits (for an event on the socket at
+// most) before it looks for a server at sock again; wait is the backoff
+// for a socket nobody answers on.
+func nextLook(sock string, wait time.Duration, now time.Time) time.Duration {
+	fi, err := os.Stat(sock)
+	switch {
+	case err != nil || fi.Mode()&os.ModeSocket == 0:
+		// Watched: its creation is an event. Not watched (tmux never ran
+		// here, no folder yet): a first server is seen within maxRetry.
+		return maxRetry
+	case now.Sub(fi.ModTime()) < startingFor:
+		// tmux changes only the socket's mode afterwards, not its mtime.
+		return startingRetry
+	}
+	return wait
 }
 
 // Procs is what the source needs of the process table; proctree has the
@@ -395,12 +420,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		if !send(nil) { // no server: no tmux sessions to show
 			return nil
 		}
-		timeout := wait
-		if !socketExists(sock) {
-			// Watched: its creation is an event. Not watched (tmux never ran
-			// here, no folder yet): a first server is seen within maxRetry.
-			timeout = maxRetry
-		}
+		timeout := nextLook(sock, wait, time.Now())
 		select {
 		case <-ctx.Done():
 			return nil

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -228,5 +229,36 @@ func TestSourceNoticesAServerStartingLater(t *testing.T) {
 	})
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the new server was noticed after %v: it was polled for, not watched", d)
+	}
+}
+
+// A server binds its socket before it listens and before its first
+// session, and nothing in that window is an event Mew hears: a young socket
+// that does not answer yet is looked at again soon, an old one (a dead
+// server's) only after the backoff.
+func TestStartingSocketIsRetriedSoon(t *testing.T) {
+	dir, err := os.MkdirTemp("", "mewt") // short: a socket path
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "sock")
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: sock}); err != nil {
+		t.Fatal(err) // bound, not listening: connections are refused
+	}
+	now := time.Now()
+	if got := nextLook(sock, retryEvery, now); got != startingRetry {
+		t.Errorf("a socket made just now: next look in %v, want %v", got, startingRetry)
+	}
+	if got := nextLook(sock, 4*retryEvery, now.Add(startingFor+time.Second)); got != 4*retryEvery {
+		t.Errorf("a dead server's old socket: next look in %v, want the backoff", got)
+	}
+	if got := nextLook(filepath.Join(dir, "none"), retryEvery, now); got != maxRetry {
+		t.Errorf("no socket: next look in %v, want %v", got, maxRetry)
 	}
 }
