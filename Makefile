@@ -287,14 +287,15 @@ fuzz-screen:
 bench-screen:
 	$(GO) test ./cmd/mew -run '^$$' -bench RunRelay -benchtime 1x
 	$(GO) test ./screen -run '^$$' -bench Feed
+	$(GO) test ./screen/tmux -run '^$$' -bench Sweep -benchtime 200x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLoad -benchtime 1x
 bench: bench-screen
 EXTRA_TESTS += race-screen fuzz-screen
 
 # ---- answering a waiting session (issue 15) ----
-# race-answer: the answerer's control clients and the panel's answer
-# runner. bench-answer: `mew answer` started → the dialog gone, median and
-# p95 over 20 answers to a stand-in dialog in real tmux (README "Measured";
+# race-answer: the answerer and the panel's answer runner.
+# bench-answer: `mew answer` started → the dialog gone, median and p95
+# over 20 answers to a stand-in dialog in real tmux (README "Measured";
 # the real CLI's numbers are in `make e2e`'s summary).
 .PHONY: race-answer bench-answer
 race-answer:

@@ -20,13 +20,6 @@ import (
 type Answerer struct {
 	Home  string // $MEW_HOME
 	Rules func() (*rules.Book, []error)
-	// Tmux gives the runner for a tmux server ("" socket: the default)
-	// and what to do when the answer is over. Nil: a control-mode client
-	// of its own for the answer (its reads cost ~0.2 ms where a tmux
-	// process per command costs ~4 ms, and it starts in ~7 ms), closed
-	// after it, so nothing of Mew's stays on the server; one tmux process
-	// per command if it cannot start.
-	Tmux func(ctx context.Context, socket string) (tmux.Runner, func(), error)
 	// Open opens the terminals of the other ways (iTerm2, `mew run`);
 	// tests replace it. Nil: OpenTerminal.
 	Open    func(ctx context.Context, t Target) (Terminal, error)
@@ -100,20 +93,13 @@ func (a *Answerer) answer(ctx context.Context, t Target, w Want) Result {
 
 func (a *Answerer) open(ctx context.Context, t Target) (Terminal, func(), error) {
 	if t.Via == ViaTmux {
-		open := a.Tmux
-		if open == nil {
-			open = ownControl
-		}
-		r, done, err := open(ctx, t.Socket)
+		// A `tmux` process per command (~2 ms each), never a control-mode
+		// client: see package tmux.
+		term, err := NewTmuxTerminal(tmux.Exec{Socket: t.Socket}, t.Pane)
 		if err != nil {
 			return nil, nil, err
 		}
-		term, err := NewTmuxTerminal(r, t.Pane)
-		if err != nil {
-			done()
-			return nil, nil, err
-		}
-		return term, done, nil
+		return term, func() {}, nil
 	}
 	open := a.Open
 	if open == nil {
@@ -121,18 +107,6 @@ func (a *Answerer) open(ctx context.Context, t Target) (Terminal, func(), error)
 	}
 	term, err := open(ctx, t)
 	return term, func() {}, err
-}
-
-// ownControl starts a control-mode client for one answer.
-func ownControl(ctx context.Context, socket string) (tmux.Runner, func(), error) {
-	c, err := tmux.StartControlAs(ctx, socket, "answer")
-	if errors.Is(err, tmux.ErrNoServer) {
-		return nil, nil, err
-	}
-	if err != nil {
-		return tmux.Exec{Socket: socket}, func() {}, nil
-	}
-	return c, c.Close, nil
 }
 
 // OpenTerminal opens the terminal of a Target that is not a tmux pane.

@@ -89,15 +89,12 @@ func TestTmuxAnswer(t *testing.T) {
 	}
 }
 
-// Through a control-mode client, as the boards type.
-func TestTmuxAnswerThroughControlClient(t *testing.T) {
+// Several prompts answered in a row, each read and typed with plain tmux
+// processes, as the boards type.
+func TestTmuxAnswersInARow(t *testing.T) {
 	s := fakeagent.Start(t, "0.2")
 	ctx := context.Background()
-	c, err := tmux.StartControlAs(ctx, s.Socket, "answer")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := tmux.Exec{Socket: s.Socket}
 	term, _ := NewTmuxTerminal(c, s.Pane)
 	for i, n := range []int{1, 3, 2} {
 		w := waitPrompt(t, term, n)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -66,6 +67,9 @@ type Answers struct {
 	// Answer types c into rec's terminal; AnswerRecord with an
 	// answer.Answerer in the app.
 	Answer func(ctx context.Context, rec session.Record, c session.Choice) answer.Result
+	// Remote answers a session of another machine (RemoteAnswer), false
+	// for an id that is none; nil without remotes.
+	Remote func(ctx context.Context, id string, c session.Choice) (answer.Result, bool)
 
 	mu   sync.Mutex
 	recs map[string]session.Record
@@ -88,28 +92,56 @@ func (a *Answers) SetRecords(recs []session.Record) {
 // click while an answer runs is refused, never queued: the screen it was
 // made on may be gone by then.
 func (a *Answers) Submit(id string, c session.Choice, done func(answer.Result)) {
+	gone := answer.Result{Outcome: answer.Refused, Message: fmt.Sprintf("typed nothing: the session %s is gone", id)}
 	a.mu.Lock()
-	rec, ok := a.recs[id]
+	rec, local := a.recs[id]
 	busy := a.busy
-	if ok && !busy {
+	if (local || a.Remote != nil) && !busy {
 		a.busy = true
 	}
 	a.mu.Unlock()
 	switch {
-	case !ok:
-		done(answer.Result{Outcome: answer.Refused, Message: fmt.Sprintf("typed nothing: the session %s is gone", id)})
+	case !local && a.Remote == nil:
+		done(gone)
 		return
 	case busy:
 		done(answer.Result{Outcome: answer.Refused, Message: "typed nothing: another answer is being typed"})
 		return
 	}
 	go func() {
-		res := a.Answer(context.Background(), rec, c)
+		var res answer.Result
+		if local {
+			res = a.Answer(context.Background(), rec, c)
+		} else if r, ok := a.Remote(context.Background(), id, c); ok {
+			res = r
+		} else {
+			res = gone
+		}
 		a.mu.Lock()
 		a.busy = false
 		a.mu.Unlock()
 		done(res)
 	}()
+}
+
+// RemoteAnswer is Answers.Remote for the sessions of hub: the mew on the
+// session's machine types the answer (remote.Answer), over ssh (found by
+// findSSH) run by run.
+func RemoteAnswer(hub *remote.Hub, findSSH func() (string, error), run remote.RunFunc) func(ctx context.Context, id string, c session.Choice) (answer.Result, bool) {
+	return func(ctx context.Context, id string, c session.Choice) (answer.Result, bool) {
+		s, r, ok := hub.Find(id)
+		if !ok {
+			return answer.Result{}, false
+		}
+		if s.Offline {
+			return answer.Result{Outcome: answer.Refused, Message: fmt.Sprintf("typed nothing: %s cannot be reached now", r.Name)}, true
+		}
+		ssh, err := findSSH()
+		if err != nil {
+			return answer.Result{Outcome: answer.Failed, Message: "typed nothing: " + err.Error()}, true
+		}
+		return remote.Answer(ctx, r, ssh, id, c, run), true
+	}
 }
 
 // AnswerRecord is Answers.Answer with an answerer: where to type (Plan)

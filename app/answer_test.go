@@ -2,12 +2,15 @@ package app
 
 import (
 	"context"
+	"io"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -103,5 +106,65 @@ func TestAnswersOneAtATime(t *testing.T) {
 	}
 	if AnswerFeedback(answer.Result{Outcome: answer.Answered}) != "" || AnswerFeedback(answer.Result{Outcome: answer.Stuck}) == "" {
 		t.Error("feedback sounds")
+	}
+}
+
+// An id that is not this machine's goes to the remote route; the remote
+// route answers through the mew of the session's machine, by ssh.
+func TestAnswersGoToTheSessionsMachine(t *testing.T) {
+	waiting := session.Shown{ID: "claude:far", State: session.Waiting, AnswerVia: "tmux", Choices: []session.Choice{{N: 1, Label: "Yes"}}}
+	pr, pw := io.Pipe()
+	go func() {
+		fw := remote.NewFeedWriter(pw)
+		fw.Snapshot([]session.Shown{waiting}, nil)
+		// The connection stays open, as ssh does.
+	}()
+	hub := remote.New(remote.Options{
+		Remotes: []remote.Remote{{Name: "box", Host: "devbox"}},
+		Dial: func(ctx context.Context, r remote.Remote) (remote.Conn, error) {
+			return remote.Conn{Out: pr, Close: func() { pr.Close() }, Wait: func() error { return nil }}, nil
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	hubDone := make(chan struct{})
+	go func() { hub.Run(ctx); close(hubDone) }()
+	defer func() { cancel(); pw.Close(); <-hubDone }()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, _, ok := hub.Find("claude:far"); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the hub never listed the remote session")
+		}
+	}
+
+	var ran [][]string
+	var mu sync.Mutex
+	run := func(_ context.Context, argv []string) (string, error) {
+		mu.Lock()
+		ran = append(ran, argv)
+		mu.Unlock()
+		return `{"outcome":"answered","message":"answered 1 \"Yes\""}`, nil
+	}
+	a := &Answers{
+		Answer: func(context.Context, session.Record, session.Choice) answer.Result {
+			t.Error("a remote session was answered on this machine")
+			return answer.Result{}
+		},
+		Remote: RemoteAnswer(hub, func() (string, error) { return "/usr/bin/ssh", nil }, run),
+	}
+	results := make(chan answer.Result, 2)
+	a.Submit("claude:far", session.Choice{N: 1, Label: "Yes"}, func(r answer.Result) { results <- r })
+	if r := <-results; r.Outcome != answer.Answered || r.Message != `box: answered 1 "Yes"` {
+		t.Fatalf("remote answer: %+v", r)
+	}
+	a.Submit("claude:nowhere", session.Choice{N: 1, Label: "Yes"}, func(r answer.Result) { results <- r })
+	if r := <-results; r.Outcome != answer.Refused || !strings.Contains(r.Message, "is gone") {
+		t.Fatalf("unknown session: %+v", r)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ran) != 1 || ran[0][0] != "/usr/bin/ssh" || !strings.HasSuffix(ran[0][len(ran[0])-1], "-- claude:far 1") {
+		t.Errorf("ran %q", ran)
 	}
 }

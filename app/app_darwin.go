@@ -95,14 +95,15 @@ func Run(stdout, stderr io.Writer) int {
 	ctrl = NewController(board.DefaultConfig())
 	jumper = &Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Store: opts.Store, Plan: jump.PlanFor}
 	// Sessions on other machines (`mew remote add`), followed over ssh.
+	answers = &Answers{Answer: AnswerRecord(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
 	if hub, err := remote.ForHome(mewHome); err != nil {
 		logger.Printf("remotes left out: %v", err)
 	} else if hub != nil {
 		go hub.Run(context.Background())
 		opts.Remote = hub
 		jumper.Remote = RemoteJump(hub, remote.LocalJumpSystem)
+		answers.Remote = RemoteAnswer(hub, remote.FindSSH, remote.RunSSH)
 	}
-	answers = &Answers{Answer: AnswerRecord(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
 
 	// Store and registry watching (fsnotify) on its own goroutines.
 	updates, err := monitor.Watch(context.Background(), opts)

@@ -425,12 +425,13 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		poll = defaultPoll
 	}
 	var last []source.Observation
+	first := true
 	send := func() bool {
 		obs, _ := s.observe(ctx)
-		if reflect.DeepEqual(obs, last) {
+		if !first && reflect.DeepEqual(obs, last) {
 			return true
 		}
-		last = obs
+		first, last = false, obs
 		select {
 		case out <- obs:
 			return true

@@ -37,6 +37,9 @@ func remoteSetup(t *testing.T, remote bool, mew string) func(r *driver.Run) erro
 		srv, err := sshtest.Start(dir, []string{
 			"HOME=" + r.Home, "MEW_HOME=" + r.MewHome, "CLAUDE_CONFIG_DIR=" + r.ConfigDir,
 			"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
+			// The mew there reads (and answers into) the tmux server the
+			// CLI runs in, as a person's remote mew reads their server.
+			"MEW_TMUX_SOCKET=" + r.TmuxSocket(),
 		})
 		if err != nil {
 			return err
@@ -92,4 +95,28 @@ func TestRemotePermissionPrompt(t *testing.T) {
 	answered := s.answer(permissionPrompt, shown.screen, "Enter")
 	s.expect("prompt answered → not waiting on the remote", answered, fast, onRemote(listedAndNot(session.Waiting)))
 	s.expect("turn ended → done on the remote", s.turnEnd(answered), fast, onRemote(stateIs(session.Done)))
+}
+
+// `mew answer` on this machine for a prompt on the remote: the mew there
+// types it into the pane after reading the prompt, over ssh; the Bash
+// command runs and the turn ends.
+func TestRemoteAnswerPermission(t *testing.T) {
+	s := start(t, opts{remote: true})
+	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
+	shown := s.dialogUp(sent, permissionPrompt)
+	s.expect("prompt shown → waiting(permission) on the remote", shown.ref, fast, onRemote(waitingFor(session.ReasonPermission)))
+	s.expect("the prompt's choices listed on this machine", shown.screen, fast, onRemote(func(sh session.Shown, _ bool) bool {
+		return sh.State == session.Waiting && len(sh.Choices) > 0 && sh.AnswerVia != ""
+	}))
+	id := s.r.SessionID()
+	out, errOut, code := s.mewList(id)
+	if code != 0 || !strings.Contains(out, "1  Yes\n") || !strings.Contains(out, "over ssh, by the mew on "+remoteName) {
+		t.Fatalf("mew answer %s (choices, from this machine): %d\n%s%s", id, code, out, errOut)
+	}
+	a := s.mewAnswer(permissionPrompt, id, "1")
+	s.answered("permission approved on the remote: mew answer → dialog gone", a)
+	s.expect("turn ended → done on the remote", s.turnEnd(a.started), fast, onRemote(stateIs(session.Done)))
+	if !fileExists(filepath.Join(s.r.Project, "made-by-claude")) {
+		t.Error("the Bash command did not run")
+	}
 }

@@ -30,7 +30,7 @@ func TestScreenMewRunNoInstall(t *testing.T) {
 }
 
 // Claude Code in a plain tmux pane, no `mew install`: the same through the
-// watcher's tmux control client.
+// watcher's tmux sweeps.
 func TestScreenTmuxPaneNoInstall(t *testing.T) {
 	screenPermissionThenExit(start(t, opts{noInstall: true, watch: true}))
 }

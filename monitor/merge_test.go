@@ -161,3 +161,38 @@ func TestWatchClosesAfterSourcesLetGo(t *testing.T) {
 		t.Fatal("the update channel closed while a source still held on")
 	}
 }
+
+// lateSource reports its first observations a moment after it starts, as
+// the tmux source does once its client has attached.
+type lateSource struct{ after time.Duration }
+
+func (s lateSource) Name() string                                { return "late" }
+func (s lateSource) Scan(context.Context) ([]Observation, error) { return nil, nil }
+func (s lateSource) Watch(ctx context.Context, out chan<- []Observation) error {
+	select {
+	case <-time.After(s.after):
+	case <-ctx.Done():
+		return nil
+	}
+	select {
+	case out <- []Observation{screenObs("tmux:%4", "%4", "/dev/pts/4", 0)}:
+	case <-ctx.Done():
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// A reader that takes only the first update (`mew status` reading a
+// remote's feed) gets what the sources saw, not a list without screens.
+func TestWatchFirstUpdateHasTheSourcesFirstReports(t *testing.T) {
+	o := Options{Store: store.Store{Home: t.TempDir()}, Sources: []Source{lateSource{after: 150 * time.Millisecond}}, Now: time.Now}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	updates, err := Watch(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := <-updates; len(u.Sessions) != 1 || u.Sessions[0].ID != "tmux:%4" {
+		t.Fatalf("first update: %+v", u.Sessions)
+	}
+}

@@ -42,12 +42,17 @@ type Update struct {
 	Records []session.Record
 }
 
-// Watch emits a snapshot at once, then again whenever a source changes,
-// and at least every second. Only what changed is re-read: the files
-// fsnotify names, the observations a source sends. The channel closes
-// after ctx ends, once every source has let go of what it holds outside
-// this process (a caller that exits should drain it first). Directories that don't exist yet are watched for from their
-// parent, so Claude Code's first run is noticed.
+// firstReports bounds how long Watch's first update waits for the
+// sources' first reports (a tmux source attaching takes tens of ms).
+const firstReports = time.Second
+
+// Watch emits a snapshot at once (once every source has reported, within
+// firstReports), then again whenever a source changes, and at least every
+// second. Only what changed is re-read: the files fsnotify names, the
+// observations a source sends. The channel closes after ctx ends, once
+// every source has let go of what it holds outside this process (a caller
+// that exits should drain it first). Directories that don't exist yet are
+// watched for from their parent, so Claude Code's first run is noticed.
 func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -162,6 +167,32 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 				return false
 			}
 		}
+		take := func(u sourceUpdate) {
+			if u.err != nil {
+				w.obsErrs[u.name] = u.err
+			} else {
+				delete(w.obsErrs, u.name)
+				w.obs[u.name] = u.obs
+				w.obsGen++
+			}
+		}
+		// The first update waits, at most firstReports, for each source's
+		// first report: a reader that takes only the first list (`mew
+		// status` reading a remote's feed) must get the screens too.
+		reported := map[string]bool{}
+		firstDeadline := time.After(firstReports)
+	first:
+		for len(reported) < len(o.Sources) {
+			select {
+			case u := <-sourceUpdates:
+				take(u)
+				reported[u.name] = true
+			case <-firstDeadline:
+				break first
+			case <-ctx.Done():
+				return
+			}
+		}
 		if !emit(true) {
 			return
 		}
@@ -213,13 +244,7 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 					pending = time.After(wait())
 				}
 			case u := <-sourceUpdates:
-				if u.err != nil {
-					w.obsErrs[u.name] = u.err
-				} else {
-					delete(w.obsErrs, u.name)
-					w.obs[u.name] = u.obs
-					w.obsGen++
-				}
+				take(u)
 				dirty = true
 				if pending == nil {
 					pending = time.After(wait())

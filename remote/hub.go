@@ -465,7 +465,21 @@ func cleanFields(s *session.Shown) {
 	}
 	s.State = session.State(text.OneLine(string(s.State), 32))
 	s.Reason = session.Reason(text.OneLine(string(s.Reason), 32))
+	s.AnswerVia = text.OneLine(s.AnswerVia, 32)
+	// Choices are drawn as buttons and keys 1-9: each once, in range.
+	var choices []session.Choice
+	seen := map[int]bool{}
+	for _, c := range s.Choices {
+		if c.N >= 1 && c.N <= 9 && !seen[c.N] {
+			seen[c.N] = true
+			choices = append(choices, session.Choice{N: c.N, Label: text.OneLine(c.Label, MaxLabel)})
+		}
+	}
+	s.Choices = choices
 }
+
+// MaxLabel bounds a choice's label from another machine.
+const MaxLabel = 200
 
 // cached is a host's file in CacheDir.
 type cached struct {

@@ -187,6 +187,8 @@ func TestHubNormalizesWhatTheHostSends(t *testing.T) {
 	evil.Host, evil.Offline = "elsewhere", true
 	evil.Title, evil.Cwd = "\x1b]0;owned\x07fix\nthe api", "/srv/\x1b[2Japi"
 	evil.LastMessage = strings.Repeat("x", 10000)
+	evil.AnswerVia = "tmux\x1b[2J"
+	evil.Choices = []session.Choice{{N: 1, Label: "Yes\x1b]0;x\x07"}, {N: 1, Label: "again"}, {N: 0, Label: "zero"}, {N: 12, Label: "twelve"}, {N: 2, Label: strings.Repeat("n", 1000)}}
 	c.send(t, snapshot(time.Now(), true, evil, shown("../etc/passwd", session.Done), shown("ok-1", session.Done), shown("", session.Idle), shown("ok-2", session.Idle)))
 	got := waitFor(t, h, "online", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online })
 	if len(got) != 2 || got[0].ID != "ok-1" || got[0].State != session.Waiting || got[1].ID != "ok-2" {
@@ -197,6 +199,12 @@ func TestHubNormalizesWhatTheHostSends(t *testing.T) {
 	}
 	if strings.ContainsAny(got[0].Title+got[0].Cwd, "\x1b\x07\n") || got[0].Title != "]0;owned fix the api" || len([]rune(got[0].LastMessage)) > 2000 {
 		t.Errorf("text from the host not made safe: title %q cwd %q, message of %d runes", got[0].Title, got[0].Cwd, len([]rune(got[0].LastMessage)))
+	}
+	if ch := got[0].Choices; len(ch) != 2 || ch[0].N != 1 || strings.ContainsAny(ch[0].Label, "\x1b\x07") || !strings.HasPrefix(ch[0].Label, "Yes") || ch[1].N != 2 || len([]rune(ch[1].Label)) > MaxLabel {
+		t.Errorf("choices from the host not made safe (one each of 1-9, plain labels): %+v", ch)
+	}
+	if strings.ContainsRune(got[0].AnswerVia, '\x1b') {
+		t.Errorf("answer via %q", got[0].AnswerVia)
 	}
 	if d := h.Hosts()[0].Dropped; d != 3 {
 		t.Errorf("dropped %d, want 3", d)

@@ -18,8 +18,9 @@ type Source interface {
 	// Scan observes once (a one-shot `mew status`).
 	Scan(ctx context.Context) ([]Observation, error)
 	// Watch observes until ctx ends, sending the whole current set of
-	// observations on out whenever it changes. It returns when ctx ends or
-	// the source cannot go on.
+	// observations on out at once (even when empty: the monitor's first
+	// update waits for it) and whenever it changes. It returns when ctx
+	// ends or the source cannot go on.
 	Watch(ctx context.Context, out chan<- []Observation) error
 }
 

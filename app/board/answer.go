@@ -38,11 +38,11 @@ func Answerable(r Row) bool {
 	return r.State == session.Waiting && len(r.Session.Choices) > 0
 }
 
-// typable reports whether Mew can type into the row's terminal: one it
-// knows a way into, on this machine. A session on another machine
-// (`mew remote`) carries that machine's answer_via, which is no way in
-// from here: answering there is the remote's to add.
-func typable(r Row) bool { return r.Session.AnswerVia != "" && r.Session.Host == "" }
+// typable reports whether Mew can type into the row's terminal: one the
+// Mew of its machine knows a way into (answer_via). A session on another
+// machine (`mew remote`) is answered by the mew there, over ssh: not while
+// that machine cannot be reached.
+func typable(r Row) bool { return r.Session.AnswerVia != "" && !r.Session.Offline }
 
 // Answer decides what picking choice n on row r does.
 func Answer(r Row, n int) AnswerAction {

@@ -31,6 +31,8 @@ func TestAnswerDecisions(t *testing.T) {
 	none := waitingRow(t, "tmux", nil)
 	remote := waitingRow(t, "tmux", choices)
 	remote.Session.Host = "build-box"
+	offline := waitingRow(t, "tmux", choices)
+	offline.Session.Host, offline.Session.Offline = "build-box", true
 	unsettled := Arrange([]session.Shown{func() session.Shown {
 		s := sh("sess-2", session.Waiting, 0, "/p")
 		s.Since, s.Choices, s.AnswerVia = time.Unix(1000, 0), choices, "tmux"
@@ -50,7 +52,8 @@ func TestAnswerDecisions(t *testing.T) {
 		{"zero", typable, "0", NoAnswer, 0, ""},
 		{"a terminal Mew cannot type into", elsewhere, "1", AnswerElsewhere, 1, "answer in the terminal"},
 		{"choices unknown", none, "1", NoAnswer, 0, "does not know"},
-		{"a session on another machine", remote, "1", AnswerElsewhere, 1, "answer in the terminal"},
+		{"a session on another machine (its mew types)", remote, "2", TypeAnswer, 2, ""},
+		{"a machine that cannot be reached", offline, "1", AnswerElsewhere, 1, "answer in the terminal"},
 		{"a wait not settled yet shows as working", unsettled, "1", NoAnswer, 0, ""},
 	}
 	for _, c := range cases {

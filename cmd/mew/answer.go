@@ -11,8 +11,11 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/answer"
+	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 )
@@ -34,6 +37,7 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the result (or, with no choice, the choices) as JSON")
 	confirm := fs.Duration("confirm", answer.Confirm, "how long the prompt has to go away after the keys")
+	expect := fs.String("expect", "", "type nothing unless the choice's label is this one, in base64url (how another machine's Mew passes what the person saw)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mew answer [--json] [--confirm 2s] <session id or unique prefix> [choice]")
 		fmt.Fprintln(stderr)
@@ -64,9 +68,21 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew answer: %v\n", err)
 		return answerNot
 	}
+	var expected *string
+	if *expect != "" {
+		label, err := remote.DecodeExpect(*expect)
+		if err != nil {
+			fmt.Fprintf(stderr, "mew answer: %v\n", err)
+			return answerUsage
+		}
+		expected = &label
+	}
 	recs, _ := monitor.Records(o) // a source that could not be read leaves its sessions out
 	rec, err := jumpFindSession(recs, want)
 	if err != nil {
+		if s, r, ok := findRemote(o.Store, want, stderr, "answer"); ok {
+			return answerRemote(stdout, stderr, s, r, fs.Args()[1:], *asJSON)
+		}
 		fmt.Fprintf(stderr, "mew answer: %v\n", err)
 		return answerUsage
 	}
@@ -84,18 +100,30 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew answer: %v\n", err)
 		return answerUsage
 	}
-	w := answer.WantFor(rec, choice)
-	a := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home)), Options: answer.Options{Confirm: *confirm}}
-	res := a.Answer(context.Background(), target, w)
+	var res answer.Result
+	// The other machine saw the label as one line of plain text.
+	if expected != nil && text.OneLine(choice.Label, remote.MaxLabel) != text.OneLine(*expected, remote.MaxLabel) {
+		res = answer.Result{Outcome: answer.Refused, Started: time.Now(),
+			Message: fmt.Sprintf("typed nothing: the prompt changed (choice %d is now %q, not %q)", choice.N, text.OneLine(choice.Label, 60), text.OneLine(*expected, 60))}
+	} else {
+		w := answer.WantFor(rec, choice)
+		a := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home)), Options: answer.Options{Confirm: *confirm}}
+		res = a.Answer(context.Background(), target, w)
+	}
+	return answerReport(stdout, stderr, rec.ID, res, *asJSON)
+}
+
+// answerReport prints an answer's result and returns its exit status.
+func answerReport(stdout, stderr io.Writer, id string, res answer.Result, asJSON bool) int {
 	code := answerNot
 	switch res.Outcome {
 	case answer.Answered:
 		code = answerDone
 	case answer.NoTerminal:
 		code = answerElsewhere
-		res.Message += fmt.Sprintf(" (`mew jump %s` brings it forward)", shortID(rec.ID))
+		res.Message += fmt.Sprintf(" (`mew jump %s` brings it forward)", shortID(id))
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
@@ -109,6 +137,49 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mew answer: "+res.Message)
 	}
 	return code
+}
+
+// answerRemote is `mew answer` for a session on another machine: the
+// choices as that machine reported them; an answer is typed by the mew
+// there (remote.Answer).
+func answerRemote(stdout, stderr io.Writer, s session.Shown, r remote.Remote, choiceArg []string, asJSON bool) int {
+	t := answer.Target{Why: fmt.Sprintf("%s cannot be reached now", r.Name)}
+	switch {
+	case s.Offline:
+	case s.AnswerVia == "":
+		t.Why = fmt.Sprintf("the mew on %s cannot type into that terminal: %s", r.Name, board.ElsewhereWhy)
+	default:
+		t = answer.Target{Via: "ssh", Why: fmt.Sprintf("over ssh, by the mew on %s (%s)", r.Name, text.OneLine(s.AnswerVia, 32))}
+	}
+	if len(choiceArg) == 0 {
+		return answerList(stdout, stderr, s, t, asJSON)
+	}
+	id := r.Name + ":" + shortID(s.ID)
+	if s.State != session.Waiting {
+		fmt.Fprintf(stderr, "mew answer: %s is not waiting on you (it is %s): nothing typed\n", id, s.State)
+		return answerNot
+	}
+	choice, err := pickChoice(s.Choices, choiceArg[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "mew answer: %v\n", err)
+		return answerUsage
+	}
+	var res answer.Result
+	if t.Via == "" {
+		outcome := answer.NoTerminal
+		if s.Offline {
+			outcome = answer.Refused
+		}
+		res = answer.Result{Outcome: outcome, Message: "typed nothing: " + t.Why, Started: time.Now()}
+	} else {
+		ssh, err := remote.FindSSH()
+		if err != nil {
+			fmt.Fprintf(stderr, "mew answer: %v\n", err)
+			return answerNot
+		}
+		res = remote.Answer(context.Background(), r, ssh, s.ID, choice, remote.RunSSH)
+	}
+	return answerReport(stdout, stderr, s.ID, res, asJSON)
 }
 
 // pickChoice finds the choice named by arg: its number, its text (any

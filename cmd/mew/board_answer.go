@@ -7,6 +7,9 @@ import (
 	"sync"
 
 	"github.com/mew-dev/mew/answer"
+	"github.com/mew-dev/mew/app"
+	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 )
@@ -16,13 +19,19 @@ import (
 type boardAnswerer struct {
 	answerer *answer.Answerer
 	home     string
+	remote   func(ctx context.Context, id string, c session.Choice) (answer.Result, bool)
 
 	mu   sync.Mutex
 	recs map[string]session.Record
 }
 
-func newBoardAnswerer(home string) *boardAnswerer {
-	return &boardAnswerer{home: home, answerer: &answer.Answerer{Home: home, Rules: rules.Cached(rules.Dir(home))}}
+// remotes, when set, answers the sessions of other machines.
+func newBoardAnswerer(home string, remotes monitor.RemoteSessions) *boardAnswerer {
+	b := &boardAnswerer{home: home, answerer: &answer.Answerer{Home: home, Rules: rules.Cached(rules.Dir(home))}}
+	if hub, ok := remotes.(*remote.Hub); ok {
+		b.remote = app.RemoteAnswer(hub, remote.FindSSH, remote.RunSSH)
+	}
+	return b
 }
 
 // setRecords takes the records of a monitor update.
@@ -41,11 +50,18 @@ func (b *boardAnswerer) Answer(id string, c session.Choice) (string, error) {
 	b.mu.Lock()
 	rec, ok := b.recs[id]
 	b.mu.Unlock()
-	if !ok {
+	var res answer.Result
+	switch {
+	case ok:
+		t := answer.Plan(rec, answer.LocalHost(b.home))
+		res = b.answerer.Answer(context.Background(), t, answer.WantFor(rec, c))
+	case b.remote != nil:
+		if res, ok = b.remote(context.Background(), id, c); !ok {
+			return "", fmt.Errorf("the session %s is gone", shortID(id))
+		}
+	default:
 		return "", fmt.Errorf("the session %s is gone", shortID(id))
 	}
-	t := answer.Plan(rec, answer.LocalHost(b.home))
-	res := b.answerer.Answer(context.Background(), t, answer.WantFor(rec, c))
 	if res.Outcome != answer.Answered {
 		return "", errors.New(res.Message)
 	}

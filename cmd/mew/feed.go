@@ -26,7 +26,9 @@ func feedStatus(ctx context.Context, o monitor.Options, stdout, stderr io.Writer
 	fw := remote.NewFeedWriter(stdout)
 	beat := time.NewTicker(remote.HeartbeatEvery)
 	defer beat.Stop()
-	wrote := false // since the last tick
+	// A heartbeat before the first list would read as a feed without
+	// sessions to the other side: none until the first list went.
+	started, wrote := false, false // wrote: since the last tick
 	for {
 		select {
 		case u, ok := <-updates:
@@ -36,9 +38,9 @@ func feedStatus(ctx context.Context, o monitor.Options, stdout, stderr io.Writer
 			if fw.Snapshot(u.Sessions, u.Errors) != nil {
 				return 0 // the connection is gone
 			}
-			wrote = true
+			started, wrote = true, true
 		case <-beat.C:
-			if !wrote && fw.Heartbeat() != nil {
+			if started && !wrote && fw.Heartbeat() != nil {
 				return 0
 			}
 			wrote = false

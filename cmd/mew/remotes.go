@@ -42,13 +42,13 @@ func attachRemotes(ctx context.Context, o *monitor.Options, follow bool, stderr 
 	return hub
 }
 
-// jumpRemote plans `mew jump` to a session on a remote, named by its id or
-// a prefix of exactly one remote session's id.
-func jumpRemote(st store.Store, want string, stderr io.Writer) (jump.Plan, bool) {
+// findRemote is the session on a remote named by its id or a prefix of
+// exactly one remote session's id (the remotes asked once).
+func findRemote(st store.Store, want string, stderr io.Writer, cmd string) (session.Shown, remote.Remote, bool) {
 	o := monitor.Options{Store: st}
-	hub := attachRemotes(context.Background(), &o, false, stderr, "jump")
+	hub := attachRemotes(context.Background(), &o, false, stderr, cmd)
 	if hub == nil {
-		return jump.Plan{}, false
+		return session.Shown{}, remote.Remote{}, false
 	}
 	var match []session.Shown
 	for _, s := range hub.Sessions() {
@@ -61,9 +61,17 @@ func jumpRemote(st store.Store, want string, stderr io.Writer) (jump.Plan, bool)
 		}
 	}
 	if len(match) != 1 {
+		return session.Shown{}, remote.Remote{}, false
+	}
+	return hub.Find(match[0].ID)
+}
+
+// jumpRemote plans `mew jump` to a session on a remote (findRemote).
+func jumpRemote(st store.Store, want string, stderr io.Writer) (jump.Plan, bool) {
+	s, r, ok := findRemote(st, want, stderr, "jump")
+	if !ok {
 		return jump.Plan{}, false
 	}
-	s, r, _ := hub.Find(match[0].ID)
 	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
 	defer cancel()
 	return remote.PlanJump(ctx, s, r, remote.LocalJumpSystem()), true

@@ -4,19 +4,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/internal/fakeagent"
 	"github.com/mew-dev/mew/internal/testbin"
 )
 
 // A long-running mew that is told to stop (Ctrl-C, a kill, its terminal or
-// ssh connection gone, its reader gone) exits 0 after letting go of its
-// tmux client, rather than dying on the signal with the client still on
-// the person's server.
+// ssh connection gone, its reader gone) exits 0, rather than dying on the
+// signal, and leaves nothing on the person's tmux server.
 func TestWatchingCommandsStopCleanly(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
@@ -35,20 +33,19 @@ func TestWatchingCommandsStopCleanly(t *testing.T) {
 		{"reader gone", []string{"status", "--watch", "--json", "--feed"}, func(_ *exec.Cmd, stdout *os.File) { stdout.Close() }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir, err := os.MkdirTemp("", "mews") // short: a socket path
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer os.RemoveAll(dir)
-			socket := filepath.Join(dir, "tmux.sock")
+			// An agent's dialog on the server: every command has a line to
+			// write about it.
+			agent := fakeagent.Start(t, "0.1")
+			dir := t.TempDir()
+			socket := agent.Socket
 			tmux := func(args ...string) (string, error) {
 				out, err := exec.Command("tmux", append([]string{"-S", socket}, args...)...).Output()
 				return string(out), err
 			}
-			if _, err := tmux("new-session", "-d", "-s", "work", "sh"); err != nil {
+			before, err := tmux("list-sessions", "-F", "#{session_name}")
+			if err != nil {
 				t.Fatal(err)
 			}
-			defer tmux("kill-server")
 
 			r, w, err := os.Pipe()
 			if err != nil {
@@ -65,15 +62,19 @@ func TestWatchingCommandsStopCleanly(t *testing.T) {
 			w.Close()
 			exited := make(chan error, 1)
 			go func() { exited <- cmd.Wait() }()
-			client := "mew-monitor-" + strconv.Itoa(cmd.Process.Pid)
-			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-				if out, _ := tmux("list-sessions", "-F", "#{session_name}"); strings.Contains(out, client) {
-					break
+			first := make(chan error, 1)
+			go func() {
+				_, err := r.Read(make([]byte, 1))
+				first <- err
+			}()
+			select {
+			case err := <-first:
+				if err != nil {
+					t.Fatalf("mew wrote nothing: %v", err)
 				}
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatalf("mew never attached its tmux client")
-				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("mew never wrote its first update")
 			}
 
 			c.stop(cmd, r)
@@ -86,8 +87,11 @@ func TestWatchingCommandsStopCleanly(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatal("mew did not stop")
 			}
-			if out, _ := tmux("list-sessions", "-F", "#{session_name}"); strings.Contains(out, client) {
-				t.Errorf("mew exited with its client's session still on the server:\n%s", out)
+			if out, _ := tmux("list-sessions", "-F", "#{session_name}"); out != before {
+				t.Errorf("mew left sessions on the server:\n%s", out)
+			}
+			if out, _ := tmux("list-clients"); out != "" {
+				t.Errorf("mew left clients on the server:\n%s", out)
 			}
 		})
 	}

@@ -71,7 +71,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	}
 	defer letGo(cancel, updates)
 	feed := make(chan tui.Update)
-	answers := newBoardAnswerer(o.Store.Home)
+	answers := newBoardAnswerer(o.Store.Home, o.Remote)
 	go func() {
 		defer close(feed)
 		for u := range updates {

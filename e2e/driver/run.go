@@ -137,6 +137,10 @@ func claudeJSON(project string) ([]byte, error) {
 	}, "", "  ")
 }
 
+// TmuxSocket is the run's tmux server's socket (known before it starts,
+// for Options.Setup).
+func (r *Run) TmuxSocket() string { return filepath.Join(filepath.Dir(r.Home), "tmux.sock") }
+
 // Launch makes the isolated home, installs Mew's hooks when asked, starts
 // the CLI in a tmux pane and starts watching it.
 func Launch(o Options) (*Run, error) {
@@ -156,8 +160,8 @@ func Launch(o Options) (*Run, error) {
 	}
 	// Mew reads this run's tmux server (its screen source), as it would
 	// read the person's.
-	r.Env = append(r.Env, "MEW_TMUX_SOCKET="+filepath.Join(root, "tmux.sock"))
-	t, err := StartTmux(r.Project, filepath.Join(root, "tmux.sock"), r.Env, o.Cols, o.Rows)
+	r.Env = append(r.Env, "MEW_TMUX_SOCKET="+r.TmuxSocket())
+	t, err := StartTmux(r.Project, r.TmuxSocket(), r.Env, o.Cols, o.Rows)
 	if err != nil {
 		return nil, err
 	}

@@ -189,8 +189,9 @@ func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
 }
 
 // sweep reads every pane once and returns the observations of the panes
-// that run an agent. ownSession is left out (the control client's).
-func (s *Source) sweep(ctx context.Context, r Runner, ownSession string) ([]source.Observation, error) {
+// that run an agent: one `tmux` process lists the panes, one more captures
+// every pane that runs (or may run) an agent.
+func (s *Source) sweep(ctx context.Context, r Runner) ([]source.Observation, error) {
 	infos, err := listPanes(ctx, r)
 	if err != nil {
 		return nil, err
@@ -203,18 +204,28 @@ func (s *Source) sweep(ctx context.Context, r Runner, ownSession string) ([]sour
 		s.panes = map[string]*pane{}
 	}
 	seen := make(map[string]bool, len(infos))
-	var out []source.Observation
+	live := infos[:0]
+	var wanted []string
 	for _, info := range infos {
-		if info.session == ownSession || info.dead {
+		if info.dead {
 			continue
 		}
+		live = append(live, info)
 		seen[info.id] = true
 		p := s.panes[info.id]
 		if p == nil {
 			p = &pane{id: info.id}
 			s.panes[info.id] = p
 		}
-		if obs, ok := s.readPane(ctx, r, book, p, info, now); ok {
+		if s.identify(book, p, info) {
+			wanted = append(wanted, info.id)
+		}
+	}
+	screens := captureAll(ctx, r, wanted)
+	var out []source.Observation
+	for _, info := range live {
+		rows, captured := screens[info.id]
+		if obs, ok := s.readPane(book, s.panes[info.id], info, rows, captured, now); ok {
 			out = append(out, obs)
 		}
 	}
@@ -226,9 +237,11 @@ func (s *Source) sweep(ctx context.Context, r Runner, ownSession string) ([]sour
 	return out, nil
 }
 
-// readPane looks at one pane: which agent (if any) is its foreground job,
-// and, for an agent, what its screen shows.
-func (s *Source) readPane(ctx context.Context, r Runner, book *rules.Book, p *pane, info paneInfo, now time.Time) (source.Observation, bool) {
+// identify finds which agent (if any) is the pane's foreground job, by its
+// process, and reports whether its screen is to be read: it runs an agent
+// (or did), or it may (an agent started through a wrapper shows only on
+// its screen).
+func (s *Source) identify(book *rules.Book, p *pane, info paneInfo) bool {
 	fg, err := s.Procs.ForegroundGroup(info.pid)
 	if err != nil || fg <= 0 {
 		fg = info.pid
@@ -252,12 +265,17 @@ func (s *Source) readPane(ctx context.Context, r Runner, book *rules.Book, p *pa
 			p.fgSniffs = screenSniffs
 		}
 	}
-	var rows []string
+	return p.fgAgent != "" || p.fgSniffs > 0
+}
+
+// readPane turns what identify found and the pane's screen (rows, when
+// captured) into the pane's observation, if it runs an agent.
+func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []string, captured bool, now time.Time) (source.Observation, bool) {
 	if p.fgAgent == "" && p.fgSniffs > 0 {
 		// Not an agent by its process: an agent's markers on its screen
 		// (started through a wrapper) still make it one.
 		p.fgSniffs--
-		if rows, err = Capture(ctx, r, info.id); err != nil {
+		if !captured {
 			return source.Observation{}, false
 		}
 		if a := book.SniffScreen(rules.Frame{Rows: rows, Title: info.title}); a != "" {
@@ -280,10 +298,8 @@ func (s *Source) readPane(ctx context.Context, r Runner, book *rules.Book, p *pa
 		p.bgSince = time.Time{}
 	}
 	if !background {
-		if rows == nil {
-			if rows, err = Capture(ctx, r, info.id); err != nil {
-				return source.Observation{}, false
-			}
+		if !captured {
+			return source.Observation{}, false
 		}
 		p.tracker.Observe(book.Set(p.agent), rules.Frame{Rows: rows, Title: info.title}, now)
 	}
@@ -344,11 +360,10 @@ func mewRun(argv []string) bool {
 	return len(argv) > 1 && filepath.Base(argv[0]) == "mew" && argv[1] == "run"
 }
 
-// Scan implements source.Source: one sweep with a `tmux` process per
-// command (a one-shot read must not leave a client behind).
+// Scan implements source.Source: one sweep.
 func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	s.recall()
-	obs, err := s.sweep(ctx, Exec{Socket: s.Socket}, "")
+	obs, err := s.sweep(ctx, Exec{Socket: s.Socket})
 	if err == nil {
 		s.remember() // best effort: a read that cannot be kept is still a read
 	}
@@ -364,17 +379,17 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	return obs, err
 }
 
-// Watch implements source.Source: a control client sweeps every
-// SweepEvery and sends the observations when they change. Without a
-// server it looks again every few seconds; it never starts one, and it
-// leaves when the server has no session but its own.
+// Watch implements source.Source: a sweep every SweepEvery, sent when
+// it changes. Without a server it looks again every few seconds (or at
+// once when its socket appears); it never starts one.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
 	var last []source.Observation
+	first := true
 	send := func(obs []source.Observation) bool {
-		if sameObservations(obs, last) {
+		if !first && sameObservations(obs, last) {
 			return true
 		}
-		last = obs
+		first, last = false, obs
 		select {
 		case out <- obs:
 			return true
@@ -404,11 +419,8 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	for {
 		watch()
 		if socketExists(sock) {
-			c, err := StartControl(ctx, s.Socket)
-			if err == nil {
+			if s.follow(ctx, send) {
 				wait = retryEvery
-				s.follow(ctx, c, send)
-				c.Close()
 			} else {
 				// A socket a dead server left: ask less and less often.
 				wait = min(2*wait, maxRetry)
@@ -433,48 +445,38 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 }
 
-// follow sweeps through one control client until it ends.
-func (s *Source) follow(ctx context.Context, c *Control, send func([]source.Observation) bool) error {
+// follow sweeps the server every SweepEvery while it answers; it reports
+// whether it answered at all.
+func (s *Source) follow(ctx context.Context, send func([]source.Observation) bool) bool {
+	r := Exec{Socket: s.Socket}
+	answered := false
 	ticker := time.NewTicker(SweepEvery)
 	defer ticker.Stop()
+	failed := 0
 	for {
-		alone, err := onlySession(ctx, c)
-		if err != nil {
-			return err
+		obs, err := s.sweep(ctx, r)
+		switch {
+		case err == nil:
+			answered, failed = true, 0
+		case errors.Is(err, ErrNoServer) || ctx.Err() != nil:
+			return answered
+		default:
+			// One failed read (a slow server, a pane gone mid-command) does
+			// not empty the list: what was seen last stands until the
+			// server fails three times in a row.
+			if failed++; failed >= 3 || !answered {
+				return answered
+			}
 		}
-		if alone {
-			return errors.New("no session but Mew's")
-		}
-		obs, err := s.sweep(ctx, c, c.Session)
-		if err != nil {
-			return err
-		}
-		if !send(obs) {
-			return nil
+		if err == nil && !send(obs) {
+			return true
 		}
 		select {
 		case <-ctx.Done():
-			return nil
-		case <-c.Done():
-			return errors.New("the tmux control client ended")
+			return true
 		case <-ticker.C:
 		}
 	}
-}
-
-// onlySession reports whether the client's session is the last one: Mew
-// must not keep a server alive that the person has finished with.
-func onlySession(ctx context.Context, c *Control) (bool, error) {
-	lines, err := c.Run(ctx, "list-sessions", "-F", "#{session_name}")
-	if err != nil {
-		return false, err
-	}
-	for _, l := range lines {
-		if l != c.Session {
-			return false, nil
-		}
-	}
-	return true, nil
 }
 
 // sameObservations compares two sweeps, leaving out the read time (a

@@ -17,12 +17,14 @@ import (
 
 // server is a private tmux server for one test.
 type server struct {
-	t      *testing.T
+	t      testing.TB
 	socket string
 	dir    string
 }
 
-func startServer(t *testing.T) *server {
+func startServer(t *testing.T) *server { return startServerTB(t) }
+
+func startServerTB(t testing.TB) *server {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
@@ -114,10 +116,12 @@ func TestSourceFollowsAnAgentInAPane(t *testing.T) {
 	if obs.Fallback != "tmux:"+pane || obs.Agent != "claude" || obs.Process.Tmux.Pane != pane || obs.Screen.Reason != session.ReasonPermission || obs.Process.Pid == 0 || !strings.HasPrefix(obs.Process.Tty, "/dev/") {
 		t.Errorf("observation: %+v screen %+v", obs, *obs.Screen)
 	}
-	// Mew's own session is not the person's: not listed, and not in the way.
-	sessions := s.tmux("list-sessions", "-F", "#{session_name}")
-	if !strings.Contains(sessions, "mew-monitor-") {
-		t.Errorf("no control client session: %q", sessions)
+	// Mew leaves nothing on the server: no session, no client, no resize.
+	if got := s.tmux("list-sessions", "-F", "#{session_name}"); got != "work\n" {
+		t.Errorf("sessions: %q, want only the person's", got)
+	}
+	if got := s.tmux("list-clients"); got != "" {
+		t.Errorf("Mew is attached to the server: %q", got)
 	}
 	if got := s.tmux("display-message", "-p", "-t", "work", "#{window_width}x#{window_height}"); strings.TrimSpace(got) != "120x32" {
 		t.Errorf("the person's window was resized to %s", got)
@@ -163,12 +167,7 @@ func TestScanWithoutServer(t *testing.T) {
 	}
 }
 
-func TestQuoteAndPaneIDs(t *testing.T) {
-	for in, want := range map[string]string{"%12": "%12", "#{pane_id}\t#{x}": "'#{pane_id}\t#{x}'", "a'b": `'a'\''b'`, "": "''"} {
-		if got := quote(in); got != want {
-			t.Errorf("quote(%q) = %q, want %q", in, got, want)
-		}
-	}
+func TestPaneIDs(t *testing.T) {
 	for _, id := range []string{"%0", "%12"} {
 		if !validPane(id) {
 			t.Errorf("validPane(%q) = false", id)

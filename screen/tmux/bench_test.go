@@ -1,0 +1,25 @@
+package tmux
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkSweep reads five agents' panes (a list and a batched capture:
+// two tmux processes). For the README: 1 sweep every SweepEvery.
+func BenchmarkSweep(b *testing.B) {
+	s := startServerTB(b)
+	agent := s.fakeAgent(promptScreen)
+	for range 5 {
+		s.tmux("new-window", "-t", "work", agent)
+	}
+	src := newSource(s)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		obs, err := src.sweep(context.Background(), Exec{Socket: s.socket})
+		if err != nil || len(obs) != 5 {
+			b.Fatal(fmt.Sprint(len(obs), err))
+		}
+	}
+}
