@@ -230,6 +230,7 @@ race-exitwatch:
 EXTRA_TESTS += race-exitwatch
 bench-idle:
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchIdle -benchtime 1x
+	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchTmux -benchtime 1x
 	$(GO) test ./liveness/exitwatch -run '^$$' -bench . -benchtime 3x
 
 # ---- Codex (issue 13) ----

@@ -98,3 +98,34 @@ func TestCaptureAll(t *testing.T) {
 		t.Errorf("nothing to capture: %v", got)
 	}
 }
+
+// While no pane runs an agent, the panes are listed only every
+// quietSweepEvery; an agent started in a known pane is seen from the
+// process table at once, without a tmux process.
+func TestQuietServerIsListedLessOften(t *testing.T) {
+	s := startServer(t)
+	src := newSource(s)
+	ctx := context.Background()
+	if obs, err := src.sweep(ctx, Exec{Socket: s.socket}); err != nil || len(obs) != 0 {
+		t.Fatalf("a shell pane: %v %v", obs, err)
+	}
+	now := src.Now()
+	if src.sweepDue(now.Add(SweepEvery)) {
+		t.Error("a quiet server was due for a sweep before quietSweepEvery")
+	}
+	if !src.sweepDue(now.Add(quietSweepEvery)) {
+		t.Error("a quiet server was never due")
+	}
+	s.tmux("send-keys", "-t", "work", s.fakeAgent(promptScreen), "Enter")
+	for deadline := time.Now().Add(5 * time.Second); !src.sweepDue(now.Add(SweepEvery)); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("an agent started in the shell did not make a sweep due")
+		}
+	}
+	if obs, err := src.sweep(ctx, Exec{Socket: s.socket}); err != nil || len(obs) != 1 {
+		t.Fatalf("the agent: %v %v", obs, err)
+	}
+	if !src.sweepDue(src.Now().Add(time.Millisecond)) {
+		t.Error("a pane with an agent was not due at every tick")
+	}
+}

@@ -24,6 +24,12 @@ import (
 // output comes in bursts, and a screen half-drawn is not a state).
 const SweepEvery = 700 * time.Millisecond
 
+// quietSweepEvery is how often the panes are listed while none runs an
+// agent (each list is a `tmux` process). In between, every SweepEvery,
+// each known pane's foreground job is looked up in the process table (no
+// tmux), and a new one is swept at once; only a new pane waits for this.
+const quietSweepEvery = 3 * SweepEvery
+
 // retryEvery is how often a server that is not running is looked for;
 // maxRetry when its socket is there but nobody answers on it.
 const (
@@ -102,8 +108,10 @@ type Source struct {
 	// next Scan ("" keeps nothing); see memory.go.
 	Memory string
 
-	mu    sync.Mutex
-	panes map[string]*pane // by pane id
+	mu      sync.Mutex
+	panes   map[string]*pane // by pane id
+	reading int              // panes whose screens the last sweep read
+	swept   time.Time        // when the panes were last listed
 }
 
 // New returns the source for the server at socket ("" for tmux's
@@ -130,7 +138,8 @@ func (s *Source) Name() string { return "tmux" }
 
 // pane is what the source remembers of one pane.
 type pane struct {
-	id string
+	id  string
+	pid int // the pane's own process (its shell, or the command it runs)
 	// agent is the agent that last ran in the pane ("" for none yet).
 	agent string
 	// The foreground job last looked at, and the agent it is ("" for none).
@@ -217,10 +226,12 @@ func (s *Source) sweep(ctx context.Context, r Runner) ([]source.Observation, err
 			p = &pane{id: info.id}
 			s.panes[info.id] = p
 		}
+		p.pid = info.pid
 		if s.identify(book, p, info) {
 			wanted = append(wanted, info.id)
 		}
 	}
+	s.reading, s.swept = len(wanted), now
 	screens := captureAll(ctx, r, wanted)
 	var out []source.Observation
 	for _, info := range live {
@@ -235,6 +246,34 @@ func (s *Source) sweep(ctx context.Context, r Runner) ([]source.Observation, err
 		}
 	}
 	return out, nil
+}
+
+// sweepDue reports whether the panes are to be swept now: some pane runs
+// (or may run) an agent, the quiet interval is over, or a known pane's
+// foreground job changed (an agent started in a shell).
+func (s *Source) sweepDue(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.reading > 0 || now.Sub(s.swept) >= quietSweepEvery {
+		return true
+	}
+	for _, p := range s.panes {
+		fg, err := s.Procs.ForegroundGroup(p.pid)
+		if err != nil || fg <= 0 {
+			fg = p.pid
+		}
+		if fg != p.fg {
+			return true
+		}
+		var start int64 // as identify takes it
+		if proc, err := s.Procs.Get(fg); err == nil {
+			start = proc.StartMs
+		}
+		if start != p.fgStart {
+			return true // another process under the same pid
+		}
+	}
+	return false
 }
 
 // identify finds which agent (if any) is the pane's foreground job, by its
@@ -453,7 +492,15 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation) boo
 	ticker := time.NewTicker(SweepEvery)
 	defer ticker.Stop()
 	failed := 0
-	for {
+	for first := true; ; first = false {
+		if !first && !s.sweepDue(s.Now()) {
+			select {
+			case <-ctx.Done():
+				return true
+			case <-ticker.C:
+			}
+			continue
+		}
 		obs, err := s.sweep(ctx, r)
 		switch {
 		case err == nil:

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkStatusWatchTmux is what `mew status --watch` costs next to a
+// tmux server, in % of one core: mew, the tmux processes it runs (reaped,
+// so counted in its children's time) and the tmux server together.
+// "shells": 5 panes with an idle shell; "agents": 20 panes each showing an
+// agent's permission dialog (read every sweep).
+//
+//	go test ./cmd/mew -run '^$' -bench StatusWatchTmux -benchtime 1x
+//
+// MEW_BENCH_TMUX_SECONDS sets the window (default 60).
+func BenchmarkStatusWatchTmux(b *testing.B) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		b.Skip("tmux is not installed")
+	}
+	window := 60 * time.Second
+	if s, err := strconv.Atoi(os.Getenv("MEW_BENCH_TMUX_SECONDS")); err == nil && s > 0 {
+		window = time.Duration(s) * time.Second
+	}
+	dir := b.TempDir()
+	agent := filepath.Join(dir, "bin", "claude")
+	os.MkdirAll(filepath.Dir(agent), 0o755)
+	script := "#!/bin/sh\nprintf '\\033[2J\\033[H Do you want to proceed?\\r\\n ❯ 1. Yes\\r\\n   2. No\\r\\n\\r\\n Esc to cancel · Tab to amend'\nread _\n"
+	if err := os.WriteFile(agent, []byte(script), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		panes   int
+		command string
+		waiting int
+	}{
+		{"shells", 5, "sh", 0},
+		{"agents", 20, agent, 20},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			sock, err := os.MkdirTemp("", "mewb") // short: a socket path
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer os.RemoveAll(sock)
+			socket := filepath.Join(sock, "s")
+			tmux := func(args ...string) string {
+				out, err := exec.Command("tmux", append([]string{"-S", socket, "-f", "/dev/null"}, args...)...).Output()
+				if err != nil {
+					b.Fatalf("tmux %v: %v", args, err)
+				}
+				return strings.TrimSpace(string(out))
+			}
+			tmux("new-session", "-d", "-s", "work", "-x", "120", "-y", "32", c.command)
+			defer exec.Command("tmux", "-S", socket, "kill-server").Run()
+			for range c.panes - 1 {
+				tmux("new-window", "-t", "work", c.command)
+			}
+			server, _ := strconv.Atoi(tmux("display-message", "-p", "#{pid}"))
+			cl := newCLI(b)
+			cl.env = append(cl.env, "MEW_TMUX_SOCKET="+socket)
+			w := cl.watch(b)
+			for seen := 0; seen < c.waiting; {
+				if m := w.next(b, 10*time.Second); m["state"] == "waiting" {
+					seen++
+				}
+			}
+			time.Sleep(2 * time.Second) // start-up settles
+			b.ResetTimer()
+			for range b.N {
+				before := cpuTicks(b, w.cmd.Process.Pid) + cpuTicks(b, server)
+				time.Sleep(window)
+				used := cpuTicks(b, w.cmd.Process.Pid) + cpuTicks(b, server) - before
+				b.ReportMetric(float64(used)/clockTicks/window.Seconds()*100, "%cpu")
+			}
+		})
+	}
+}
+
+// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times (100 on
+// every Linux Mew runs on).
+const clockTicks = 100
+
+// cpuTicks is a process's CPU time and its reaped children's, in ticks.
+func cpuTicks(t testing.TB, pid int) int64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:]) // past the name
+	var sum int64
+	for _, i := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		sum += n
+	}
+	return sum
+}
