@@ -182,7 +182,15 @@ claude-code:
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
 # suite is no faster for it (~22 s either way).
 e2e:
-	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" $(GO) test ./e2e -count=1 -parallel 4 -timeout 5m -v
+	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_VERSION)" $(GO) test ./e2e -count=1 -parallel 4 -timeout 5m -v
+# The Codex scenarios again on a newer Codex release (issue 13: "0.171.0
+# where cheap": a 5 s install and ~20 s of scenarios).
+E2E_CODEX_NEXT ?= 0.171.0
+.PHONY: e2e-codex-next
+e2e-codex-next:
+	$(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT)
+	@echo "e2e: the Codex scenarios on Codex $(E2E_CODEX_NEXT)"
+	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_NEXT)" $(GO) test ./e2e -count=1 -parallel 4 -timeout 5m -v -run 'Codex'
 e2e-if-available:
 	@if ! command -v tmux >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 		echo "e2e: skipped: the end-to-end suite needs tmux and npm (.ci/run installs them)"; \
@@ -191,7 +199,12 @@ e2e-if-available:
 		$(MAKE) --no-print-directory codex-cli || echo "e2e: could not install the Codex CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory opencode-cli || echo "e2e: could not install OpenCode; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory gemini-cli || echo "e2e: could not install Gemini CLI; its scenarios will skip" >&2; \
-		$(MAKE) --no-print-directory e2e; \
+		$(MAKE) --no-print-directory e2e && \
+		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
+			$(MAKE) --no-print-directory e2e-codex-next; \
+		else \
+			echo "e2e: could not install Codex $(E2E_CODEX_NEXT); its second run is skipped" >&2; \
+		fi; \
 	fi
 EXTRA_TESTS += e2e-if-available
 # Records a fixture folder (../shared/fixtures format) of the real CLI:

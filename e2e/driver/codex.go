@@ -19,12 +19,23 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// The Codex CLI the suite is pinned to; the Makefile's `codex-cli` target
-// installs the same one.
-const (
-	AgentCodex   = "codex"
-	CodexVersion = "0.169.0"
-)
+// AgentCodex is Codex's agent name.
+const AgentCodex = "codex"
+
+// PinnedCodexVersion is the Codex CLI the suite is pinned to; the
+// Makefile's `codex-cli` target installs the same one.
+const PinnedCodexVersion = "0.169.0"
+
+// CodexVersion is the Codex CLI the suite runs: the pinned one, or
+// $MEW_E2E_CODEX_VERSION (`make e2e-codex-next` runs a newer release).
+var CodexVersion = codexVersion(os.Getenv("MEW_E2E_CODEX_VERSION"))
+
+func codexVersion(env string) string {
+	if env == "" {
+		return PinnedCodexVersion
+	}
+	return env
+}
 
 // FakeAPIKey is the key Codex sends to the stand-in Responses API (any
 // value: the stand-in checks none; Codex wants one in env_key).
