@@ -179,7 +179,7 @@ func (r *Run) prepareCodex() error {
 
 // RolloutEvent is one turn event of the session's rollout, as it appeared.
 type RolloutEvent struct {
-	At    time.Time // when the driver saw the line
+	At    time.Time // when Codex wrote the line (its timestamp), else when the driver saw it
 	File  string    // base name of the rollout file
 	Event string    // task_started | task_complete | turn_aborted
 	Error bool      // task_complete carried an error
@@ -221,8 +221,9 @@ func (r *recorder) pollRollouts(ctx context.Context, codexHome string, interval 
 
 func (r *recorder) addRollout(file string, line []byte) {
 	var l struct {
-		Type    string `json:"type"`
-		Payload struct {
+		Timestamp time.Time `json:"timestamp"`
+		Type      string    `json:"type"`
+		Payload   struct {
 			Type  string          `json:"type"`
 			Error json.RawMessage `json:"error"`
 		} `json:"payload"`
@@ -235,7 +236,14 @@ func (r *recorder) addRollout(file string, line []byte) {
 	default:
 		return
 	}
-	ev := RolloutEvent{At: time.Now(), File: file, Event: l.Payload.Type,
+	// The line's own time when it has one: this poll sees it up to an
+	// interval late, and a check "before the turn ended" must not count
+	// Mew's sample from that interval against it.
+	at := time.Now()
+	if !l.Timestamp.IsZero() && l.Timestamp.Before(at) {
+		at = l.Timestamp
+	}
+	ev := RolloutEvent{At: at, File: file, Event: l.Payload.Type,
 		Error: len(l.Payload.Error) > 0 && string(l.Payload.Error) != "null"}
 	r.mu.Lock()
 	r.rollout = append(r.rollout, ev)
