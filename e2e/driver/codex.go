@@ -179,7 +179,8 @@ func (r *Run) prepareCodex() error {
 
 // RolloutEvent is one turn event of the session's rollout, as it appeared.
 type RolloutEvent struct {
-	At    time.Time // when Codex wrote the line (its timestamp), else when the driver saw it
+	At    time.Time // when Codex wrote the line (its timestamp), else Seen
+	Seen  time.Time // when the driver saw the line
 	File  string    // base name of the rollout file
 	Event string    // task_started | task_complete | turn_aborted
 	Error bool      // task_complete carried an error
@@ -239,11 +240,12 @@ func (r *recorder) addRollout(file string, line []byte) {
 	// The line's own time when it has one: this poll sees it up to an
 	// interval late, and a check "before the turn ended" must not count
 	// Mew's sample from that interval against it.
-	at := time.Now()
+	seen := time.Now()
+	at := seen
 	if !l.Timestamp.IsZero() && l.Timestamp.Before(at) {
 		at = l.Timestamp
 	}
-	ev := RolloutEvent{At: at, File: file, Event: l.Payload.Type,
+	ev := RolloutEvent{At: at, Seen: seen, File: file, Event: l.Payload.Type,
 		Error: len(l.Payload.Error) > 0 && string(l.Payload.Error) != "null"}
 	r.mu.Lock()
 	r.rollout = append(r.rollout, ev)
@@ -263,13 +265,14 @@ func (r *Run) Rollout() []RolloutEvent {
 	return append([]RolloutEvent(nil), r.rec.rollout...)
 }
 
-// WaitRollout waits for the first rollout event at or after since that ok
-// accepts.
+// WaitRollout waits for the first rollout event seen at or after since
+// that ok accepts. (Seen, not At: a line Codex wrote as a key was being
+// sent is stamped a moment before the driver's record of the key.)
 func (r *Run) WaitRollout(since time.Time, ok func(RolloutEvent) bool, timeout time.Duration) (RolloutEvent, error) {
 	var found RolloutEvent
 	err := r.waitFor(timeout, func() bool {
 		for _, e := range r.Rollout() {
-			if !e.At.Before(since) && ok(e) {
+			if !e.Seen.Before(since) && ok(e) {
 				found = e
 				return true
 			}

@@ -497,16 +497,19 @@ func Gone(c RegChange) bool { return c.Raw == nil }
 
 // Type types text into the pane and records it.
 func (r *Run) Type(text string) (time.Time, error) {
+	at := time.Now() // as Keys: the moment before sending
 	err := r.Tmux.Type(text)
-	at := time.Now()
 	r.TL.Addf(at, "key", "typed %q", text)
 	return at, err
 }
 
-// Keys presses keys and returns when they were sent.
+// Keys presses keys and returns the moment it started sending them.
 func (r *Run) Keys(keys ...string) (time.Time, error) {
-	err := r.Tmux.Keys(keys...)
+	// The moment before sending: the CLI may act on the keys (write its
+	// rollout, a hook) before `tmux send-keys` has returned, and what it
+	// does is looked for from this moment on.
 	at := time.Now()
+	err := r.Tmux.Keys(keys...)
 	r.TL.Addf(at, "key", "pressed %s", strings.Join(keys, " "))
 	return at, err
 }
