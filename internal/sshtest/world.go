@@ -61,7 +61,7 @@ func NewWorld(t testing.TB) *World {
 	}
 	t.Cleanup(func() { os.RemoveAll(w.TmuxTmp) })
 	// A test's panes start a tmux server there; it must not outlive the
-	// test (nor its control-mode clients). Bounded: a wedged server is
+	// test. Bounded: a wedged server is
 	// not worth hanging the suite for.
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
