@@ -30,9 +30,9 @@ type agentCLI struct {
 	apiError      *regexp.Regexp // an API error on its screen
 	stopped       *regexp.Regexp // its screen after Esc stopped a turn
 	stop          []string       // the keys that stop a running turn
-	// turnEnd says whether an observed event ends a turn; dialogEvent
-	// whether it announces the permission dialog.
-	turnEnd, dialogEvent func(driver.HookSeen) bool
+	// turnStart and turnEnd say whether an observed event starts or ends
+	// a turn; dialogEvent whether it announces the permission dialog.
+	turnStart, turnEnd, dialogEvent func(driver.HookSeen) bool
 	quit                 []string // keys that make it exit when idle
 }
 
@@ -44,6 +44,7 @@ var (
 		apiError:    regexp.MustCompile(`scripted bad request`),
 		stopped:     regexp.MustCompile(`· interrupted`),
 		stop:        []string{"Escape", "Escape"}, // "esc again to interrupt"
+		turnStart:   func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "busy" },
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "permission.asked" },
 		quit:        []string{"C-c"},
@@ -55,6 +56,7 @@ var (
 		apiError:    regexp.MustCompile(`✕ \[API Error`),
 		stopped:     regexp.MustCompile(`Request cancelled`),
 		stop:        []string{"Escape"},
+		turnStart:   func(h driver.HookSeen) bool { return h.Event == "BeforeAgent" },
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "AfterAgent" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "Notification" && h.Kind == "ToolPermission" },
 		quit:        []string{"C-c", "C-c"}, // "Press Ctrl+C again to exit"
@@ -127,8 +129,10 @@ func (s *agentScen) observed(since time.Time, what string, ok func(driver.HookSe
 var busyHint = regexp.MustCompile(`Executing Hook`)
 
 // prompt submits a prompt once the CLI is settled, and presses Enter again
-// if the CLI did not take it (no event of its own within 3 s): on a loaded
-// machine Gemini CLI drops an Enter that comes while it finishes a turn.
+// if the CLI did not take it (no turn started within 3 s): on a loaded
+// machine Gemini CLI drops an Enter that comes while it finishes a turn,
+// and OpenCode one right after an API error (it sends "idle" again instead,
+// so only a turn's start counts).
 func (s *agentScen) prompt(text string) time.Time {
 	s.t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); busyHint.MatchString(s.r.Screen()) && time.Now().Before(deadline); {
@@ -136,7 +140,7 @@ func (s *agentScen) prompt(text string) time.Time {
 	}
 	sent := s.submit(text)
 	for try := 0; try < 2; try++ {
-		if _, err := s.r.WaitHook(sent, func(driver.HookSeen) bool { return true }, 3*time.Second); err == nil {
+		if _, err := s.r.WaitHook(sent, s.cli.turnStart, 3*time.Second); err == nil {
 			return sent
 		}
 		s.t.Logf("the CLI did not take the prompt within 3 s: Enter again")
