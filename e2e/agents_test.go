@@ -33,7 +33,7 @@ type agentCLI struct {
 	// turnStart and turnEnd say whether an observed event starts or ends
 	// a turn; dialogEvent whether it announces the permission dialog.
 	turnStart, turnEnd, dialogEvent func(driver.HookSeen) bool
-	quit                 []string // keys that make it exit when idle
+	quit                            []string // keys that make it exit when idle
 }
 
 var (
