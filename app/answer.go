@@ -133,8 +133,11 @@ func RemoteAnswer(hub *remote.Hub, findSSH func() (string, error), run remote.Ru
 		if !ok {
 			return answer.Result{}, false
 		}
-		if s.Offline {
+		switch {
+		case s.Offline:
 			return answer.Result{Outcome: answer.Refused, Message: fmt.Sprintf("typed nothing: %s cannot be reached now", r.Name)}, true
+		case s.AnswerVia == "":
+			return answer.Result{Outcome: answer.NoTerminal, Message: fmt.Sprintf("typed nothing: the mew on %s cannot type into that terminal", r.Name)}, true
 		}
 		ssh, err := findSSH()
 		if err != nil {

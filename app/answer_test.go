@@ -116,7 +116,9 @@ func TestAnswersGoToTheSessionsMachine(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() {
 		fw := remote.NewFeedWriter(pw)
-		fw.Snapshot([]session.Shown{waiting}, nil)
+		noTerm := waiting
+		noTerm.ID, noTerm.AnswerVia = "claude:noterm", ""
+		fw.Snapshot([]session.Shown{waiting, noTerm}, nil)
 		// The connection stays open, as ssh does.
 	}()
 	hub := remote.New(remote.Options{
@@ -157,6 +159,10 @@ func TestAnswersGoToTheSessionsMachine(t *testing.T) {
 	a.Submit("claude:far", session.Choice{N: 1, Label: "Yes"}, func(r answer.Result) { results <- r })
 	if r := <-results; r.Outcome != answer.Answered || r.Message != `box: answered 1 "Yes"` {
 		t.Fatalf("remote answer: %+v", r)
+	}
+	a.Submit("claude:noterm", session.Choice{N: 1, Label: "Yes"}, func(r answer.Result) { results <- r })
+	if r := <-results; r.Outcome != answer.NoTerminal {
+		t.Fatalf("a remote terminal its mew cannot type into: %+v", r)
 	}
 	a.Submit("claude:nowhere", session.Choice{N: 1, Label: "Yes"}, func(r answer.Result) { results <- r })
 	if r := <-results; r.Outcome != answer.Refused || !strings.Contains(r.Message, "is gone") {

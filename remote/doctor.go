@@ -98,7 +98,9 @@ func doctorOne(ctx context.Context, r Remote, ssh string, run RunFunc) []install
 	} else {
 		add(install.OK, "reachable; it runs mew %s", clip(m[1]))
 	}
-	argv, _ = r.SSHArgv(ssh, r.MewCommand(), "doctor")
+	// --local: that machine's own checks, not its remotes' (two machines
+	// that list each other would ask each other round and round).
+	argv, _ = r.SSHArgv(ssh, r.MewCommand(), "doctor", "--local")
 	stdout, err = run(ctx, argv)
 	findings := parseDoctor(stdout)
 	if len(findings) == 0 && err != nil {

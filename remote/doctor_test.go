@@ -16,10 +16,13 @@ func fakeHosts(answers map[string][2]string, fail map[string]error) RunFunc {
 		if err := fail[host]; err != nil {
 			return "", err
 		}
-		if strings.HasSuffix(cmd, " version") {
+		switch {
+		case strings.HasSuffix(cmd, " version"):
 			return answers[host][0], nil
+		case strings.HasSuffix(cmd, " doctor --local"):
+			return answers[host][1], errors.New("exit status 1")
 		}
-		return answers[host][1], errors.New("exit status 1")
+		return "", errors.New("unexpected command: " + cmd)
 	}
 }
 

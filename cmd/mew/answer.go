@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -79,10 +80,18 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 	}
 	recs, _ := monitor.Records(o) // a source that could not be read leaves its sessions out
 	rec, err := jumpFindSession(recs, want)
-	if err != nil {
-		if s, r, ok := findRemote(o.Store, want, stderr, "answer"); ok {
+	// Another machine's answer (--expect) is for this machine's sessions:
+	// never passed on to this machine's remotes.
+	if errors.Is(err, errNoSession) && expected == nil {
+		s, r, rerr := findRemote(o.Store, want, stderr, "answer")
+		if rerr == nil {
 			return answerRemote(stdout, stderr, s, r, fs.Args()[1:], *asJSON)
 		}
+		if !errors.Is(rerr, errNoSession) {
+			err = rerr
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "mew answer: %v\n", err)
 		return answerUsage
 	}

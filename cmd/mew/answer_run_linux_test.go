@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,7 +40,7 @@ func TestAnswerCommandMewRun(t *testing.T) {
 		c.Stdout, c.Stderr = &o, &e
 		err := c.Run()
 		var ee *exec.ExitError
-		if errorsAs(err, &ee) {
+		if errors.As(err, &ee) {
 			return o.String(), e.String(), ee.ExitCode()
 		}
 		return o.String(), e.String(), 0

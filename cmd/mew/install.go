@@ -301,8 +301,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
+	local := fl.Bool("local", false, "this machine only, not the remotes of `mew remote add` (how a remote's doctor is run)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew doctor [--agent NAME]")
+		fmt.Fprintln(stderr, "usage: mew doctor [--agent NAME] [--local]")
 		fmt.Fprintln(stderr, "Checks Mew's hook, its state directory and the agents' settings; exits 1 when something stops Mew from working.")
 		fl.PrintDefaults()
 	}
@@ -332,7 +333,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	o.Codex, _ = exec.LookPath("codex")
 	o.LookPath = exec.LookPath
 	findings := install.Doctor(o)
-	findings = append(findings, doctorRemotes(env.MewHome)...)
+	if !*local {
+		findings = append(findings, doctorRemotes(env.MewHome)...)
+	}
 	findings = append(findings, doctorRules(env.MewHome)...)
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)

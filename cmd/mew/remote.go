@@ -64,6 +64,15 @@ func parseRemoteAdd(args []string) (r remote.Remote, check bool, err error) {
 			pos = append(pos, a)
 			continue
 		}
+		if v, ok := strings.CutPrefix(a, "-o"); ok && v != "" {
+			// ssh's own spelling, -oKey=Value: checked as --ssh-option is.
+			opt, err := remote.NormalizeOption(v)
+			if err != nil {
+				return r, false, err
+			}
+			r.SSHOptions = append(r.SSHOptions, opt)
+			continue
+		}
 		needValue := func() (string, error) {
 			if hasValue {
 				return value, nil

@@ -77,7 +77,6 @@ func TestRemoteCommandsRefuseBadInput(t *testing.T) {
 		{"remote"},
 		{"remote", "frob"},
 		{"remote", "add", "box"},
-		{"remote", "add", "box", "-oProxyCommand=touch /tmp/x"},
 		{"remote", "add", "box", "host", "--ssh-option", "ProxyCommand=sh"},
 		{"remote", "add", "box", "host", "--mew", "mew; reboot"},
 		{"remote", "add", "../x", "host"},
@@ -86,6 +85,12 @@ func TestRemoteCommandsRefuseBadInput(t *testing.T) {
 	} {
 		if _, errOut, code := c.run(t, args...); code != 2 || errOut == "" {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and a reason", args, code, errOut)
+		}
+	}
+	// ssh's spelling -oKey=Value is checked like --ssh-option.
+	for _, opt := range []string{"-oProxyCommand=touch /tmp/x", "-oLocalCommand=sh"} {
+		if _, errOut, code := c.run(t, "remote", "add", "box", "host", opt, "--no-check"); code != 2 || !strings.Contains(errOut, "is not one Mew passes on") {
+			t.Errorf("%s: exit %d, stderr %q; want it refused as an option Mew does not pass on", opt, code, errOut)
 		}
 	}
 	if out, _, code := c.run(t, "remote", "list"); code != 0 || !strings.Contains(out, "No remotes") {
@@ -97,5 +102,15 @@ func TestRemoteCommandsRefuseBadInput(t *testing.T) {
 	out, _, code := c.run(t, "version")
 	if code != 0 || !strings.HasPrefix(out, "mew ") || !strings.Contains(out, "(feed 1)") {
 		t.Errorf("mew version: %d %q", code, out)
+	}
+}
+
+func TestRemoteAddTakesSSHSpellings(t *testing.T) {
+	r, check, err := parseRemoteAdd([]string{"box", "me@devbox", "-oPort=2222", "--ssh-option", "IdentityFile=/k/id", "-o", "User=me", "--no-check"})
+	if err != nil || check {
+		t.Fatalf("parse: %v (check %v)", err, check)
+	}
+	if got := strings.Join(r.SSHOptions, " "); got != "Port=2222 IdentityFile=/k/id User=me" {
+		t.Errorf("options %q", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mew-dev/mew/internal/sshtest"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
 )
 
 // remoteCLI is this machine's mew with one remote, "box": the sshd of w.
@@ -277,4 +278,32 @@ func BenchmarkRemoteWatchLatency(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// A prefix that names several sessions here is an error, never a reason
+// to act on another machine's session that it also starts.
+func TestAmbiguousLocalPrefixIsNotPassedToRemotes(t *testing.T) {
+	w := sshtest.NewWorld(t)
+	c := remoteCLI(t, w)
+	a := w.Agent(t, "abz-far", "/srv/api")
+	a.Hook(t, "SessionStart", map[string]any{"source": "startup"})
+	st := store.Store{Home: c.home}
+	for _, id := range []string{"abx-1", "aby-2"} {
+		if _, err := st.Update(id, time.Second, func(rec *session.Record, _ bool) bool {
+			rec.Hook = &session.HookState{State: session.Working, Since: time.Now(), Cwd: "/tmp"}
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"jump", "--dry-run", "ab"}, {"answer", "ab", "1"}} {
+		out, errOut, code := c.run(t, args...)
+		if code != 2 || !strings.Contains(errOut, "matches several sessions: abx-1, aby-2") {
+			t.Errorf("mew %q: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
+	// The remote's own id still reaches it.
+	if out, errOut, code := c.run(t, "jump", "--dry-run", "abz"); code != 0 || !strings.Contains(out+errOut, "box") {
+		t.Errorf("mew jump --dry-run abz: exit %d\n%s%s", code, out, errOut)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/install"
@@ -43,38 +42,34 @@ func attachRemotes(ctx context.Context, o *monitor.Options, follow bool, stderr 
 }
 
 // findRemote is the session on a remote named by its id or a prefix of
-// exactly one remote session's id (the remotes asked once).
-func findRemote(st store.Store, want string, stderr io.Writer, cmd string) (session.Shown, remote.Remote, bool) {
+// exactly one remote session's id (the remotes asked once); errNoSession
+// when none is.
+func findRemote(st store.Store, want string, stderr io.Writer, cmd string) (session.Shown, remote.Remote, error) {
 	o := monitor.Options{Store: st}
 	hub := attachRemotes(context.Background(), &o, false, stderr, cmd)
 	if hub == nil {
-		return session.Shown{}, remote.Remote{}, false
+		return session.Shown{}, remote.Remote{}, fmt.Errorf("%w %q (see `mew status`)", errNoSession, want)
 	}
-	var match []session.Shown
-	for _, s := range hub.Sessions() {
-		if s.ID == want {
-			match = []session.Shown{s}
-			break
-		}
-		if strings.HasPrefix(s.ID, want) {
-			match = append(match, s)
-		}
+	s, err := findByID(hub.Sessions(), func(s session.Shown) string { return s.ID }, want)
+	if err != nil {
+		return session.Shown{}, remote.Remote{}, err
 	}
-	if len(match) != 1 {
-		return session.Shown{}, remote.Remote{}, false
+	s, r, ok := hub.Find(s.ID)
+	if !ok {
+		return session.Shown{}, remote.Remote{}, fmt.Errorf("%w %q (see `mew status`)", errNoSession, want)
 	}
-	return hub.Find(match[0].ID)
+	return s, r, nil
 }
 
 // jumpRemote plans `mew jump` to a session on a remote (findRemote).
-func jumpRemote(st store.Store, want string, stderr io.Writer) (jump.Plan, bool) {
-	s, r, ok := findRemote(st, want, stderr, "jump")
-	if !ok {
-		return jump.Plan{}, false
+func jumpRemote(st store.Store, want string, stderr io.Writer) (jump.Plan, error) {
+	s, r, err := findRemote(st, want, stderr, "jump")
+	if err != nil {
+		return jump.Plan{}, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
 	defer cancel()
-	return remote.PlanJump(ctx, s, r, remote.LocalJumpSystem()), true
+	return remote.PlanJump(ctx, s, r, remote.LocalJumpSystem()), nil
 }
 
 // doctorRemotes checks each remote of `mew remote add` (reachable, its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -194,7 +195,7 @@ func TestRunWrapsAnAgentTransparently(t *testing.T) {
 
 	err = run.Wait()
 	var ee *exec.ExitError
-	if err == nil || !errorsAs(err, &ee) || ee.ExitCode() != 7 {
+	if err == nil || !errors.As(err, &ee) || ee.ExitCode() != 7 {
 		t.Fatalf("mew run's exit: %v, want the agent's 7", err)
 	}
 	after, err := unix.IoctlGetTermios(int(person.slave.Fd()), unix.TCGETS)
@@ -216,14 +217,6 @@ func TestRunWrapsAnAgentTransparently(t *testing.T) {
 	if _, err := os.Stat(sock); err == nil {
 		t.Error("the answer socket outlived the wrapper")
 	}
-}
-
-func errorsAs(err error, target **exec.ExitError) bool {
-	e, ok := err.(*exec.ExitError)
-	if ok {
-		*target = e
-	}
-	return ok
 }
 
 // Ctrl-Z stops the agent, and `mew run` follows it into the background:
@@ -273,7 +266,7 @@ func TestRunFollowsCtrlZ(t *testing.T) {
 	person.master.Write([]byte("quit\r"))
 	err = run.Wait()
 	var ee *exec.ExitError
-	if !errorsAs(err, &ee) || ee.ExitCode() != 4 {
+	if !errors.As(err, &ee) || ee.ExitCode() != 4 {
 		t.Fatalf("exit: %v, want the agent's 4", err)
 	}
 }
