@@ -217,31 +217,7 @@ func restore(path string, data []byte, mode fs.FileMode) error {
 // writeTemp writes data, flushed to disk and with exactly mode, to a new
 // file next to path.
 func writeTemp(path string, data []byte, mode fs.FileMode) (string, error) {
-	for {
-		tmp := tempName(path)
-		fh, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		_, err = fh.Write(data)
-		if err == nil {
-			err = fh.Chmod(mode.Perm()) // umask may have narrowed it
-		}
-		if err == nil {
-			err = fh.Sync()
-		}
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(tmp)
-			return "", err
-		}
-		return tmp, nil
-	}
+	return store.WriteTemp(path, data, mode, true)
 }
 
 func tempName(path string) string {

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -323,6 +324,21 @@ func writeRecord(path string, rec *session.Record) error {
 // It works on file descriptors directly (unix), not os.File: the hook runs
 // this on every call and os.File's poller set-up is pure overhead here.
 func WriteFileAtomic(path string, data []byte, mode fs.FileMode) error {
+	tmp, err := WriteTemp(path, data, mode, false)
+	if err != nil {
+		return err
+	}
+	if err := unix.Rename(tmp, path); err != nil {
+		unix.Unlink(tmp)
+		return &fs.PathError{Op: "write", Path: path, Err: err}
+	}
+	return nil
+}
+
+// WriteTemp writes data, with exactly mode, to a new file next to path
+// (a hidden name of its own) and returns that name; with sync, flushed to
+// disk first. The caller renames, links or removes it.
+func WriteTemp(path string, data []byte, mode fs.FileMode, sync bool) (string, error) {
 	dir, base := filepath.Split(path)
 	var tmp string
 	var fd int
@@ -334,25 +350,25 @@ func WriteFileAtomic(path string, data []byte, mode fs.FileMode) error {
 			break
 		}
 		if !errors.Is(err, unix.EEXIST) || attempt > 100 {
-			return &fs.PathError{Op: "create", Path: tmp, Err: err}
+			return "", &fs.PathError{Op: "create", Path: tmp, Err: err}
 		}
 	}
 	err := writeAll(fd, data)
+	if err == nil {
+		// umask may have narrowed the mode; the file must have exactly it.
+		err = unix.Fchmod(fd, uint32(mode.Perm()))
+	}
+	if err == nil && sync {
+		err = unix.Fsync(fd)
+	}
 	if cerr := unix.Close(fd); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		// umask may have narrowed the mode; the file must have exactly it.
-		err = unix.Chmod(tmp, uint32(mode.Perm()))
-	}
-	if err == nil {
-		err = unix.Rename(tmp, path)
-	}
 	if err != nil {
 		unix.Unlink(tmp)
-		return &fs.PathError{Op: "write", Path: path, Err: err}
+		return "", &fs.PathError{Op: "write", Path: path, Err: err}
 	}
-	return nil
+	return tmp, nil
 }
 
 // stamp is what changes when a file's content changes.
@@ -398,7 +414,7 @@ func lock(record string, timeout time.Duration) (unlock func(), err error) {
 		if err != nil {
 			return nil, err
 		}
-		if lockedPath(fl, path) {
+		if stillLinked(fl) {
 			return func() { fl.Unlock(); fl.Close() }, nil
 		}
 		fl.Unlock()
@@ -406,14 +422,17 @@ func lock(record string, timeout time.Duration) (unlock func(), err error) {
 	}
 }
 
-// lockedPath reports whether the locked file is still the one at path.
-func lockedPath(fl *flock.Flock, path string) bool {
+// stillLinked reports whether the locked file is still the one at its path.
+// Only Remove unlinks a lock file, and only while holding it, so a held
+// file that still has a link is the one at path: one fstat, no lookup of
+// the path (this runs in every hook).
+func stillLinked(fl *flock.Flock) bool {
 	held, err := fl.Stat()
 	if err != nil {
 		return false
 	}
-	now, err := os.Stat(path)
-	return err == nil && os.SameFile(held, now)
+	st, ok := held.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 0
 }
 
 // waiter tracks one wait for a session lock. It looks at the record once
