@@ -83,30 +83,24 @@ func (a *Answerer) answer(ctx context.Context, t Target, w Want) Result {
 	defer fl.Close()
 	defer fl.Unlock()
 
-	term, done, err := a.open(ctx, t)
+	term, err := a.open(ctx, t)
 	if err != nil {
 		return Result{Outcome: Failed, Message: fmt.Sprintf("typed nothing: cannot reach the terminal (%s): %v", t.Why, err)}
 	}
-	defer done()
 	return Do(ctx, term, set, w, a.Options)
 }
 
-func (a *Answerer) open(ctx context.Context, t Target) (Terminal, func(), error) {
+func (a *Answerer) open(ctx context.Context, t Target) (Terminal, error) {
 	if t.Via == ViaTmux {
 		// A `tmux` process per command (~2 ms each), never a control-mode
 		// client: see package tmux.
-		term, err := NewTmuxTerminal(tmux.Exec{Socket: t.Socket}, t.Pane)
-		if err != nil {
-			return nil, nil, err
-		}
-		return term, func() {}, nil
+		return NewTmuxTerminal(tmux.Exec{Socket: t.Socket}, t.Pane)
 	}
 	open := a.Open
 	if open == nil {
 		open = OpenTerminal
 	}
-	term, err := open(ctx, t)
-	return term, func() {}, err
+	return open(ctx, t)
 }
 
 // OpenTerminal opens the terminal of a Target that is not a tmux pane.

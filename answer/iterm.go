@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/rules"
 )
@@ -102,7 +103,7 @@ func (t *ITermTerminal) Read(ctx context.Context) (rules.Frame, error) {
 	}
 	status, rest, _ := strings.Cut(out, "\n")
 	if status != "ok" {
-		return rules.Frame{}, fmt.Errorf("iTerm2: %s", clip(strings.TrimSpace(status), 40))
+		return rules.Frame{}, fmt.Errorf("iTerm2: %s", text.OneLine(status, 40))
 	}
 	title, contents, _ := strings.Cut(rest, "\n")
 	rows := strings.Split(strings.ReplaceAll(strings.TrimRight(contents, "\n"), "\r", ""), "\n")
@@ -142,7 +143,7 @@ func (t *ITermTerminal) Type(ctx context.Context, live Live) error {
 		return err
 	}
 	if s := strings.TrimSpace(out); s != "ok" {
-		return fmt.Errorf("iTerm2: %s", clip(s, 40))
+		return fmt.Errorf("iTerm2: %s", text.OneLine(s, 40))
 	}
 	return nil
 }
@@ -166,7 +167,7 @@ func runOsascript(ctx context.Context, script string, args ...string) (string, e
 		if strings.Contains(msg, "-1743") {
 			return "", errors.New("Mew may not control iTerm2: allow it in System Settings › Privacy & Security › Automation")
 		}
-		return "", fmt.Errorf("osascript: %v: %s", err, clip(msg, 200))
+		return "", fmt.Errorf("osascript: %v: %s", err, text.OneLine(msg, 200))
 	}
 	return stdout.String(), nil
 }

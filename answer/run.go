@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/rules"
 	runwrap "github.com/mew-dev/mew/screen/run"
@@ -34,7 +35,7 @@ func (t *RunTerminal) Read(ctx context.Context) (rules.Frame, error) {
 		return rules.Frame{}, fmt.Errorf("the `mew run` wrapper does not answer: %w", err)
 	}
 	if !resp.OK {
-		return rules.Frame{}, fmt.Errorf("the `mew run` wrapper: %s", clip(resp.Why, 200))
+		return rules.Frame{}, fmt.Errorf("the `mew run` wrapper: %s", text.OneLine(resp.Why, 200))
 	}
 	if resp.Screen != nil && resp.Screen.Background {
 		return rules.Frame{}, errors.New("the agent is no longer in the foreground of its `mew run` terminal")
@@ -55,7 +56,7 @@ func (t *RunTerminal) Type(ctx context.Context, live Live) error {
 	case !resp.OK && strings.HasPrefix(resp.Why, runwrap.ErrNotShown.Error()):
 		return fmt.Errorf("%w: %s", ErrNotTyped, resp.Why)
 	case !resp.OK:
-		return fmt.Errorf("the `mew run` wrapper: %s", clip(resp.Why, 200))
+		return fmt.Errorf("the `mew run` wrapper: %s", text.OneLine(resp.Why, 200))
 	}
 	return nil
 }

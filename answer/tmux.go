@@ -13,9 +13,9 @@ import (
 )
 
 // TmuxTerminal is a tmux pane: read with capture-pane (the visible rows,
-// no scrollback) and its title, typed into with send-keys, through a
-// control-mode client (tmux.Control) or one tmux process per command
-// (tmux.Exec).
+// no scrollback) and its title, typed into with send-keys, one tmux
+// process per command (tmux.Exec; never a control-mode client: see package
+// tmux).
 type TmuxTerminal struct {
 	Runner tmux.Runner
 	Pane   string // %N, checked by NewTmuxTerminal

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/mew-dev/mew/rules"
 )
 
 // BenchmarkSweep reads five agents' panes (a list and a batched capture:
@@ -17,7 +19,7 @@ func BenchmarkSweep(b *testing.B) {
 	src := newSource(s)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		obs, err := src.sweep(context.Background(), Exec{Socket: s.socket})
+		obs, err := src.sweep(context.Background(), Exec{Socket: s.socket}, rules.Embedded())
 		if err != nil || len(obs) != 5 {
 			b.Fatal(fmt.Sprint(len(obs), err))
 		}

@@ -18,10 +18,11 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mew-dev/mew/jump"
 )
 
 // Runner runs one tmux command and returns its output lines.
@@ -92,15 +93,6 @@ func firstLine(s string) string {
 	return line
 }
 
-// validPane reports whether s is a tmux pane id (%N).
-func validPane(s string) bool {
-	if len(s) < 2 || len(s) > 12 || s[0] != '%' {
-		return false
-	}
-	_, err := strconv.ParseUint(s[1:], 10, 32)
-	return err == nil
-}
-
 // captureAll captures the visible rows of several panes with one `tmux`
 // process: the captures run as one command list, each followed by a line
 // no pane can show (a fresh random mark), and the output is cut there. A
@@ -110,7 +102,7 @@ func captureAll(ctx context.Context, r Runner, ids []string) map[string][]string
 	out := make(map[string][]string, len(ids))
 	var valid []string
 	for _, id := range ids {
-		if validPane(id) {
+		if jump.ValidTmuxPane(id) {
 			valid = append(valid, id)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source"
 )
 
@@ -66,37 +67,54 @@ func TestMewsComingAndGoingLeaveTheServerUp(t *testing.T) {
 	}
 }
 
-// One tmux process captures several panes; a pane gone since the list
-// costs only itself.
+// One tmux process captures several panes, cut at the marks; a pane gone
+// since the list costs only itself (each is then captured on its own).
 func TestCaptureAll(t *testing.T) {
 	s := startServer(t)
 	agent := s.fakeAgent(promptScreen)
 	a := strings.TrimSpace(s.tmux("new-window", "-P", "-F", "#{pane_id}", "-t", "work", agent))
 	b := strings.TrimSpace(s.tmux("new-window", "-P", "-F", "#{pane_id}", "-t", "work", agent))
-	r := Exec{Socket: s.socket}
 	ctx := context.Background()
+	var calls int
+	r := countingRunner{Exec{Socket: s.socket}, &calls}
+	drawn := func(got map[string][]string, id string) bool {
+		return strings.Contains(strings.Join(got[id], "\n"), "Do you want to proceed?")
+	}
 	var got map[string][]string
 	for range 50 { // the fake agent draws its screen once started
-		got = captureAll(ctx, r, []string{a, "%99", b, "not-a-pane"})
-		if strings.Contains(strings.Join(got[a], "\n"), "Do you want to proceed?") && strings.Contains(strings.Join(got[b], "\n"), "Do you want to proceed?") {
+		calls = 0
+		if got = captureAll(ctx, r, []string{a, b, "not-a-pane"}); drawn(got, a) && drawn(got, b) {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if len(got) != 2 || len(got[a]) != 32 || len(got[b]) != 32 {
-		t.Fatalf("captured %d panes (%d, %d rows): %q", len(got), len(got[a]), len(got[b]), got)
-	}
-	if !strings.Contains(strings.Join(got[b], "\n"), "Do you want to proceed?") {
-		t.Errorf("pane %s: %q", b, got[b])
+	if calls != 1 || len(got) != 2 || len(got[a]) != 32 || len(got[b]) != 32 || !drawn(got, a) || !drawn(got, b) {
+		t.Fatalf("batched: %d tmux processes, %d panes (%d, %d rows): %q", calls, len(got), len(got[a]), len(got[b]), got)
 	}
 	for _, l := range append(got[a], got[b]...) {
 		if strings.HasPrefix(l, "mew-capture-") {
 			t.Errorf("the mark leaked into a screen: %q", l)
 		}
 	}
+
+	calls = 0
+	got = captureAll(ctx, r, []string{a, "%99", b})
+	if calls != 4 || len(got) != 2 || !drawn(got, a) || !drawn(got, b) {
+		t.Errorf("with a gone pane: %d tmux processes, %d panes: %q", calls, len(got), got)
+	}
 	if got := captureAll(ctx, r, nil); len(got) != 0 {
 		t.Errorf("nothing to capture: %v", got)
 	}
+}
+
+type countingRunner struct {
+	r     Runner
+	calls *int
+}
+
+func (c countingRunner) Run(ctx context.Context, args ...string) ([]string, error) {
+	*c.calls++
+	return c.r.Run(ctx, args...)
 }
 
 // While no pane runs an agent, the panes are listed only every
@@ -106,7 +124,7 @@ func TestQuietServerIsListedLessOften(t *testing.T) {
 	s := startServer(t)
 	src := newSource(s)
 	ctx := context.Background()
-	if obs, err := src.sweep(ctx, Exec{Socket: s.socket}); err != nil || len(obs) != 0 {
+	if obs, err := src.sweep(ctx, Exec{Socket: s.socket}, rules.Embedded()); err != nil || len(obs) != 0 {
 		t.Fatalf("a shell pane: %v %v", obs, err)
 	}
 	now := src.Now()
@@ -122,7 +140,7 @@ func TestQuietServerIsListedLessOften(t *testing.T) {
 			t.Fatal("an agent started in the shell did not make a sweep due")
 		}
 	}
-	if obs, err := src.sweep(ctx, Exec{Socket: s.socket}); err != nil || len(obs) != 1 {
+	if obs, err := src.sweep(ctx, Exec{Socket: s.socket}, rules.Embedded()); err != nil || len(obs) != 1 {
 		t.Fatalf("the agent: %v %v", obs, err)
 	}
 	if !src.sweepDue(src.Now().Add(time.Millisecond)) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/store"
 )
@@ -58,7 +59,7 @@ func (s *Source) recall() {
 	}
 	s.panes = map[string]*pane{}
 	for id, sp := range saved {
-		if !validPane(id) {
+		if !jump.ValidTmuxPane(id) {
 			continue
 		}
 		p := &pane{id: id, agent: sp.Agent, fg: sp.Fg, fgStart: sp.FgStart, fgAgent: sp.FgAgent, since: sp.Since, bgSince: sp.BgSince}

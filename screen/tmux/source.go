@@ -13,6 +13,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
@@ -159,13 +160,13 @@ const screenSniffs = 15
 
 // paneInfo is one line of list-panes.
 type paneInfo struct {
-	id, tty, title, session string
-	pid, width, height      int
-	dead                    bool
-	serverPid               int
+	id, tty, title string
+	pid, serverPid int
+	dead           bool
 }
 
-const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_width}\t#{pane_height}\t#{pane_dead}\t#{pid}\t#{session_name}\t#{pane_title}"
+// The title goes last: it is the person's text and may hold a tab.
+const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{pane_title}"
 
 func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	lines, err := r.Run(ctx, "list-panes", "-a", "-F", listFormat)
@@ -174,15 +175,13 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	}
 	out := make([]paneInfo, 0, len(lines))
 	for _, l := range lines {
-		f := strings.SplitN(l, "\t", 9)
-		if len(f) < 9 || !validPane(f[0]) {
+		f := strings.SplitN(l, "\t", 6)
+		if len(f) < 6 || !jump.ValidTmuxPane(f[0]) {
 			continue
 		}
-		p := paneInfo{id: f[0], tty: f[2], dead: f[5] == "1", session: f[7], title: f[8]}
+		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", title: f[5]}
 		p.pid, _ = strconv.Atoi(f[1])
-		p.width, _ = strconv.Atoi(f[3])
-		p.height, _ = strconv.Atoi(f[4])
-		p.serverPid, _ = strconv.Atoi(f[6])
+		p.serverPid, _ = strconv.Atoi(f[4])
 		out = append(out, p)
 	}
 	return out, nil
@@ -191,7 +190,7 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 // Capture returns a pane's visible rows (no scrollback: a prompt that
 // scrolled away was answered).
 func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
-	if !validPane(paneID) {
+	if !jump.ValidTmuxPane(paneID) {
 		return nil, fmt.Errorf("%q is not a tmux pane id", paneID)
 	}
 	return r.Run(ctx, "capture-pane", "-p", "-t", paneID)
@@ -200,12 +199,11 @@ func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
 // sweep reads every pane once and returns the observations of the panes
 // that run an agent: one `tmux` process lists the panes, one more captures
 // every pane that runs (or may run) an agent.
-func (s *Source) sweep(ctx context.Context, r Runner) ([]source.Observation, error) {
+func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]source.Observation, error) {
 	infos, err := listPanes(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	book, _ := s.Rules()
 	now := s.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -258,22 +256,27 @@ func (s *Source) sweepDue(now time.Time) bool {
 		return true
 	}
 	for _, p := range s.panes {
-		fg, err := s.Procs.ForegroundGroup(p.pid)
-		if err != nil || fg <= 0 {
-			fg = p.pid
-		}
-		if fg != p.fg {
-			return true
-		}
-		var start int64 // as identify takes it
-		if proc, err := s.Procs.Get(fg); err == nil {
-			start = proc.StartMs
-		}
-		if start != p.fgStart {
-			return true // another process under the same pid
+		if proc := s.foreground(p.pid); proc.Pid != p.fg || proc.StartMs != p.fgStart {
+			return true // a new job, or another process under the same pid
 		}
 	}
 	return false
+}
+
+// foreground is the foreground job of the pane whose process is pid (the
+// pane's process itself when its terminal's group cannot be read), with
+// its start time when the process table has it.
+func (s *Source) foreground(pid int) proctree.Proc {
+	fg, err := s.Procs.ForegroundGroup(pid)
+	if err != nil || fg <= 0 {
+		fg = pid
+	}
+	proc, err := s.Procs.Get(fg)
+	if err != nil {
+		proc = proctree.Proc{Pid: fg}
+	}
+	proc.Pid = fg
+	return proc
 }
 
 // identify finds which agent (if any) is the pane's foreground job, by its
@@ -281,14 +284,8 @@ func (s *Source) sweepDue(now time.Time) bool {
 // (or did), or it may (an agent started through a wrapper shows only on
 // its screen).
 func (s *Source) identify(book *rules.Book, p *pane, info paneInfo) bool {
-	fg, err := s.Procs.ForegroundGroup(info.pid)
-	if err != nil || fg <= 0 {
-		fg = info.pid
-	}
-	proc, err := s.Procs.Get(fg)
-	if err != nil {
-		proc = proctree.Proc{Pid: fg}
-	}
+	proc := s.foreground(info.pid)
+	fg := proc.Pid
 	if fg != p.fg || proc.StartMs != p.fgStart {
 		// A new foreground job: which agent is it, by its process?
 		argv, _ := s.Procs.Cmdline(fg)
@@ -402,7 +399,8 @@ func mewRun(argv []string) bool {
 // Scan implements source.Source: one sweep.
 func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	s.recall()
-	obs, err := s.sweep(ctx, Exec{Socket: s.Socket})
+	book, rulesErrs := s.Rules()
+	obs, err := s.sweep(ctx, Exec{Socket: s.Socket}, book)
 	if err == nil {
 		s.remember() // best effort: a read that cannot be kept is still a read
 	}
@@ -412,8 +410,7 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	if err == nil {
 		// The person's broken rules files are said (the embedded rules are
 		// in force for those agents).
-		_, errs := s.Rules()
-		err = errors.Join(errs...)
+		err = errors.Join(rulesErrs...)
 	}
 	return obs, err
 }
@@ -501,7 +498,8 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation) boo
 			}
 			continue
 		}
-		obs, err := s.sweep(ctx, r)
+		book, _ := s.Rules()
+		obs, err := s.sweep(ctx, r, book)
 		switch {
 		case err == nil:
 			answered, failed = true, 0
