@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/mew-dev/mew/internal/text"
@@ -61,9 +59,6 @@ const scriptITermWrite = `on run argv
 	return "notfound"
 end run
 `
-
-// osascriptPath is macOS's osascript.
-const osascriptPath = "/usr/bin/osascript"
 
 // iTermStepTimeout bounds one osascript call (the Automation prompt is
 // the jump's to show: an answer that meets it fails and says so).
@@ -149,25 +144,17 @@ func (t *ITermTerminal) Type(ctx context.Context, live Live) error {
 }
 
 // runOsascript runs `osascript -` with script on stdin and args as its
-// argv: no shell, no text spliced into the script. It is killed with its
-// process group when ctx ends.
+// argv: no shell, no text spliced into the script (jump.RunProcess: killed
+// with its process group when ctx ends).
 func runOsascript(ctx context.Context, script string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, osascriptPath, append([]string{"-"}, args...)...)
-	cmd.Stdin = strings.NewReader(script)
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	if err := cmd.Run(); err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return "", fmt.Errorf("osascript gave no answer within %v (is macOS asking whether Mew may control iTerm2?)", iTermStepTimeout)
-		}
-		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
-		if strings.Contains(msg, "-1743") {
-			return "", errors.New("Mew may not control iTerm2: allow it in System Settings › Privacy & Security › Automation")
-		}
-		return "", fmt.Errorf("osascript: %v: %s", err, text.OneLine(msg, 200))
+	out, err := jump.RunProcess(ctx, append([]string{jump.OsascriptPath, "-"}, args...), script, nil)
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return "", fmt.Errorf("osascript gave no answer within %v (is macOS asking whether Mew may control iTerm2?)", iTermStepTimeout)
+	case strings.Contains(err.Error(), "-1743"): // errAEEventNotPermitted
+		return "", errors.New("Mew may not control iTerm2: allow it in System Settings › Privacy & Security › Automation")
 	}
-	return stdout.String(), nil
+	return "", errors.New(text.OneLine(err.Error(), 240)) // osascript's words
 }

@@ -114,14 +114,6 @@ func (c *Controller) SetOccluded(occluded bool, now time.Time) Effects {
 	return e
 }
 
-// Click returns the session at a point of the panel, in logical pixels.
-func (c *Controller) Click(x, y int) (id string, ok bool) {
-	if !c.shown || !c.framed {
-		return "", false
-	}
-	return c.frame.HitTest(x, y)
-}
-
 // Frame is the frame the view draws. Its slices are shared with the scene:
 // read-only.
 func (c *Controller) Frame() (board.Frame, bool) { return c.frame, c.framed }

@@ -141,7 +141,7 @@ func TestPanelHidesWhenNobodyNeedsYou(t *testing.T) {
 	if e := c.Tick(t0.Add(2 * time.Second)); e.Redraw || e.Show || e.Tick {
 		t.Fatalf("stray tick on a hidden panel: %+v", e)
 	}
-	if _, ok := c.Click(10, 20); ok {
+	if _, ok := clickedID(c, 10, 20); ok {
 		t.Fatal("a hidden panel must not take clicks")
 	}
 }
@@ -236,11 +236,11 @@ func TestClickHitsSession(t *testing.T) {
 		t.Fatalf("frame hits: %+v", f.Hits)
 	}
 	for _, h := range f.Hits {
-		if id, ok := c.Click(h.X+h.W/2, h.Y+h.H/2); !ok || id != h.ID {
+		if id, ok := clickedID(c, h.X+h.W/2, h.Y+h.H/2); !ok || id != h.ID {
 			t.Errorf("click in %+v: got %q %v", h, id, ok)
 		}
 	}
-	if id, ok := c.Click(1, 1); ok {
+	if id, ok := clickedID(c, 1, 1); ok {
 		t.Errorf("the header is not a session, got %q", id)
 	}
 }
@@ -325,9 +325,15 @@ func TestClickInPointsReachesSession(t *testing.T) {
 			px := (float64(h.X+h.W) - 0.01) * ppp
 			py := (float64(h.Y+h.H) - 0.01) * ppp
 			x, y := ToLogical(px, py, ppp)
-			if id, ok := c.Click(x, y); !ok || id != h.ID {
+			if id, ok := clickedID(c, x, y); !ok || id != h.ID {
 				t.Errorf("backing %v: click at (%.2f, %.2f) pt → (%d, %d): %q %v, want %s", backing, px, py, x, y, id, ok, h.ID)
 			}
 		}
 	}
+}
+
+// clickedID is the session a click at x, y acts on (ClickAt), if any.
+func clickedID(c *Controller, x, y int) (string, bool) {
+	a := c.ClickAt(x, y)
+	return a.ID, a.Kind != ClickNothing
 }

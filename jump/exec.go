@@ -284,11 +284,22 @@ func (CommandExec) Run(ctx context.Context, s Step) (string, error) {
 	if err := checkStep(s); err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, s.Argv[0], s.Argv[1:]...)
-	if script := s.Script(); script != "" {
-		cmd.Stdin = strings.NewReader(script)
+	return RunProcess(ctx, s.Argv, s.Script(), s.Env)
+}
+
+// OsascriptPath is macOS's osascript.
+const OsascriptPath = osascriptPath
+
+// RunProcess runs argv (no shell) with stdin and env added to Mew's, and
+// returns its output; the error names the program and the first line of
+// what it said. A process that outlives ctx is killed with its whole
+// process group, and ctx's error is returned.
+func RunProcess(ctx context.Context, argv []string, stdin string, env []string) (string, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
 	}
-	cmd.Env = append(os.Environ(), s.Env...)
+	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -304,9 +315,9 @@ func (CommandExec) Run(ctx context.Context, s Step) (string, error) {
 			msg = msg[:i]
 		}
 		if msg != "" {
-			return stdout.String(), fmt.Errorf("%s: %v: %s", filepath.Base(s.Argv[0]), err, clip(msg))
+			return stdout.String(), fmt.Errorf("%s: %v: %s", filepath.Base(argv[0]), err, clip(msg))
 		}
-		return stdout.String(), fmt.Errorf("%s: %v", filepath.Base(s.Argv[0]), err)
+		return stdout.String(), fmt.Errorf("%s: %v", filepath.Base(argv[0]), err)
 	}
 	return stdout.String(), nil
 }
