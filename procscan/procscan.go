@@ -1,14 +1,12 @@
 // Package procscan lists the processes of given names with what a source
 // needs to place them: arguments, terminal, working directory, start time.
-// It is agent-neutral (Codex's TUI and daemon today; every agent's process
-// discovery later) and reads the table through gopsutil; the per-process
-// details are read only for the processes whose name is wanted.
+// It is agent-neutral (Codex's TUI and daemon, every agent's process
+// discovery); the per-process details are read only for the processes
+// whose name is wanted.
 package procscan
 
 import (
 	"context"
-
-	"github.com/shirou/gopsutil/v3/process"
 
 	"github.com/mew-dev/mew/proctree"
 )
@@ -23,37 +21,29 @@ type Proc struct {
 	Cwd       string   // working directory, "" when unreadable
 }
 
-// List returns the running processes for which keep(name) is true. A
-// process that ends during the scan is left out; zombies (dead, not yet
-// reaped by their parent) are too.
+// List returns the running processes for which keep(name) is true, from
+// the same table read as the source's; the details are read only for the
+// processes kept. A process that ends during the scan is left out;
+// zombies (dead, not yet reaped by their parent) are too.
 func List(ctx context.Context, keep func(name string) bool) ([]Proc, error) {
-	pids, err := process.PidsWithContext(ctx)
+	table, err := readTable()
 	if err != nil {
 		return nil, err
 	}
 	var out []Proc
-	for _, pid := range pids {
+	for _, e := range table {
+		if e.zombie || !keep(e.name) {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		p := &process.Process{Pid: pid}
-		name, err := p.NameWithContext(ctx)
-		if err != nil || !keep(name) {
-			continue
-		}
-		if zombie(ctx, p) {
-			continue
-		}
-		q := Proc{Pid: int(pid), Name: name}
-		ppid, err := p.PpidWithContext(ctx)
+		args, err := proctree.Cmdline(e.pid)
 		if err != nil {
 			continue // gone meanwhile
 		}
-		q.PPid = int(ppid)
-		q.StartMs, _ = p.CreateTimeWithContext(ctx)
-		q.Args, _ = p.CmdlineSliceWithContext(ctx)
-		q.Cwd, _ = p.CwdWithContext(ctx)
-		if tty, err := proctree.Tty(int(pid)); err == nil {
+		q := Proc{Pid: e.pid, PPid: e.ppid, StartMs: e.startMs, Name: e.name, Args: args, Cwd: cwd(e.pid)}
+		if tty, err := proctree.Tty(e.pid); err == nil {
 			q.Tty = tty
 		}
 		out = append(out, q)
