@@ -11,7 +11,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/mew-dev/mew/rules"
-	"github.com/mew-dev/mew/screen/tmux"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 // Answerer carries answers out for one Mew home: one at a time across

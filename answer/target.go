@@ -7,8 +7,8 @@ import (
 
 	"github.com/mew-dev/mew/jump"
 	runwrap "github.com/mew-dev/mew/screen/run"
-	"github.com/mew-dev/mew/screen/tmux"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 // Ways Mew types into a terminal (Target.Via, session.Shown.AnswerVia).

@@ -9,7 +9,7 @@ import (
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
-	"github.com/mew-dev/mew/screen/tmux"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 // TmuxTerminal is a tmux pane: read with capture-pane (the visible rows,

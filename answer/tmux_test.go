@@ -14,8 +14,8 @@ import (
 	"github.com/mew-dev/mew/internal/fakeagent"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
-	"github.com/mew-dev/mew/screen/tmux"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 // waitPrompt waits for the pane to show a dialog and returns the want a

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
 )
 

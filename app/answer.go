@@ -6,9 +6,9 @@ import (
 	"sync"
 
 	"github.com/mew-dev/mew/answer"
-	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/remote"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 // ClickKind is what a click on the panel does.

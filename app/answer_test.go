@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/answer"
-	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/remote"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 // choiceHit finds the button of choice n (0: the "answer in the terminal"

@@ -25,12 +25,12 @@ import (
 	"github.com/progrium/darwinkit/objc"
 
 	"github.com/mew-dev/mew/answer"
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 // darwinkit rule "AppKit only on the main thread": AppKit must run on the

@@ -3,7 +3,7 @@ package app
 import (
 	"time"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
 )
 

@@ -5,7 +5,7 @@ import (
 	"image/png"
 	"sync"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 )
 
 // FramePNG encodes a frame at one pixel per board pixel, for the panel

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/assets"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
 )
 

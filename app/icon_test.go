@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/assets"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
 )
 

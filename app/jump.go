@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/mew-dev/mew/jump"
-	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 	"github.com/mew-dev/mew/store"
 )
 

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
 )
 

@@ -3,7 +3,7 @@ package app
 import (
 	"fmt"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
 
 	"github.com/mew-dev/mew/internal/text"

@@ -7,7 +7,7 @@ import (
 	"github.com/progrium/darwinkit/macos/foundation"
 	"github.com/progrium/darwinkit/objc"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 )
 
 // ring plays the alerts' sound and posts their notifications (each as the

@@ -7,7 +7,7 @@ import (
 
 	"github.com/progrium/darwinkit/macos/foundation"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 )
 
 // The 8 Hz timer. Main thread only.

@@ -6,7 +6,7 @@ package demo
 import (
 	"time"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
 )
 

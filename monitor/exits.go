@@ -3,7 +3,7 @@ package monitor
 import (
 	"time"
 
-	"github.com/mew-dev/mew/liveness/exitwatch"
+	"github.com/mew-dev/mew/monitor/liveness/exitwatch"
 	"github.com/mew-dev/mew/session"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/liveness/exitwatch"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/monitor/liveness/exitwatch"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 )

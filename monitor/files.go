@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mew-dev/mew/registry"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/registry"
 	"github.com/mew-dev/mew/store"
 )
 

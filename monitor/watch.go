@@ -12,8 +12,8 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/mew-dev/mew/registry"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/registry"
 )
 
 // Tunables of Watch.

@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/answer"
-	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/remote"
+	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 func init() {

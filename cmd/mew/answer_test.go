@@ -16,9 +16,9 @@ import (
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/internal/fakeagent"
 	"github.com/mew-dev/mew/internal/testbin"
-	"github.com/mew-dev/mew/remote"
-	"github.com/mew-dev/mew/screen/tmux"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 // mewIn runs the real mew binary with the home and tmux server given,

@@ -9,9 +9,9 @@ import (
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/app"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 // boardAnswerer answers from the terminal board: on the records of the

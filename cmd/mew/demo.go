@@ -15,8 +15,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/app/board/tui"
+	"github.com/mew-dev/mew/board"
+	"github.com/mew-dev/mew/board/tui"
 	"github.com/mew-dev/mew/demo"
 	"github.com/mew-dev/mew/monitor"
 )

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/remote"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 // feedStatus is `mew status --watch --json --feed`, what `mew remote`

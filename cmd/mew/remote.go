@@ -8,9 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/internal/text"
-	"github.com/mew-dev/mew/remote"
+	"github.com/mew-dev/mew/source/remote"
 	"github.com/mew-dev/mew/store"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/remote"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 // The feed a remote serves: the whole list first (with the feed version),

@@ -9,8 +9,8 @@ import (
 	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 	"github.com/mew-dev/mew/store"
 )
 

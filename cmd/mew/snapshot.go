@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/demo"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/store"

@@ -10,12 +10,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/remote"
+	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 func init() {

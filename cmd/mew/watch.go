@@ -12,12 +12,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/mew-dev/mew/app/board"
-	"github.com/mew-dev/mew/app/board/tui"
+	"github.com/mew-dev/mew/board"
+	"github.com/mew-dev/mew/board/tui"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 	"github.com/mew-dev/mew/store"
 )
 

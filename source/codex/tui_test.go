@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/procscan"
+	"github.com/mew-dev/mew/source/procscan"
 )
 
 func TestAsUI(t *testing.T) {

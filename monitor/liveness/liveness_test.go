@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 )

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/sshtest"
-	"github.com/mew-dev/mew/remote"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 // The hub against a real sshd on 127.0.0.1 and the real mew on the

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/assets"
-	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
 )
 

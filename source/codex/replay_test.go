@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/codex"
 	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/fixture"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/source/codex"
+	"github.com/mew-dev/mew/source/procscan"
 	"github.com/mew-dev/mew/store"
 )
 

@@ -15,8 +15,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mew-dev/mew/app/board"
 	"github.com/mew-dev/mew/assets"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
 
 	"github.com/mew-dev/mew/internal/text"

@@ -36,8 +36,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/procscan"
 )
 
 // UI is a Codex process that shows a session on a terminal (the TUI, or

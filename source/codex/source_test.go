@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/source/procscan"
 )
 
 // clock is a settable time for a source under test.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mew-dev/mew/combine"
+	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 )

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/combine"
 	"github.com/mew-dev/mew/internal/fixture"
+	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
 )

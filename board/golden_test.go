@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/app/board"
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/demo"
 	"github.com/mew-dev/mew/session"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/liveness/exitwatch"
+	"github.com/mew-dev/mew/monitor/liveness/exitwatch"
 )
 
 func newWatcher(t testing.TB) *exitwatch.Watcher {

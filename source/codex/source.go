@@ -17,10 +17,10 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/mew-dev/mew/hookbin"
-	"github.com/mew-dev/mew/procscan"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/source/procscan"
 	"github.com/mew-dev/mew/store"
 )
 
