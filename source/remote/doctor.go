@@ -1,42 +1,15 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/internal/text"
 )
-
-// DoctorTimeout bounds the checks of one remote.
-const DoctorTimeout = 20 * time.Second
-
-// RunFunc runs a command (an ssh argv) and returns its standard output; an
-// error says why it failed (ssh's own message when there is one).
-type RunFunc func(ctx context.Context, argv []string) (string, error)
-
-// RunSSH runs argv, as `mew doctor` does for each remote.
-func RunSSH(ctx context.Context, argv []string) (string, error) {
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	var out bytes.Buffer
-	var tail stderrTail
-	cmd.Stdout, cmd.Stderr = &out, &tail
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return out.String(), fmt.Errorf("no answer within %v", DoctorTimeout)
-	}
-	return out.String(), explain(err, tail.last())
-}
 
 var versionLine = regexp.MustCompile(`^mew (\S+) \(feed ([0-9]+)\)$`)
 

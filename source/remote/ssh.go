@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,32 @@ import (
 	"syscall"
 	"time"
 )
+
+// RunFunc runs a command (an ssh argv) and returns its standard output; an
+// error says why it failed (ssh's own message when there is one). The
+// actions on a remote (install.DoctorRemotes, answer.OnRemote) run through
+// one, so tests can stand in for the host.
+type RunFunc func(ctx context.Context, argv []string) (string, error)
+
+// DoctorTimeout bounds the checks of one remote (install.DoctorRemotes);
+// RunSSH names it when the host does not answer in time.
+const DoctorTimeout = 20 * time.Second
+
+// RunSSH runs argv, as `mew doctor` does for each remote.
+func RunSSH(ctx context.Context, argv []string) (string, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var out bytes.Buffer
+	var tail stderrTail
+	cmd.Stdout, cmd.Stderr = &out, &tail
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return out.String(), fmt.Errorf("no answer within %v", DoctorTimeout)
+	}
+	return out.String(), explain(err, tail.last())
+}
 
 // FeedCommand is what runs on a host: its mew's feed.
 func FeedCommand(r Remote) []string {
