@@ -125,7 +125,7 @@ func (a *Answers) Submit(id string, c session.Choice, done func(answer.Result)) 
 }
 
 // RemoteAnswer is Answers.Remote for the sessions of hub: the mew on the
-// session's machine types the answer (remote.Answer), over ssh (found by
+// session's machine types the answer (answer.OnRemote), over ssh (found by
 // findSSH) run by run.
 func RemoteAnswer(hub *remote.Hub, findSSH func() (string, error), run remote.RunFunc) func(ctx context.Context, id string, c session.Choice) (answer.Result, bool) {
 	return func(ctx context.Context, id string, c session.Choice) (answer.Result, bool) {
@@ -143,7 +143,7 @@ func RemoteAnswer(hub *remote.Hub, findSSH func() (string, error), run remote.Ru
 		if err != nil {
 			return answer.Result{Outcome: answer.Failed, Message: "typed nothing: " + err.Error()}, true
 		}
-		return remote.Answer(ctx, r, ssh, id, c, run), true
+		return answer.OnRemote(ctx, r, ssh, id, c, run), true
 	}
 }
 

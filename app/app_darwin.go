@@ -101,7 +101,7 @@ func Run(stdout, stderr io.Writer) int {
 	} else if hub != nil {
 		go hub.Run(context.Background())
 		opts.Remote = hub
-		jumper.Remote = RemoteJump(hub, remote.LocalJumpSystem)
+		jumper.Remote = RemoteJump(hub, jump.LocalRemoteSystem)
 		answers.Remote = RemoteAnswer(hub, remote.FindSSH, remote.RunSSH)
 	}
 

@@ -60,13 +60,13 @@ func JumpFeedback(r jump.Result) (sound string) {
 const JumpFailedSound = "Funk"
 
 // RemoteJump is Jumper.Remote for the sessions of hub: the jump to the
-// ssh terminal and the pane there (remote.PlanJump).
-func RemoteJump(hub *remote.Hub, system func() remote.JumpSystem) func(ctx context.Context, id string) (jump.Plan, bool) {
+// ssh terminal and the pane there (jump.PlanRemote).
+func RemoteJump(hub *remote.Hub, system func() jump.RemoteSystem) func(ctx context.Context, id string) (jump.Plan, bool) {
 	return func(ctx context.Context, id string) (jump.Plan, bool) {
 		s, r, ok := hub.Find(id)
 		if !ok {
 			return jump.Plan{}, false
 		}
-		return remote.PlanJump(ctx, s, r, system()), true
+		return jump.PlanRemote(ctx, s, r, system()), true
 	}
 }

@@ -71,7 +71,7 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 	}
 	var expected *string
 	if *expect != "" {
-		label, err := remote.DecodeExpect(*expect)
+		label, err := answer.DecodeExpect(*expect)
 		if err != nil {
 			fmt.Fprintf(stderr, "mew answer: %v\n", err)
 			return answerUsage
@@ -150,7 +150,7 @@ func answerReport(stdout, stderr io.Writer, id string, res answer.Result, asJSON
 
 // answerRemote is `mew answer` for a session on another machine: the
 // choices as that machine reported them; an answer is typed by the mew
-// there (remote.Answer).
+// there (answer.OnRemote).
 func answerRemote(stdout, stderr io.Writer, s session.Shown, r remote.Remote, choiceArg []string, asJSON bool) int {
 	t := answer.Target{Why: fmt.Sprintf("%s cannot be reached now", r.Name)}
 	switch {
@@ -186,7 +186,7 @@ func answerRemote(stdout, stderr io.Writer, s session.Shown, r remote.Remote, ch
 			fmt.Fprintf(stderr, "mew answer: %v\n", err)
 			return answerNot
 		}
-		res = remote.Answer(context.Background(), r, ssh, s.ID, choice, remote.RunSSH)
+		res = answer.OnRemote(context.Background(), r, ssh, s.ID, choice, remote.RunSSH)
 	}
 	return answerReport(stdout, stderr, s.ID, res, asJSON)
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/mew-dev/mew/internal/fakeagent"
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/source/remote"
 	"github.com/mew-dev/mew/source/tmux"
 )
 
@@ -80,7 +79,7 @@ func TestAnswerCommandRealTmux(t *testing.T) {
 	}
 	// Another machine's Mew passes the label the person saw: a prompt that
 	// changed since gets nothing typed; a bad value is a usage error.
-	out, _, code = mewIn(t, home, s.Socket, "answer", "--json", "--expect", remote.EncodeExpect("Yes, and don't ask again"), id, "2")
+	out, _, code = mewIn(t, home, s.Socket, "answer", "--json", "--expect", answer.EncodeExpect("Yes, and don't ask again"), id, "2")
 	var res answer.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 1 || res.Outcome != answer.Refused || !strings.Contains(res.Message, "the prompt changed") {
 		t.Fatalf("--expect another label: %d %q", code, out)
@@ -93,7 +92,7 @@ func TestAnswerCommandRealTmux(t *testing.T) {
 		t.Fatalf("typed %q on a usage error or a changed prompt", s.Keys())
 	}
 
-	out, errs, code = mewIn(t, home, s.Socket, "answer", "--expect", remote.EncodeExpect("No"), id, "no")
+	out, errs, code = mewIn(t, home, s.Socket, "answer", "--expect", answer.EncodeExpect("No"), id, "no")
 	if code != 0 || !strings.Contains(out, `answered 3 "No"`) || strings.Join(s.Keys(), ",") != "3" {
 		t.Fatalf("answer: %d %q %q; typed %q", code, out, errs, s.Keys())
 	}

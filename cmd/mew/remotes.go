@@ -69,7 +69,7 @@ func jumpRemote(st store.Store, want string, stderr io.Writer) (jump.Plan, error
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
 	defer cancel()
-	return remote.PlanJump(ctx, s, r, remote.LocalJumpSystem()), nil
+	return jump.PlanRemote(ctx, s, r, jump.LocalRemoteSystem()), nil
 }
 
 // doctorRemotes checks each remote of `mew remote add` (reachable, its
@@ -83,5 +83,5 @@ func doctorRemotes(mewHome string) []install.Finding {
 		return nil
 	}
 	ssh, _ := remote.FindSSH()
-	return remote.Doctor(context.Background(), cfg.Remotes, ssh, remote.RunSSH)
+	return install.DoctorRemotes(context.Background(), cfg.Remotes, ssh, remote.RunSSH)
 }

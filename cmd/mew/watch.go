@@ -125,7 +125,7 @@ func (j *boardJumper) Jump(id string) (string, error) {
 		plan = func(ctx context.Context) jump.Plan { return jump.Make(jump.Gather(ctx, rec, jump.LocalSystem())) }
 	} else if hub, ok := j.remotes.(*remote.Hub); ok {
 		if s, r, found := hub.Find(id); found {
-			plan = func(ctx context.Context) jump.Plan { return remote.PlanJump(ctx, s, r, remote.LocalJumpSystem()) }
+			plan = func(ctx context.Context) jump.Plan { return jump.PlanRemote(ctx, s, r, jump.LocalRemoteSystem()) }
 		}
 	}
 	if plan == nil {

@@ -3,6 +3,9 @@
 // --feed` on each host, and a Hub keeps the latest list of every host,
 // reconnecting with backoff and marking a host that cannot be reached as
 // offline (its sessions keep their last state, greyed; never exited).
+// It is an input of the read side only: the actions on a remote session
+// live with the local ones (jump.PlanRemote, answer.OnRemote,
+// install.DoctorRemotes), which build on its Remote, SSHArgv and RunSSH.
 //
 // Nothing from a config file or a host reaches a command line unchecked:
 // names, hosts and ssh options are validated against narrow shapes, every

@@ -1,4 +1,4 @@
-package remote
+package answer
 
 import (
 	"context"
@@ -8,14 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
-func TestAnswerArgv(t *testing.T) {
-	r := Remote{Name: "box", Host: "me@devbox", Mew: "/opt/mew/bin/mew"}
+func TestRemoteArgv(t *testing.T) {
+	r := remote.Remote{Name: "box", Host: "me@devbox", Mew: "/opt/mew/bin/mew"}
 	label := "Yes, and don't ask again for `rm -rf $HOME`; ok?"
-	argv, err := r.AnswerArgv("/usr/bin/ssh", "tmux:%12", session.Choice{N: 2, Label: label})
+	argv, err := RemoteArgv(r, "/usr/bin/ssh", "tmux:%12", session.Choice{N: 2, Label: label})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,28 +48,28 @@ func TestAnswerArgv(t *testing.T) {
 		{"a b", session.Choice{N: 1, Label: "Yes"}},
 		{"claude:abc", session.Choice{N: 0, Label: "Yes"}},
 		{"claude:abc", session.Choice{N: 10, Label: "Yes"}},
-		{"claude:abc", session.Choice{N: 1, Label: strings.Repeat("x", 4*MaxLabel+1)}},
+		{"claude:abc", session.Choice{N: 1, Label: strings.Repeat("x", 4*remote.MaxLabel+1)}},
 	} {
-		if argv, err := r.AnswerArgv("/usr/bin/ssh", c.id, c.choice); err == nil {
+		if argv, err := RemoteArgv(r, "/usr/bin/ssh", c.id, c.choice); err == nil {
 			t.Errorf("%q %+v: refused nothing: %q", c.id, c.choice, argv)
 		}
 	}
 }
 
-func TestAnswerRelaysTheRemotesResult(t *testing.T) {
-	r := Remote{Name: "box", Host: "devbox"}
+func TestOnRemoteRelaysTheResult(t *testing.T) {
+	r := remote.Remote{Name: "box", Host: "devbox"}
 	yes := session.Choice{N: 1, Label: "Yes"}
 	ctx := context.Background()
 	var ran []string
-	run := func(out string, err error) RunFunc {
+	run := func(out string, err error) remote.RunFunc {
 		return func(_ context.Context, argv []string) (string, error) {
 			ran = argv
 			return out, err
 		}
 	}
 
-	res := Answer(ctx, r, "ssh", "claude:abc", yes, run(`{"outcome":"answered","message":"answered 1 \"Yes\"","via":"tmux","keys":["1"]}`, nil))
-	if res.Outcome != answer.Answered || res.Message != `box: answered 1 "Yes"` || res.Via != "ssh/tmux" || !slices.Equal(res.Keys, []string{"1"}) {
+	res := OnRemote(ctx, r, "ssh", "claude:abc", yes, run(`{"outcome":"answered","message":"answered 1 \"Yes\"","via":"tmux","keys":["1"]}`, nil))
+	if res.Outcome != Answered || res.Message != `box: answered 1 "Yes"` || res.Via != "ssh/tmux" || !slices.Equal(res.Keys, []string{"1"}) {
 		t.Errorf("answered: %+v", res)
 	}
 	if !strings.HasPrefix(ran[len(ran)-1], "mew answer --json") || !strings.HasSuffix(ran[len(ran)-1], " -- claude:abc 1") {
@@ -77,13 +77,13 @@ func TestAnswerRelaysTheRemotesResult(t *testing.T) {
 	}
 
 	// The remote refused (its exit status is not 0, its JSON says why).
-	res = Answer(ctx, r, "ssh", "claude:abc", yes, run(`{"outcome":"refused","message":"typed nothing: the prompt changed"}`, errors.New("exit status 1")))
-	if res.Outcome != answer.Refused || res.Message != "box: typed nothing: the prompt changed" {
+	res = OnRemote(ctx, r, "ssh", "claude:abc", yes, run(`{"outcome":"refused","message":"typed nothing: the prompt changed"}`, errors.New("exit status 1")))
+	if res.Outcome != Refused || res.Message != "box: typed nothing: the prompt changed" {
 		t.Errorf("refused: %+v", res)
 	}
 
 	// Hostile words from the remote are one line of plain text.
-	res = Answer(ctx, r, "ssh", "claude:abc", yes, run(`{"outcome":"answered","message":"ok\u001b]0;pwned\u0007\nsecond line","via":"tmux\r\nx"}`, nil))
+	res = OnRemote(ctx, r, "ssh", "claude:abc", yes, run(`{"outcome":"answered","message":"ok\u001b]0;pwned\u0007\nsecond line","via":"tmux\r\nx"}`, nil))
 	if strings.ContainsAny(res.Message+res.Via, "\x1b\x07\n\r") {
 		t.Errorf("control characters relayed: %q %q", res.Message, res.Via)
 	}
@@ -98,27 +98,27 @@ func TestAnswerRelaysTheRemotesResult(t *testing.T) {
 		{"mew: command not found", errors.New("exit status 127"), "cannot answer there"},
 		{`{"outcome":"maybe"}`, nil, "did not say what it did"},
 	} {
-		res = Answer(ctx, r, "ssh", "claude:abc", yes, run(c.out, c.err))
-		if res.Outcome != answer.Failed || !strings.HasPrefix(res.Message, "box: ") || !strings.Contains(res.Message, c.want) {
+		res = OnRemote(ctx, r, "ssh", "claude:abc", yes, run(c.out, c.err))
+		if res.Outcome != Failed || !strings.HasPrefix(res.Message, "box: ") || !strings.Contains(res.Message, c.want) {
 			t.Errorf("%q %v: %+v", c.out, c.err, res)
 		}
 	}
 
 	// Nothing run for a bad id.
 	ran = nil
-	res = Answer(ctx, r, "ssh", "../etc", yes, run("", nil))
-	if res.Outcome != answer.Refused || ran != nil {
+	res = OnRemote(ctx, r, "ssh", "../etc", yes, run("", nil))
+	if res.Outcome != Refused || ran != nil {
 		t.Errorf("bad id: %+v, ran %q", res, ran)
 	}
 
 	// A remote that says nothing in time.
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
 	defer cancel()
-	res = Answer(ctx, r, "ssh", "claude:abc", yes, func(ctx context.Context, _ []string) (string, error) {
+	res = OnRemote(ctx, r, "ssh", "claude:abc", yes, func(ctx context.Context, _ []string) (string, error) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	})
-	if res.Outcome != answer.Failed || !strings.Contains(res.Message, "Mew cannot tell whether it typed") {
+	if res.Outcome != Failed || !strings.Contains(res.Message, "Mew cannot tell whether it typed") {
 		t.Errorf("timeout: %+v", res)
 	}
 }

@@ -1,4 +1,4 @@
-package remote
+package answer
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
 // An answer to a session on another machine is typed there by that
@@ -20,9 +20,9 @@ import (
 // check: the choice the person picked must still have the label they saw
 // (`--expect`), so a prompt that changed meanwhile gets nothing typed.
 
-// AnswerTimeout bounds a remote answer: the connection, the remote's
-// confirmation (answer.Confirm) and slack for a slow link.
-const AnswerTimeout = 15 * time.Second
+// RemoteTimeout bounds a remote answer: the connection, the remote's
+// confirmation (Confirm) and slack for a slow link.
+const RemoteTimeout = 15 * time.Second
 
 // ExpectFlag is `mew answer`'s flag for the label the person saw,
 // base64url without padding (every byte then safe for any remote shell).
@@ -42,44 +42,44 @@ func DecodeExpect(v string) (string, error) {
 	return string(b), nil
 }
 
-// AnswerArgv is the command that answers session id on r with c.
-func (r Remote) AnswerArgv(ssh, id string, c session.Choice) ([]string, error) {
+// RemoteArgv is the command that answers session id on r with c.
+func RemoteArgv(r remote.Remote, ssh, id string, c session.Choice) ([]string, error) {
 	if !session.ValidID(id) {
-		return nil, fmt.Errorf("%q is not a session id", clip(id))
+		return nil, fmt.Errorf("%q is not a session id", text.OneLine(id, 80))
 	}
 	if c.N < 1 || c.N > 9 {
 		return nil, fmt.Errorf("choice %d is not one of 1-9", c.N)
 	}
-	if len(c.Label) > 4*MaxLabel { // runes of up to 4 bytes
+	if len(c.Label) > 4*remote.MaxLabel { // runes of up to 4 bytes
 		return nil, errors.New("the choice's label is too long to check on the remote")
 	}
 	return r.SSHArgv(ssh, r.MewCommand(), "answer", "--json", ExpectFlag, EncodeExpect(c.Label), "--", id, strconv.Itoa(c.N))
 }
 
-// Answer has r's mew answer session id with c, through run (RunSSH), and
-// returns what it did. The remote's words are made one line of plain
-// text, and prefixed with r's name.
-func Answer(ctx context.Context, r Remote, ssh, id string, c session.Choice, run RunFunc) answer.Result {
+// OnRemote has r's mew answer session id with c, through run
+// (remote.RunSSH), and returns what it did. The remote's words are made one
+// line of plain text, and prefixed with r's name.
+func OnRemote(ctx context.Context, r remote.Remote, ssh, id string, c session.Choice, run remote.RunFunc) Result {
 	started := time.Now()
-	fail := func(o answer.Outcome, msg string) answer.Result {
-		return answer.Result{Outcome: o, Message: r.Name + ": " + msg, Via: "ssh", Started: started}
+	fail := func(o Outcome, msg string) Result {
+		return Result{Outcome: o, Message: r.Name + ": " + msg, Via: "ssh", Started: started}
 	}
-	argv, err := r.AnswerArgv(ssh, id, c)
+	argv, err := RemoteArgv(r, ssh, id, c)
 	if err != nil {
-		return fail(answer.Refused, "typed nothing: "+err.Error())
+		return fail(Refused, "typed nothing: "+err.Error())
 	}
-	ctx, cancel := context.WithTimeout(ctx, AnswerTimeout)
+	ctx, cancel := context.WithTimeout(ctx, RemoteTimeout)
 	defer cancel()
 	out, runErr := run(ctx, argv)
-	var res answer.Result
+	var res Result
 	if json.Unmarshal([]byte(out), &res) != nil || !knownOutcome(res.Outcome) {
 		switch {
 		case ctx.Err() != nil:
-			return fail(answer.Failed, fmt.Sprintf("no word from the mew there within %v: look at the terminal, Mew cannot tell whether it typed", AnswerTimeout))
+			return fail(Failed, fmt.Sprintf("no word from the mew there within %v: look at the terminal, Mew cannot tell whether it typed", RemoteTimeout))
 		case runErr != nil:
-			return fail(answer.Failed, "cannot answer there: "+text.OneLine(runErr.Error(), 300))
+			return fail(Failed, "cannot answer there: "+text.OneLine(runErr.Error(), 300))
 		}
-		return fail(answer.Failed, "the mew there did not say what it did")
+		return fail(Failed, "the mew there did not say what it did")
 	}
 	// Its own exit status says the same as the outcome it printed.
 	res.Message = r.Name + ": " + text.OneLine(res.Message, 300)
@@ -94,9 +94,9 @@ func Answer(ctx context.Context, r Remote, ssh, id string, c session.Choice, run
 	return res // its times are the remote's clock, consistent among themselves
 }
 
-func knownOutcome(o answer.Outcome) bool {
+func knownOutcome(o Outcome) bool {
 	switch o {
-	case answer.Answered, answer.Refused, answer.Stuck, answer.Failed, answer.NoTerminal:
+	case Answered, Refused, Stuck, Failed, NoTerminal:
 		return true
 	}
 	return false

@@ -1,4 +1,4 @@
-package remote
+package jump
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 
 	"github.com/shirou/gopsutil/v3/process"
 
-	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/remote"
 )
 
-// A jump to a session on another machine brings forward the terminal on
-// this machine that runs the person's ssh to that host (found in the
-// process table, planned by package jump like any local terminal), then
+// A jump to a session on another machine (source/remote) brings forward
+// the terminal on this machine that runs the person's ssh to that host
+// (found in the process table, planned like any local terminal), then
 // selects the session's tmux pane there over a second ssh. When the
 // session does not run in tmux there, only the SSH terminal can be raised,
 // and the plan says so.
@@ -26,19 +27,19 @@ type SSHProc struct {
 	Argv    []string
 }
 
-// JumpSystem is what planning a remote jump reads.
-type JumpSystem struct {
-	Local jump.System
+// RemoteSystem is what planning a remote jump reads.
+type RemoteSystem struct {
+	Local System
 	// SSH is the ssh program for the pane step ("" leaves it out).
 	SSH string
 	// ListSSH lists the ssh client processes (ListSSHProcs).
 	ListSSH func(ctx context.Context) ([]SSHProc, error)
 }
 
-// LocalJumpSystem is this machine.
-func LocalJumpSystem() JumpSystem {
-	ssh, _ := FindSSH()
-	return JumpSystem{Local: jump.LocalSystem(), SSH: ssh, ListSSH: ListSSHProcs}
+// LocalRemoteSystem is this machine.
+func LocalRemoteSystem() RemoteSystem {
+	ssh, _ := remote.FindSSH()
+	return RemoteSystem{Local: LocalSystem(), SSH: ssh, ListSSH: ListSSHProcs}
 }
 
 // ListSSHProcs lists the processes named ssh, with their arguments.
@@ -66,9 +67,9 @@ func ListSSHProcs(ctx context.Context) ([]SSHProc, error) {
 // sshWithArg are the ssh options that take a value (OpenSSH 9).
 const sshWithArg = "BbcDEeFIiJLlmOoPpQRSWw"
 
-// Destination reads an ssh command line: the user, host and port it
+// SSHDestination reads an ssh command line: the user, host and port it
 // connects to (user and port "" when not given), and the remote command.
-func Destination(argv []string) (user, host, port string, command []string, ok bool) {
+func SSHDestination(argv []string) (user, host, port string, command []string, ok bool) {
 	if len(argv) == 0 {
 		return "", "", "", nil, false
 	}
@@ -127,12 +128,12 @@ options:
 	return user, dest, port, args[i+1:], dest != ""
 }
 
-// Targets reports whether an ssh command line connects to r as the person
-// would: the same host, and no other user or port than r's. Mew's own feed
-// connections are not the person's terminal.
-func (r Remote) Targets(argv []string) bool {
-	user, host, port, command, ok := Destination(argv)
-	if !ok || strings.Contains(strings.Join(command, " "), FeedFlag) {
+// TargetsRemote reports whether an ssh command line connects to r as the
+// person would: the same host, and no other user or port than r's. Mew's
+// own feed connections are not the person's terminal.
+func TargetsRemote(r remote.Remote, argv []string) bool {
+	user, host, port, command, ok := SSHDestination(argv)
+	if !ok || strings.Contains(strings.Join(command, " "), remote.FeedFlag) {
 		return false
 	}
 	ruser, rhost, _ := strings.Cut(r.Host, "@")
@@ -164,14 +165,14 @@ var terminalEnv = []string{
 	"WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "__CFBundleIdentifier",
 }
 
-// PaneArgv is the command that selects pane (a tmux pane id) on r's
+// RemotePaneArgv is the command that selects pane (a tmux pane id) on r's
 // tmux server: the window, then the pane. It is the seam for other
 // commands on a remote pane (an answer types into it the same way).
-func (r Remote) PaneArgv(ssh, pane string, tmuxCommand ...string) ([]string, error) {
-	if !jump.ValidTmuxPane(pane) {
-		return nil, fmt.Errorf("%q is not a tmux pane id", clip(pane))
+func RemotePaneArgv(r remote.Remote, ssh, pane string, tmuxCommand ...string) ([]string, error) {
+	if !ValidTmuxPane(pane) {
+		return nil, fmt.Errorf("%q is not a tmux pane id", text.OneLine(pane, 80))
 	}
-	if !jump.ValidPath(ssh) {
+	if !ValidPath(ssh) {
 		return nil, fmt.Errorf("no ssh program")
 	}
 	// "-t%N" keeps '%' off the start of a word (old fish expands it).
@@ -185,9 +186,9 @@ func (r Remote) PaneArgv(ssh, pane string, tmuxCommand ...string) ([]string, err
 	return r.SSHArgv(ssh, words...)
 }
 
-// PlanJump plans the jump to s, a session on r.
-func PlanJump(ctx context.Context, s session.Shown, r Remote, sys JumpSystem) jump.Plan {
-	p := jump.Plan{SessionID: s.ID, Precision: jump.None, Mechanism: "none"}
+// PlanRemote plans the jump to s, a session on r.
+func PlanRemote(ctx context.Context, s session.Shown, r remote.Remote, sys RemoteSystem) Plan {
+	p := Plan{SessionID: s.ID, Precision: None, Mechanism: "none"}
 	if s.Offline {
 		p.Why = fmt.Sprintf("%s cannot be reached now, so its pane cannot be selected", r.Name)
 		// The SSH terminal may still be there: raising it is better than nothing.
@@ -203,7 +204,7 @@ func PlanJump(ctx context.Context, s session.Shown, r Remote, sys JumpSystem) ju
 	}
 	var terms []term
 	for _, sp := range procs {
-		if !r.Targets(sp.Argv) {
+		if !TargetsRemote(r, sp.Argv) {
 			continue
 		}
 		tty := ""
@@ -227,7 +228,7 @@ func PlanJump(ctx context.Context, s session.Shown, r Remote, sys JumpSystem) ju
 	rec := session.Record{ID: s.ID, Process: &session.Process{
 		Pid: t.proc.Pid, StartMs: t.proc.StartMs, Name: "ssh", Tty: t.tty, Env: env, Tmux: tmuxFromEnv(env),
 	}}
-	plan := jump.Make(jump.Gather(ctx, rec, sys.Local))
+	plan := Make(Gather(ctx, rec, sys.Local))
 	plan.SessionID = s.ID
 	var why []string
 	if len(terms) > 1 {
@@ -242,44 +243,44 @@ func PlanJump(ctx context.Context, s session.Shown, r Remote, sys JumpSystem) ju
 	switch {
 	case s.Offline:
 		why = append(why, p.Why)
-	case !jump.ValidTmuxPane(s.Tmux):
+	case !ValidTmuxPane(s.Tmux):
 		why = append(why, fmt.Sprintf("only the SSH terminal can be raised: the session does not run in tmux on %s", r.Name))
 	case sys.SSH == "":
 		why = append(why, "only the SSH terminal can be raised: ssh was not found to select the pane")
-	case plan.Precision == jump.None:
+	case plan.Precision == None:
 		why = append(why, "nothing on this machine can be brought forward, so the pane is not selected either")
 	default:
-		argv, err := r.PaneArgv(sys.SSH, s.Tmux, "select-window", "select-pane")
+		argv, err := RemotePaneArgv(r, sys.SSH, s.Tmux, "select-window", "select-pane")
 		if err != nil {
 			why = append(why, "only the SSH terminal can be raised: "+err.Error())
 			break
 		}
-		plan.Inner = append(plan.Inner, jump.Step{Name: fmt.Sprintf("%s: select tmux pane %s over ssh", r.Name, s.Tmux), Argv: argv, Gives: jump.Pane})
+		plan.Inner = append(plan.Inner, Step{Name: fmt.Sprintf("%s: select tmux pane %s over ssh", r.Name, s.Tmux), Argv: argv, Gives: Pane})
 		why = append(why, fmt.Sprintf("%s: tmux pane %s", r.Name, s.Tmux))
 	}
 	plan.Why = strings.Join(nonEmpty(why), "; ")
 	if len(plan.Inner) == 0 && len(plan.Outer) == 0 {
-		plan.Precision, plan.Mechanism = jump.None, "none"
-	} else if len(plan.Inner) > 0 && plan.Precision.AtLeast(jump.Tab) {
-		plan.Precision = jump.Pane
+		plan.Precision, plan.Mechanism = None, "none"
+	} else if len(plan.Inner) > 0 && plan.Precision.AtLeast(Tab) {
+		plan.Precision = Pane
 	}
 	return plan
 }
 
 // keepAppOnly drops every step that picks a tab or pane, keeping the ones
 // that only bring the application forward.
-func keepAppOnly(p *jump.Plan) {
-	var outer []jump.Step
+func keepAppOnly(p *Plan) {
+	var outer []Step
 	for _, s := range p.Outer {
-		if s.Gives == jump.App {
+		if s.Gives == App {
 			outer = append(outer, s)
 		}
 	}
 	p.Inner, p.Outer, p.InnerShowsHost = nil, outer, false
-	p.Target = jump.Target{}
-	p.Precision = jump.None
+	p.Target = Target{}
+	p.Precision = None
 	if len(outer) > 0 {
-		p.Precision = jump.App
+		p.Precision = App
 	}
 }
 
