@@ -11,6 +11,7 @@ import (
 	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/registry"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -54,7 +55,7 @@ func TestClockStepBackKeepsNewerHookEvents(t *testing.T) {
 			os.WriteFile(filepath.Join(regDir, fmt.Sprintf("%d.json", os.Getpid())), []byte(doc), 0o600)
 			clock := t0.Add(50 * time.Millisecond)
 			monoNow := boot + int64(50*time.Millisecond)
-			o := Options{Store: st, RegistryDir: regDir, Procs: proctree.Lean{}, Now: func() time.Time { return clock }, Mono: func() int64 { return monoNow }}
+			o := Options{Store: st, Sources: []Source{registry.New(regDir)}, Procs: proctree.Lean{}, Now: func() time.Time { return clock }, Mono: func() int64 { return monoNow }}
 			if shown, errs := Snapshot(o); len(errs) > 0 || len(shown) != 1 || shown[0].State != session.Waiting {
 				t.Fatalf("before: %+v %v", shown, errs)
 			}

@@ -10,12 +10,11 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/source/registry"
 	"github.com/mew-dev/mew/store"
 )
 
-// fileStamp is what changes when a file is rewritten (the store and Claude
-// Code both replace files by rename: a new inode).
+// fileStamp is what changes when a file is rewritten (the store replaces
+// files by rename: a new inode).
 type fileStamp struct {
 	mod  time.Time
 	size int64
@@ -30,14 +29,8 @@ func stampOf(fi fs.FileInfo) fileStamp {
 	return s
 }
 
-// readAll reads both directories from scratch.
-func (w *world) readAll(o Options) []error {
-	w.rescanStore(o)
-	if o.RegistryDir != "" {
-		w.rescanRegistry(o)
-	}
-	return nil
-}
+// readAll lists the store and re-reads what changed (rescanStore).
+func (w *world) readAll(o Options) { w.rescanStore(o) }
 
 // rescanStore lists the store and re-reads the files whose stamp changed
 // since they were read (all of them the first time).
@@ -114,77 +107,6 @@ func (w *world) dropStoreFile(name string) bool {
 	delete(w.loadErrs, name)
 	delete(w.recs, strings.TrimSuffix(name, ".json"))
 	w.touch(strings.TrimSuffix(name, ".json"))
-	return had || bad
-}
-
-// rescanRegistry does the same for Claude Code's registry directory.
-func (w *world) rescanRegistry(o Options) {
-	entries, err := os.ReadDir(o.RegistryDir)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			w.regErrs[""] = err
-		}
-		entries = nil
-	} else {
-		delete(w.regErrs, "")
-	}
-	present := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		if !registry.IsDocName(e.Name()) || e.IsDir() {
-			continue
-		}
-		present[e.Name()] = true
-		w.reloadDoc(o, e.Name())
-	}
-	for name := range w.docStamp {
-		if !present[name] {
-			w.dropDoc(name)
-		}
-	}
-	for name := range w.regErrs {
-		if name != "" && !present[name] {
-			delete(w.regErrs, name)
-		}
-	}
-}
-
-func (w *world) reloadDoc(o Options, name string) bool {
-	path := filepath.Join(o.RegistryDir, name)
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return w.dropDoc(name)
-	}
-	if err == nil {
-		if old, ok := w.docStamp[name]; ok && old == stampOf(fi) {
-			return false
-		}
-	}
-	d, err := registry.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return w.dropDoc(name)
-		}
-		w.regErrs[name] = err
-		delete(w.docs, name)
-		delete(w.docStamp, name)
-		return true
-	}
-	delete(w.regErrs, name)
-	if fi != nil {
-		w.docStamp[name] = stampOf(fi)
-	}
-	w.docs[name] = registry.Entry{File: name, Doc: d}
-	w.docsGen++
-	return true
-}
-
-func (w *world) dropDoc(name string) bool {
-	_, had := w.docStamp[name]
-	_, bad := w.regErrs[name]
-	delete(w.docs, name)
-	delete(w.docStamp, name)
-	delete(w.regErrs, name)
-	w.docsGen++
 	return had || bad
 }
 

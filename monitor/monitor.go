@@ -39,9 +39,9 @@ type Source = source.Source
 
 // Options says where to look and how.
 type Options struct {
-	Store       store.Store
-	RegistryDir string // "" disables the registry source
-	// Sources are the outside sources (screen, logs, processes).
+	Store store.Store
+	// Sources are the sources besides the store: agents' own session files
+	// and logs, screens, processes.
 	Sources   []Source
 	Procs     proctree.Table
 	TicksToMs func(uint64) (int64, bool)
@@ -50,8 +50,8 @@ type Options struct {
 	// ForgetAfter: exited sessions older than this are removed from the
 	// store; 0 keeps them.
 	ForgetAfter time.Duration
-	// LockTimeout bounds the wait for a session lock when folding registry
-	// observations into the store.
+	// LockTimeout bounds the wait for a session lock when folding a
+	// Recorder's observations (the registry's) into the store.
 	LockTimeout time.Duration
 	// ScanTimeout bounds one Scan of each source in Snapshot.
 	ScanTimeout time.Duration
@@ -85,7 +85,7 @@ const DefaultForgetAfter = 30 * time.Minute
 const defaultScanTimeout = 2 * time.Second
 
 // Default returns the options for this user: $MEW_HOME (or ~/.mew), Claude
-// Code's registry, the process table read the lean way (liveness only
+// Code's registry (source/registry), the process table read the lean way (liveness only
 // needs a process's start time: gopsutil reads much more, every pass), the
 // tmux panes of the server Mew runs under (or the
 // default one), Codex's rollouts and processes, every agent process
@@ -95,15 +95,18 @@ func Default() (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
-	dir, err := registry.Dir()
-	if err != nil {
-		dir = "" // no home: run on hooks alone
+	var sources []Source
+	if dir, err := registry.Dir(); err == nil { // no home: run on hooks alone
+		sources = append(sources, registry.New(dir))
 	}
 	book := rules.Cached(rules.Dir(st.Home))
+	sources = append(sources, tmuxSource(st, book))
+	sources = append(sources, processScan(book)...)
+	sources = append(sources, codex.Sources(st)...)
 	return Options{
-		Store: st, RegistryDir: dir, Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs,
+		Store: st, Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
-		Sources: append(append([]Source{tmuxSource(st, book)}, processScan(book)...), codex.Sources(st)...),
+		Sources: sources,
 	}, nil
 }
 
@@ -130,8 +133,8 @@ func processScan(book func() (*rules.Book, []error)) []Source {
 // to a result that leaves those out.
 func Snapshot(o Options) ([]session.Shown, []error) {
 	w := newWorld()
-	errs := w.readAll(o)
-	errs = append(errs, w.scanSources(o)...)
+	w.readAll(o)
+	errs := w.scanSources(o)
 	shown, _, more := w.compute(o, newLiveCache(o))
 	return o.withRemote(shown, append(errs, more...))
 }
@@ -141,30 +144,27 @@ func Snapshot(o Options) ([]session.Shown, []error) {
 // session's terminal.
 func Records(o Options) ([]session.Record, []error) {
 	w := newWorld()
-	errs := w.readAll(o)
-	errs = append(errs, w.scanSources(o)...)
+	w.readAll(o)
+	errs := w.scanSources(o)
 	recs, more := w.merged(o, newLiveCache(o))
 	return recs, append(errs, more...)
 }
 
-// world is every source's latest view: the store's records, the registry's
-// documents and the outside sources' observations.
+// world is every source's latest view: the store's records and the other
+// sources' observations.
 type world struct {
 	recs     map[string]session.Record // store records by id
 	files    map[string]fileStamp      // store file name → what was read
 	loadErrs map[string]error          // store file name → why it could not be read
-	docs     map[string]registry.Entry // registry file name → document
-	docStamp map[string]fileStamp
-	regErrs  map[string]error
-	obs      map[string][]Observation // by source name
-	obsErrs  map[string]error
+	obs      map[string][]Observation  // by source name
+	obsErrs  map[string]error          // by source name: why it stopped
+	problems map[string][]error        // by source name: what its observations left out (source.Partial)
 
 	// What a shown session was computed from, so a pass recomputes only
 	// the sessions whose inputs changed (hundreds of sessions, tens of
-	// changes a second): a generation per stored record, one for the
-	// registry and one for the outside sources.
+	// changes a second): a generation per stored record, and one for the
+	// other sources.
 	gen       map[string]uint64
-	docsGen   uint64
 	obsGen    uint64
 	shownFrom map[string]shownKey
 	shown     map[string]session.Shown
@@ -175,8 +175,8 @@ type world struct {
 
 // shownKey is what a session's shown state depends on.
 type shownKey struct {
-	gen, docs, obs, live uint64
-	liveness             combine.Liveness
+	gen, obs, live uint64
+	liveness       combine.Liveness
 }
 
 // touch records that the stored record of id changed.
@@ -185,8 +185,7 @@ func (w *world) touch(id string) { w.gen[id]++ }
 func newWorld() *world {
 	return &world{
 		recs: map[string]session.Record{}, files: map[string]fileStamp{}, loadErrs: map[string]error{},
-		docs: map[string]registry.Entry{}, docStamp: map[string]fileStamp{}, regErrs: map[string]error{},
-		obs: map[string][]Observation{}, obsErrs: map[string]error{},
+		obs: map[string][]Observation{}, obsErrs: map[string]error{}, problems: map[string][]error{},
 		gen: map[string]uint64{}, shownFrom: map[string]shownKey{}, shown: map[string]session.Shown{},
 	}
 }
@@ -211,8 +210,9 @@ func (w *world) scanSources(o Options) []error {
 	return errs
 }
 
-// merged folds the registry into the store records (persisting what it
-// learnt) and merges the outside observations, one record per session.
+// merged folds the Recorders' observations (the registry's) into the store
+// records, persisting what they learnt, and merges the other sources'
+// observations, one record per session.
 func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 	now := o.now()
 	recs := make([]session.Record, 0, len(w.recs))
@@ -231,14 +231,21 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 		}
 	}
 	var errs []error
-	if o.RegistryDir != "" {
-		entries := make([]registry.Entry, 0, len(w.docs))
-		for _, e := range w.docs {
-			entries = append(entries, e)
+	recorded := map[string]bool{}
+	for _, src := range o.Sources {
+		rs, ok := src.(source.Recorder)
+		if !ok {
+			continue
 		}
-		sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+		recorded[src.Name()] = true
+		obs, reported := w.obs[src.Name()]
+		if !reported {
+			continue // not read yet: its sessions are not gone
+		}
 		var persisted map[string]session.Record
-		recs, persisted, errs = foldRegistry(o, recs, entries, now)
+		var more []error
+		recs, persisted, more = record(o, rs, recs, obs, now)
+		errs = append(errs, more...)
 		for id, r := range persisted {
 			w.recs[id] = r // what the store now holds: not persisted again
 			w.touch(id)
@@ -257,7 +264,9 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 	}
 	names := make([]string, 0, len(w.obs))
 	for name := range w.obs {
-		names = append(names, name)
+		if !recorded[name] {
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
 	for _, name := range names {
@@ -278,8 +287,10 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 	for _, name := range sortedKeys(w.loadErrs) {
 		errs = append(errs, w.loadErrs[name])
 	}
-	for _, name := range sortedKeys(w.regErrs) {
-		errs = append(errs, w.regErrs[name])
+	for _, name := range sortedKeys(w.problems) {
+		for _, err := range w.problems[name] {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
 	}
 	for _, name := range sortedKeys(w.obsErrs) {
 		errs = append(errs, w.obsErrs[name])
@@ -294,7 +305,7 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 	for _, rec := range recs {
 		seen[rec.ID] = true
 		liveness := live.check(rec)
-		key := shownKey{gen: w.gen[rec.ID], docs: w.docsGen, obs: w.obsGen, live: live.gen, liveness: liveness}
+		key := shownKey{gen: w.gen[rec.ID], obs: w.obsGen, live: live.gen, liveness: liveness}
 		s, ok := w.shown[rec.ID]
 		if !ok || w.shownFrom[rec.ID] != key {
 			s = w.combine(rec, liveness)
@@ -345,40 +356,41 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// foldRegistry brings the registry's documents into the records (and the
+// record brings a Recorder's observations into the records (and the
 // store, so a one-shot `mew status` remembers what it saw: a registry-only
 // session needs to know a turn ran to call the next idle "done"). It
 // returns the records, the ones it wrote to the store, and errors.
-func foldRegistry(o Options, recs []session.Record, entries []registry.Entry, now time.Time) ([]session.Record, map[string]session.Record, []error) {
+func record(o Options, src source.Recorder, recs []session.Record, obs []Observation, now time.Time) ([]session.Record, map[string]session.Record, []error) {
 	var errs []error
 	persisted := map[string]session.Record{}
-	docs := pickDocs(entries)
 	known := len(recs) // recs come sorted; only sessions added here need sorting
 	byID := make(map[string]int, len(recs))
 	for i, r := range recs {
 		byID[r.ID] = i
 	}
-	for _, id := range sortedKeys(docs) {
-		e := docs[id]
-		i, known := byID[id]
-		var prev *session.RegistryState
-		if known {
-			prev = recs[i].Registry
-		}
-		next := registry.ObserveMono(prev, e.Doc, e.File, now, o.mono())
-		if prev != nil && sameRegistry(*prev, next) {
+	obs = slices.Clone(obs)
+	sort.SliceStable(obs, func(i, j int) bool { return obs[i].ID < obs[j].ID })
+	seen := make(map[string]bool, len(obs))
+	for k := range obs {
+		ob := &obs[k]
+		id := ob.ID
+		if id == "" || seen[id] {
 			continue
 		}
-		rec := session.Record{Version: session.RecordVersion, ID: id, Agent: session.AgentClaude}
+		seen[id] = true
+		i, known := byID[id]
+		rec := session.Record{Version: session.RecordVersion, ID: id, Agent: ob.Agent}
 		if known {
 			rec = recs[i]
 		}
-		rec.Registry = &next
-		if updated, err := persistRegistry(o, id, e, now); err == nil {
+		if !src.Record(&rec, ob, now, o.mono()) && known {
+			continue
+		}
+		if updated, err := persist(o, src, id, ob, now); err == nil {
 			rec = updated
 			persisted[id] = updated
 		} else if !errors.Is(err, store.ErrLockTimeout) {
-			errs = append(errs, fmt.Errorf("recording registry state of %s: %w", id, err))
+			errs = append(errs, fmt.Errorf("recording %s state of %s: %w", src.Name(), id, err))
 		}
 		if known {
 			recs[i] = rec
@@ -387,34 +399,22 @@ func foldRegistry(o Options, recs []session.Record, entries []registry.Entry, no
 			recs = append(recs, rec)
 		}
 	}
-	// A session whose registry file disappeared: Claude Code exited (or an
-	// older Claude Code never wrote one, in which case Registry is nil).
+	// A session the source no longer reports (the registry: its file
+	// disappeared, Claude Code exited; an older Claude Code never wrote
+	// one, and the record has nothing of the registry to fold).
 	for i := range recs {
-		r := recs[i].Registry
-		if r == nil || r.Gone {
+		if seen[recs[i].ID] {
 			continue
 		}
-		if _, ok := docs[recs[i].ID]; ok {
+		gone := recs[i]
+		if !src.Record(&gone, nil, now, o.mono()) {
 			continue
 		}
-		gone := registry.Vanish(*r, now)
-		recs[i].Registry = &gone
-		id := recs[i].ID
-		var out session.Record
-		_, err := o.Store.Update(id, o.lockTimeout(), func(rec *session.Record, existed bool) bool {
-			out = *rec
-			if !existed || rec.Registry == nil || rec.Registry.Gone {
-				return false
-			}
-			g := registry.Vanish(*rec.Registry, now)
-			rec.Registry = &g
-			out = *rec
-			return true
-		})
-		if err == nil && out.ID == id {
-			persisted[id] = out
+		recs[i] = gone
+		if out, err := persist(o, src, gone.ID, nil, now); err == nil && out.ID == gone.ID {
+			persisted[gone.ID] = out
 		} else if err != nil && !errors.Is(err, store.ErrLockTimeout) {
-			errs = append(errs, fmt.Errorf("recording that %s's registry file is gone: %w", id, err))
+			errs = append(errs, fmt.Errorf("recording that %s left the %s: %w", gone.ID, src.Name(), err))
 		}
 	}
 	if len(recs) > known {
@@ -423,32 +423,21 @@ func foldRegistry(o Options, recs []session.Record, entries []registry.Entry, no
 	return recs, persisted, errs
 }
 
-// persistRegistry folds one document into the stored record under its lock
-// (the hook may be writing the same record) and returns the result.
-func persistRegistry(o Options, id string, e registry.Entry, now time.Time) (session.Record, error) {
+// persist folds one observation (nil: gone) into the stored record under
+// its lock (the hook may be writing the same record) and returns the
+// result. A record that is not stored is not made for a nil observation.
+func persist(o Options, src source.Recorder, id string, ob *Observation, now time.Time) (session.Record, error) {
 	var out session.Record
-	_, err := o.Store.Update(id, o.lockTimeout(), func(rec *session.Record, _ bool) bool {
-		next := registry.ObserveMono(rec.Registry, e.Doc, e.File, now, o.mono())
-		changed := rec.Registry == nil || !sameRegistry(*rec.Registry, next)
-		rec.Registry = &next
+	_, err := o.Store.Update(id, o.lockTimeout(), func(rec *session.Record, existed bool) bool {
+		out = *rec
+		if ob == nil && !existed {
+			return false
+		}
+		changed := src.Record(rec, ob, now, o.mono())
 		out = *rec
 		return changed
 	})
 	return out, err
-}
-
-// pickDocs chooses one document per session: Claude Code may leave a stale
-// file of a dead process for a session it later resumed in another; the
-// most recently updated one wins.
-func pickDocs(entries []registry.Entry) map[string]registry.Entry {
-	docs := make(map[string]registry.Entry, len(entries))
-	for _, e := range entries {
-		cur, ok := docs[e.Doc.SessionID]
-		if !ok || e.Doc.StatusAt.After(cur.Doc.StatusAt) || (e.Doc.StatusAt.Equal(cur.Doc.StatusAt) && e.Doc.StartedAt.After(cur.Doc.StartedAt)) {
-			docs[e.Doc.SessionID] = e
-		}
-	}
-	return docs
 }
 
 // Sort orders sessions the way a person reads them: waiting (longest wait
@@ -502,16 +491,6 @@ func (o Options) lockTimeout() time.Duration {
 		return o.LockTimeout
 	}
 	return time.Second
-}
-
-// sameRegistry compares two observations (times by instant: == on time.Time
-// also compares locations and monotonic readings).
-func sameRegistry(a, b session.RegistryState) bool {
-	if !a.At.Equal(b.At) || !a.LastTurnAt.Equal(b.LastTurnAt) || !a.StartedAt.Equal(b.StartedAt) {
-		return false
-	}
-	a.At, a.LastTurnAt, a.StartedAt = b.At, b.LastTurnAt, b.StartedAt
-	return a == b
 }
 
 // liveCache remembers liveness verdicts by process, so a pass over many

@@ -13,6 +13,7 @@ import (
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/registry"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -31,7 +32,7 @@ func newEnv(t *testing.T) *env {
 	reg := filepath.Join(t.TempDir(), "sessions")
 	os.MkdirAll(reg, 0o700)
 	return &env{self: self, regDir: reg, opts: monitor.Options{
-		Store: store.Store{Home: t.TempDir()}, RegistryDir: reg, Procs: proctree.Lean{},
+		Store: store.Store{Home: t.TempDir()}, Sources: []monitor.Source{registry.New(reg)}, Procs: proctree.Lean{},
 		TicksToMs: proctree.TicksToUnixMs, Now: time.Now, LockTimeout: time.Second,
 	}}
 }
@@ -174,7 +175,7 @@ func TestWatchSeesChanges(t *testing.T) {
 func TestWatchFindsADirectoryCreatedLater(t *testing.T) {
 	e := newEnv(t)
 	e.regDir = filepath.Join(t.TempDir(), "later", "sessions")
-	e.opts.RegistryDir = e.regDir
+	e.opts.Sources = []monitor.Source{registry.New(e.regDir)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	updates, err := monitor.Watch(ctx, e.opts)

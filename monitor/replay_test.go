@@ -16,6 +16,7 @@ import (
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source/registry"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -83,7 +84,7 @@ func newReplayer(t *testing.T, m mode) *replayer {
 		if err := os.MkdirAll(r.regDir, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		r.opts.RegistryDir = r.regDir
+		r.opts.Sources = append(r.opts.Sources, registry.New(r.regDir))
 	}
 	return r
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/source/registry"
+	"github.com/mew-dev/mew/source"
 )
 
 // Tunables of Watch.
@@ -60,9 +60,6 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 	}
 	storeDir := o.Store.Dir()
 	dirs := []string{storeDir}
-	if o.RegistryDir != "" {
-		dirs = append(dirs, o.RegistryDir)
-	}
 	watched := map[string]bool{}
 	addWatches := func() {
 		for _, d := range dirs {
@@ -87,9 +84,10 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 	addWatches()
 
 	type sourceUpdate struct {
-		name string
-		obs  []Observation
-		err  error
+		name     string
+		obs      []Observation
+		problems []error
+		err      error
 	}
 	sourceUpdates := make(chan sourceUpdate, len(o.Sources)+1)
 	// The update channel closes only once every source has returned: a
@@ -109,8 +107,12 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 			for {
 				select {
 				case obs := <-ch:
+					u := sourceUpdate{name: src.Name(), obs: obs}
+					if p, ok := src.(source.Partial); ok {
+						u.problems = p.Problems()
+					}
 					select {
-					case sourceUpdates <- sourceUpdate{name: src.Name(), obs: obs}:
+					case sourceUpdates <- u:
 					case <-ctx.Done():
 						return
 					}
@@ -173,6 +175,7 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 			} else {
 				delete(w.obsErrs, u.name)
 				w.obs[u.name] = u.obs
+				w.problems[u.name] = u.problems
 				w.obsGen++
 			}
 		}
@@ -229,8 +232,6 @@ func Watch(ctx context.Context, o Options) (<-chan Update, error) {
 					dirty = true
 				case dir == storeDir && isSessionFile(base):
 					dirty = w.reloadStoreFile(o, base) || dirty
-				case o.RegistryDir != "" && dir == o.RegistryDir && registry.IsDocName(base):
-					dirty = w.reloadDoc(o, base) || dirty
 				}
 				if dirty && pending == nil {
 					pending = time.After(wait())

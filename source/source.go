@@ -1,17 +1,22 @@
 // Package source defines what a signal source hands the monitor. Each
-// source lives in its own package (screen/tmux, Codex's rollout, the
-// process scan, …) and depends only on this one; the monitor gathers them
-// and merges what they saw into one session per agent process.
+// source lives in a package below this one (source/registry for Claude
+// Code's session files, source/codex for Codex's rollouts and processes,
+// source/tmux for the panes, source/procscan for the process table) and
+// depends on this one, not on the monitor; the monitor gathers them and
+// merges what they saw into one session per agent process. The sessions
+// of other machines (source/remote) come as whole shown lists instead,
+// joined after combine.
 package source
 
 import (
 	"context"
+	"time"
 
 	"github.com/mew-dev/mew/session"
 )
 
-// Source observes sessions from outside the store: a terminal Mew reads
-// itself, an agent's own log, the process table.
+// Source observes sessions from outside the store: an agent's own session
+// files or log, a terminal Mew reads itself, the process table.
 type Source interface {
 	// Name names the source in errors ("tmux", "rollout").
 	Name() string
@@ -44,4 +49,34 @@ type Observation struct {
 	// Terminal is the session's terminal UI when another process runs it
 	// (Codex's TUI; see session.Record.Terminal).
 	Terminal *session.Terminal
+	// Registry is Claude Code's session file as read (source/registry):
+	// At is the file's own status time, zero when it gives none. Its
+	// source, a Recorder, folds it into the session's record.
+	Registry *session.RegistryState
+}
+
+// A Recorder is a source whose readings are kept in the session's stored
+// record ($MEW_HOME/sessions/<id>.json), not merged afresh each pass: what
+// it learnt must outlive the process that read it (a one-shot `mew status`
+// remembers that a turn ran, to call the next idle "done"). Its
+// observations name their session. The monitor folds each one into the
+// record of that id (making the record if there is none) and writes the
+// result under the record's lock; a stored record the source no longer
+// reports is folded with a nil observation.
+type Recorder interface {
+	Source
+	// Record folds o (nil: the source no longer reports the session) into
+	// rec, seen at now (and mono, the monotonic clock; 0 if unknown), and
+	// reports whether rec changed. It never changes what rec's pointers
+	// point to: the record may share them with the store's copy.
+	Record(rec *session.Record, o *Observation, now time.Time, mono int64) bool
+}
+
+// Partial is a source that reads many files and reports the ones it could
+// not read while it uses the others. Its Scan returns them joined as its
+// error; while it watches, the monitor asks for them with each report.
+type Partial interface {
+	Source
+	// Problems are the problems behind the last observations sent.
+	Problems() []error
 }

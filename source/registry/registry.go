@@ -3,7 +3,9 @@
 // when set), which Claude Code keeps up to date within ~0.2 s (status idle |
 // busy | waiting). It is undocumented, so everything here is defensive: a
 // file that is missing fields, half written, garbage or huge is skipped with
-// an error, never a crash or a hang, and Mew works without it.
+// an error, never a crash or a hang, and Mew works without it. Source is
+// the registry as one of the monitor's sources (source.Source); what it
+// reads is kept in the session's stored record (source.Recorder).
 package registry
 
 import (

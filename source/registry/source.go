@@ -1,0 +1,370 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
+)
+
+// Source is the registry as a source: one observation per session (the
+// newest of its files), each carrying the file as read (Observation's
+// Registry). It is a source.Recorder: what it read is folded into the
+// session's stored record (Record), so a one-shot read remembers the last
+// turn across runs, and a Partial: an unreadable file is reported while
+// the others are used.
+type Source struct {
+	Dir string
+	// Rescan is how often Watch lists the directory again besides its
+	// events (a missed event must not hide a file); 0 is DefaultRescan.
+	Rescan time.Duration
+
+	mu       sync.Mutex
+	problems []error
+}
+
+// DefaultRescan is Watch's safety net for a missed file event.
+const DefaultRescan = time.Minute
+
+// New is the source reading dir (Dir()).
+func New(dir string) *Source { return &Source{Dir: dir} }
+
+// Name is "registry".
+func (s *Source) Name() string { return "registry" }
+
+var (
+	_ source.Recorder = (*Source)(nil)
+	_ source.Partial  = (*Source)(nil)
+)
+
+// Scan reads every file once.
+func (s *Source) Scan(context.Context) ([]source.Observation, error) {
+	d := newDirState(s.Dir)
+	d.rescan()
+	probs := d.problems()
+	s.setProblems(probs)
+	return d.observations(), errors.Join(probs...)
+}
+
+// Watch follows the directory with fsnotify (from its nearest existing
+// parent until it exists, so Claude Code's first run is noticed), re-reads
+// only the files an event names, and sends the observations whenever a
+// file changed.
+func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer fw.Close()
+	watched := map[string]bool{}
+	addWatches := func() {
+		for !watched[s.Dir] {
+			if fw.Add(s.Dir) == nil {
+				watched[s.Dir] = true
+				return
+			}
+			// Not there yet: watch the nearest existing parent for it.
+			p := filepath.Dir(s.Dir)
+			for ; p != filepath.Dir(p); p = filepath.Dir(p) {
+				if _, err := os.Stat(p); err == nil {
+					break
+				}
+			}
+			if !watched[p] {
+				if fw.Add(p) != nil {
+					return
+				}
+				watched[p] = true
+			}
+			// A directory made below p before its watch began sends no
+			// event: look again if the next one on the way is there.
+			next := s.Dir
+			for filepath.Dir(next) != p && filepath.Dir(next) != next {
+				next = filepath.Dir(next)
+			}
+			if _, err := os.Stat(next); err != nil {
+				return
+			}
+		}
+	}
+	rescanEvery := s.Rescan
+	if rescanEvery <= 0 {
+		rescanEvery = DefaultRescan
+	}
+	ticker := time.NewTicker(rescanEvery)
+	defer ticker.Stop()
+	d := newDirState(s.Dir)
+	send := func() bool {
+		s.setProblems(d.problems())
+		select {
+		case out <- d.observations():
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	addWatches()
+	d.rescan()
+	if !send() {
+		return nil
+	}
+	for {
+		changed := false
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-fw.Events:
+			if !ok {
+				return nil
+			}
+			dir, base := filepath.Dir(ev.Name), filepath.Base(ev.Name)
+			switch {
+			case ev.Name == s.Dir || strings.HasPrefix(s.Dir, ev.Name+string(filepath.Separator)):
+				// The directory (or one on the way to it) appeared or
+				// went: watch what exists now, read it whole.
+				addWatches()
+				changed = d.rescan()
+			case dir == s.Dir && IsDocName(base):
+				changed = d.reload(base)
+			}
+		case <-fw.Errors:
+			// Overflow or a vanished directory: read everything again.
+			addWatches()
+			changed = d.rescan()
+		case <-ticker.C:
+			addWatches()
+			changed = d.rescan() // stats every file; re-reads only the changed ones
+		}
+		if changed && !send() {
+			return nil
+		}
+	}
+}
+
+// Problems are the files the last observations left out, and why.
+func (s *Source) Problems() []error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.problems
+}
+
+func (s *Source) setProblems(p []error) {
+	s.mu.Lock()
+	s.problems = p
+	s.mu.Unlock()
+}
+
+// Record folds the file read into the session's memory of the registry
+// (ObserveMono), or, when o is nil, records that the file is gone
+// (Vanish).
+func (s *Source) Record(rec *session.Record, o *source.Observation, now time.Time, mono int64) bool {
+	if o == nil {
+		if rec.Registry == nil || rec.Registry.Gone {
+			return false
+		}
+		gone := Vanish(*rec.Registry, now)
+		rec.Registry = &gone
+		return true
+	}
+	if o.Registry == nil {
+		return false
+	}
+	next := ObserveMono(rec.Registry, docOf(o.ID, *o.Registry), o.Registry.File, now, mono)
+	changed := rec.Registry == nil || !same(*rec.Registry, next)
+	rec.Registry = &next
+	return changed
+}
+
+// reading is a document as an observation carries it: the file's own
+// status time as At, nothing remembered.
+func reading(e Entry) session.RegistryState {
+	d := e.Doc
+	return session.RegistryState{
+		Status: d.Status, WaitingFor: d.WaitingFor, At: d.StatusAt,
+		Pid: d.Pid, ProcStart: d.ProcStart, StartedAt: d.StartedAt,
+		Cwd: d.Cwd, Name: d.Name, Tmux: d.Tmux, Version: d.Version, File: e.File, Entrypoint: d.Entrypoint,
+	}
+}
+
+// docOf is the document behind a reading.
+func docOf(id string, r session.RegistryState) Doc {
+	return Doc{
+		SessionID: id, Pid: r.Pid, ProcStart: r.ProcStart, StartedAt: r.StartedAt,
+		Cwd: r.Cwd, Name: r.Name, Tmux: r.Tmux, Version: r.Version,
+		Status: r.Status, WaitingFor: r.WaitingFor, Entrypoint: r.Entrypoint, StatusAt: r.At,
+	}
+}
+
+// same compares two memories (times by instant: == on time.Time also
+// compares locations and monotonic readings).
+func same(a, b session.RegistryState) bool {
+	if !a.At.Equal(b.At) || !a.LastTurnAt.Equal(b.LastTurnAt) || !a.StartedAt.Equal(b.StartedAt) {
+		return false
+	}
+	a.At, a.LastTurnAt, a.StartedAt = b.At, b.LastTurnAt, b.StartedAt
+	return a == b
+}
+
+// Pick chooses one document per session: Claude Code may leave a stale
+// file of a dead process for a session it later resumed in another; the
+// most recently updated one wins. Entries come sorted by file name.
+func Pick(entries []Entry) map[string]Entry {
+	docs := make(map[string]Entry, len(entries))
+	for _, e := range entries {
+		cur, ok := docs[e.Doc.SessionID]
+		if !ok || e.Doc.StatusAt.After(cur.Doc.StatusAt) || (e.Doc.StatusAt.Equal(cur.Doc.StatusAt) && e.Doc.StartedAt.After(cur.Doc.StartedAt)) {
+			docs[e.Doc.SessionID] = e
+		}
+	}
+	return docs
+}
+
+// dirState is what was read of the directory: each file's document (or
+// why it could not be read) and what it looked like then, so a re-list
+// re-reads only the files that changed.
+type dirState struct {
+	dir    string
+	docs   map[string]Entry // file name → document
+	stamps map[string]fileStamp
+	errs   map[string]error // file name ("" for the directory) → problem
+}
+
+func newDirState(dir string) *dirState {
+	return &dirState{dir: dir, docs: map[string]Entry{}, stamps: map[string]fileStamp{}, errs: map[string]error{}}
+}
+
+// fileStamp is what changes when a file is rewritten (Claude Code replaces
+// its files by rename: a new inode).
+type fileStamp struct {
+	mod  time.Time
+	size int64
+	ino  uint64
+}
+
+func stampOf(fi fs.FileInfo) fileStamp {
+	s := fileStamp{mod: fi.ModTime(), size: fi.Size()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.ino = uint64(st.Ino)
+	}
+	return s
+}
+
+// rescan lists the directory and re-reads the files whose stamp changed
+// since they were read (all of them the first time); it reports whether
+// anything changed.
+func (d *dirState) rescan() bool {
+	changed := false
+	entries, err := os.ReadDir(d.dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			changed = d.errs[""] == nil || changed
+			d.errs[""] = err
+		}
+		entries = nil
+	} else if d.errs[""] != nil {
+		delete(d.errs, "")
+		changed = true
+	}
+	present := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		if !IsDocName(e.Name()) || e.IsDir() {
+			continue
+		}
+		present[e.Name()] = true
+		changed = d.reload(e.Name()) || changed
+	}
+	for name := range d.stamps {
+		if !present[name] {
+			changed = d.drop(name) || changed
+		}
+	}
+	for name := range d.errs {
+		if name != "" && !present[name] {
+			delete(d.errs, name)
+			changed = true
+		}
+	}
+	return changed
+}
+
+// reload re-reads one file if it changed since it was read; it reports
+// whether anything changed.
+func (d *dirState) reload(name string) bool {
+	path := filepath.Join(d.dir, name)
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return d.drop(name)
+	}
+	if err == nil {
+		if old, ok := d.stamps[name]; ok && old == stampOf(fi) {
+			return false
+		}
+	}
+	doc, err := ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return d.drop(name)
+		}
+		d.errs[name] = err
+		delete(d.docs, name)
+		delete(d.stamps, name)
+		return true
+	}
+	delete(d.errs, name)
+	if fi != nil {
+		d.stamps[name] = stampOf(fi)
+	}
+	d.docs[name] = Entry{File: name, Doc: doc}
+	return true
+}
+
+func (d *dirState) drop(name string) bool {
+	_, had := d.stamps[name]
+	_, bad := d.errs[name]
+	delete(d.docs, name)
+	delete(d.stamps, name)
+	delete(d.errs, name)
+	return had || bad
+}
+
+// observations are one per session (Pick), sorted by id.
+func (d *dirState) observations() []source.Observation {
+	entries := make([]Entry, 0, len(d.docs))
+	for _, e := range d.docs {
+		entries = append(entries, e)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
+	picked := Pick(entries)
+	out := make([]source.Observation, 0, len(picked))
+	for _, e := range picked {
+		r := reading(e)
+		out = append(out, source.Observation{ID: e.Doc.SessionID, Agent: session.AgentClaude, Registry: &r})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// problems are the files left out, by name (the directory's own first).
+func (d *dirState) problems() []error {
+	names := make([]string, 0, len(d.errs))
+	for name := range d.errs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([]error, 0, len(names))
+	for _, name := range names {
+		out = append(out, d.errs[name])
+	}
+	return out
+}
