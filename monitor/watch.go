@@ -28,7 +28,7 @@ const (
 	busyCoalesce = 40 * time.Millisecond
 	busyWindow   = 100 * time.Millisecond
 	// tick re-checks liveness (a process can die without touching a file)
-	// and re-lists the directories (a missed event must not hide a file);
+	// and re-lists the store (a missed event must not hide a file);
 	// slowTick (exits.go) replaces it where exits come by event.
 	tick = time.Second
 )
@@ -43,239 +43,316 @@ type Update struct {
 }
 
 // firstReports bounds how long Watch's first update waits for the
-// sources' first reports (a tmux source attaching takes tens of ms).
+// sources' first reports (a tmux source's first sweep runs `tmux
+// list-panes` and `capture-pane`: tens of ms).
 const firstReports = time.Second
 
 // Watch emits a snapshot at once (once every source has reported, within
-// firstReports), then again whenever a source changes, and at least every
-// second. Only what changed is re-read: the files fsnotify names, the
-// observations a source sends. The channel closes after ctx ends, once
-// every source has let go of what it holds outside this process (a caller
-// that exits should drain it first). Directories that don't exist yet are
-// watched for from their parent, so Claude Code's first run is noticed.
+// firstReports), then again whenever the store, a source or a remote
+// changes, and at least every tick (slowTick once process exits come by
+// event). Only what changed is re-read: the store files fsnotify names,
+// the observations a source sends. The channel closes after ctx ends, once
+// every source's Watch has returned (a caller that exits should drain it
+// first). A store directory that doesn't exist yet is watched for from its
+// parent.
 func Watch(ctx context.Context, o Options) (<-chan Update, error) {
+	wt, err := newWatcher(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	wt.startSources()
+	go wt.run()
+	return wt.out, nil
+}
+
+// watcher is one Watch: the store's directory watch and the sources'
+// reports coming in, the passes that turn them into updates going out.
+type watcher struct {
+	ctx context.Context
+	o   Options
+	out chan Update
+
+	fw       *fsnotify.Watcher
+	storeDir string
+	dirs     []string        // directories watched for
+	watched  map[string]bool // directories watched (dirs, or a parent until they exist)
+
+	reports chan sourceUpdate
+	// sourcesRunning counts the sources' Watch calls: the update channel
+	// closes only once every one has returned, so whatever a source keeps
+	// outside this process (the tmux source's memory of the panes) is
+	// settled before the caller exits.
+	sourcesRunning sync.WaitGroup
+
+	world    *world
+	live     *liveCache
+	exits    *exitEvents
+	ticker   *time.Ticker
+	interval time.Duration
+	// last is what was sent, so an unchanged pass sends nothing.
+	last     []session.Shown
+	lastErrs []string
+	// pending fires the next pass, coalescing the changes until then;
+	// dirty says a file or a source changed since the last one.
+	pending  <-chan time.Time
+	dirty    bool
+	lastPass time.Time
+}
+
+// sourceUpdate is one report of a source: its observations (with the
+// problems behind them, source.Partial), or why it stopped.
+type sourceUpdate struct {
+	name     string
+	obs      []Observation
+	problems []error
+	err      error
+}
+
+func newWatcher(ctx context.Context, o Options) (*watcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
 	}
 	storeDir := o.Store.Dir()
-	dirs := []string{storeDir}
-	watched := map[string]bool{}
-	addWatches := func() {
-		for _, d := range dirs {
-			if watched[d] {
-				continue
-			}
-			if fw.Add(d) == nil {
-				watched[d] = true
-				continue
-			}
-			// Not there yet: watch the nearest existing parent for it.
-			for p := filepath.Dir(d); p != filepath.Dir(p); p = filepath.Dir(p) {
-				if _, err := os.Stat(p); err == nil {
-					if !watched[p] && fw.Add(p) == nil {
-						watched[p] = true
-					}
-					break
+	wt := &watcher{
+		ctx: ctx, o: o, out: make(chan Update, 1),
+		fw: fw, storeDir: storeDir, dirs: []string{storeDir}, watched: map[string]bool{},
+		reports: make(chan sourceUpdate, len(o.Sources)+1),
+	}
+	wt.addWatches()
+	return wt, nil
+}
+
+// addWatches watches each directory, or, while it does not exist, its
+// nearest existing parent.
+func (wt *watcher) addWatches() {
+	for _, d := range wt.dirs {
+		if wt.watched[d] {
+			continue
+		}
+		if wt.fw.Add(d) == nil {
+			wt.watched[d] = true
+			continue
+		}
+		// Not there yet: watch the nearest existing parent for it.
+		for p := filepath.Dir(d); p != filepath.Dir(p); p = filepath.Dir(p) {
+			if _, err := os.Stat(p); err == nil {
+				if !wt.watched[p] && wt.fw.Add(p) == nil {
+					wt.watched[p] = true
 				}
+				break
 			}
 		}
 	}
-	addWatches()
+}
 
-	type sourceUpdate struct {
-		name     string
-		obs      []Observation
-		problems []error
-		err      error
+// startSources runs each source's Watch, relaying its reports.
+func (wt *watcher) startSources() {
+	for _, src := range wt.o.Sources {
+		wt.sourcesRunning.Add(1)
+		go wt.relay(src)
 	}
-	sourceUpdates := make(chan sourceUpdate, len(o.Sources)+1)
-	// The update channel closes only once every source has returned: a
-	// source holds things outside this process (the tmux source a client
-	// attached to the person's server) that must be let go before the
-	// caller exits.
-	var sourcesRunning sync.WaitGroup
-	for _, src := range o.Sources {
-		sourcesRunning.Add(1)
-		go func() {
-			ch := make(chan []Observation, 1)
-			done := make(chan error, 1)
-			go func() {
-				defer sourcesRunning.Done()
-				done <- src.Watch(ctx, ch)
-			}()
-			for {
-				select {
-				case obs := <-ch:
-					u := sourceUpdate{name: src.Name(), obs: obs}
-					if p, ok := src.(source.Partial); ok {
-						u.problems = p.Problems()
-					}
-					select {
-					case sourceUpdates <- u:
-					case <-ctx.Done():
-						return
-					}
-				case err := <-done:
-					if err != nil && ctx.Err() == nil {
-						select {
-						case sourceUpdates <- sourceUpdate{name: src.Name(), err: err}:
-						case <-ctx.Done():
-						}
-					}
-					return
-				}
-			}
-		}()
-	}
+}
 
-	out := make(chan Update, 1)
+// relay runs src's Watch and passes each of its reports on (the problems
+// behind them asked at once), and its error if it stops before ctx ends.
+func (wt *watcher) relay(src Source) {
+	ctx := wt.ctx
+	ch := make(chan []Observation, 1)
+	done := make(chan error, 1)
 	go func() {
-		defer func() {
-			sourcesRunning.Wait()
-			close(out)
-		}()
-		defer fw.Close()
-		w := newWorld()
-		w.readAll(o)
-		live := newLiveCache(o)
-		exits := newExitEvents()
-		defer exits.close()
-		interval := exits.interval()
-		ticker := time.NewTicker(interval)
-		defer ticker.Stop()
-		var last []session.Shown
-		var lastErrs []string
-		emit := func(force bool) bool {
-			shown, recs, errs := w.compute(o, live)
-			exits.follow(recs)
-			if i := exits.interval(); i != interval {
-				interval = i
-				ticker.Reset(i)
+		defer wt.sourcesRunning.Done()
+		done <- src.Watch(ctx, ch)
+	}()
+	for {
+		select {
+		case obs := <-ch:
+			u := sourceUpdate{name: src.Name(), obs: obs}
+			if p, ok := src.(source.Partial); ok {
+				u.problems = p.Problems()
 			}
-			shown, errs = o.withRemote(shown, errs)
-			msgs := make([]string, len(errs))
-			for i, e := range errs {
-				msgs[i] = e.Error()
-			}
-			if !force && reflect.DeepEqual(shown, last) && slices.Equal(msgs, lastErrs) {
-				return true
-			}
-			last, lastErrs = shown, msgs
 			select {
-			case out <- Update{Sessions: shown, Errors: errs, Records: recs}:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		take := func(u sourceUpdate) {
-			if u.err != nil {
-				w.obsErrs[u.name] = u.err
-			} else {
-				delete(w.obsErrs, u.name)
-				w.obs[u.name] = u.obs
-				w.problems[u.name] = u.problems
-				w.obsGen++
-			}
-		}
-		// The first update waits, at most firstReports, for each source's
-		// first report: a reader that takes only the first list (`mew
-		// status` reading a remote's feed) must get the screens too.
-		reported := map[string]bool{}
-		firstDeadline := time.After(firstReports)
-	first:
-		for len(reported) < len(o.Sources) {
-			select {
-			case u := <-sourceUpdates:
-				take(u)
-				reported[u.name] = true
-			case <-firstDeadline:
-				break first
+			case wt.reports <- u:
 			case <-ctx.Done():
 				return
 			}
-		}
-		if !emit(true) {
+		case err := <-done:
+			if err != nil && ctx.Err() == nil {
+				select {
+				case wt.reports <- sourceUpdate{name: src.Name(), err: err}:
+				case <-ctx.Done():
+				}
+			}
 			return
 		}
-		var pending <-chan time.Time
-		var lastPass time.Time
-		wait := func() time.Duration {
-			if time.Since(lastPass) < busyWindow {
-				return busyCoalesce
-			}
-			return coalesce
-		}
-		dirty := false
-		var remoteChanged <-chan struct{}
-		if o.Remote != nil {
-			remoteChanged = o.Remote.Changes()
-		}
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev, ok := <-fw.Events:
-				if !ok {
-					return
-				}
-				dir, base := filepath.Dir(ev.Name), filepath.Base(ev.Name)
-				switch {
-				case slices.Contains(dirs, ev.Name) || aboveAny(ev.Name, dirs):
-					// A watched-for directory (or one on the way to it)
-					// appeared or went: watch what exists now, read it whole.
-					// Without this, the next tick would, which may be
-					// slowTick away.
-					addWatches()
-					w.readAll(o)
-					dirty = true
-				case dir == storeDir && isSessionFile(base):
-					dirty = w.reloadStoreFile(o, base) || dirty
-				}
-				if dirty && pending == nil {
-					pending = time.After(wait())
-				}
-			case <-fw.Errors:
-				// Overflow or a vanished directory: read everything again.
-				addWatches()
-				w.readAll(o)
-				dirty = true
-				if pending == nil {
-					pending = time.After(wait())
-				}
-			case u := <-sourceUpdates:
-				take(u)
-				dirty = true
-				if pending == nil {
-					pending = time.After(wait())
-				}
-			case pid := <-exits.exits():
-				exits.exited(pid)
-				live.forgetPid(pid)
-				if pending == nil {
-					pending = time.After(wait())
-				}
-			case <-remoteChanged:
-				if pending == nil {
-					pending = time.After(wait())
-				}
-			case <-pending:
-				pending, dirty, lastPass = nil, false, time.Now()
-				if !emit(false) {
-					return
-				}
-			case <-ticker.C:
-				addWatches()
-				w.readAll(o) // stats every file; re-reads only the changed ones
-				live.forget()
-				if !emit(false) {
-					return
-				}
-			}
-		}
+	}
+}
+
+// run reads the store, sends the first update and then one per change,
+// until ctx ends.
+func (wt *watcher) run() {
+	defer func() {
+		wt.sourcesRunning.Wait()
+		close(wt.out)
 	}()
-	return out, nil
+	defer wt.fw.Close()
+	wt.world = newWorld()
+	wt.world.readAll(wt.o)
+	wt.live = newLiveCache(wt.o)
+	wt.exits = newExitEvents()
+	defer wt.exits.close()
+	wt.interval = wt.exits.interval()
+	wt.ticker = time.NewTicker(wt.interval)
+	defer wt.ticker.Stop()
+	if !wt.first() {
+		return
+	}
+	wt.loop()
+}
+
+// first sends the first update once each source has reported, or
+// firstReports passed: a reader that takes only the first list (`mew
+// status` reading a remote's feed) must get the screens too.
+func (wt *watcher) first() bool {
+	reported := map[string]bool{}
+	deadline := time.After(firstReports)
+wait:
+	for len(reported) < len(wt.o.Sources) {
+		select {
+		case u := <-wt.reports:
+			wt.take(u)
+			reported[u.name] = true
+		case <-deadline:
+			break wait
+		case <-wt.ctx.Done():
+			return false
+		}
+	}
+	return wt.emit(true)
+}
+
+// loop is the event loop: every change schedules a pass (schedule), the
+// tick re-reads the store and re-checks liveness.
+func (wt *watcher) loop() {
+	var remoteChanged <-chan struct{}
+	if wt.o.Remote != nil {
+		remoteChanged = wt.o.Remote.Changes()
+	}
+	for {
+		select {
+		case <-wt.ctx.Done():
+			return
+		case ev, ok := <-wt.fw.Events:
+			if !ok {
+				return
+			}
+			wt.storeEvent(ev)
+			if wt.dirty {
+				wt.schedule()
+			}
+		case <-wt.fw.Errors:
+			// Overflow or a vanished directory: read everything again.
+			wt.rescan()
+			wt.schedule()
+		case u := <-wt.reports:
+			wt.take(u)
+			wt.dirty = true
+			wt.schedule()
+		case pid := <-wt.exits.exits():
+			wt.exits.exited(pid)
+			wt.live.forgetPid(pid)
+			wt.schedule()
+		case <-remoteChanged:
+			wt.schedule()
+		case <-wt.pending:
+			wt.pending, wt.dirty, wt.lastPass = nil, false, time.Now()
+			if !wt.emit(false) {
+				return
+			}
+		case <-wt.ticker.C:
+			wt.addWatches()
+			wt.world.readAll(wt.o) // stats every file; re-reads only the changed ones
+			wt.live.forget()
+			if !wt.emit(false) {
+				return
+			}
+		}
+	}
+}
+
+// storeEvent re-reads what a file event in (or above) the store's
+// directory names.
+func (wt *watcher) storeEvent(ev fsnotify.Event) {
+	dir, base := filepath.Dir(ev.Name), filepath.Base(ev.Name)
+	switch {
+	case slices.Contains(wt.dirs, ev.Name) || aboveAny(ev.Name, wt.dirs):
+		// A watched-for directory (or one on the way to it) appeared or
+		// went: watch what exists now, read it whole. Without this, the
+		// next tick would, which may be slowTick away.
+		wt.rescan()
+	case dir == wt.storeDir && isSessionFile(base):
+		wt.dirty = wt.world.reloadStoreFile(wt.o, base) || wt.dirty
+	}
+}
+
+// rescan watches what exists now and reads the store whole.
+func (wt *watcher) rescan() {
+	wt.addWatches()
+	wt.world.readAll(wt.o)
+	wt.dirty = true
+}
+
+// take keeps a source's report.
+func (wt *watcher) take(u sourceUpdate) {
+	w := wt.world
+	if u.err != nil {
+		w.obsErrs[u.name] = u.err
+		return
+	}
+	delete(w.obsErrs, u.name)
+	w.obs[u.name] = u.obs
+	w.problems[u.name] = u.problems
+	w.obsGen++
+}
+
+// schedule sets the next pass, unless one is set: coalesce from now, or
+// busyCoalesce when the last pass was less than busyWindow ago.
+func (wt *watcher) schedule() {
+	if wt.pending != nil {
+		return
+	}
+	wait := coalesce
+	if time.Since(wt.lastPass) < busyWindow {
+		wait = busyCoalesce
+	}
+	wt.pending = time.After(wait)
+}
+
+// emit runs a pass and sends its update, unless nothing changed since the
+// last one and force is false; it reports false once ctx ended.
+func (wt *watcher) emit(force bool) bool {
+	o := wt.o
+	shown, recs, errs := wt.world.compute(o, wt.live)
+	wt.exits.follow(recs)
+	if i := wt.exits.interval(); i != wt.interval {
+		wt.interval = i
+		wt.ticker.Reset(i)
+	}
+	shown, errs = o.withRemote(shown, errs)
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	if !force && reflect.DeepEqual(shown, wt.last) && slices.Equal(msgs, wt.lastErrs) {
+		return true
+	}
+	wt.last, wt.lastErrs = shown, msgs
+	select {
+	case wt.out <- Update{Sessions: shown, Errors: errs, Records: recs}:
+		return true
+	case <-wt.ctx.Done():
+		return false
+	}
 }
 
 // aboveAny reports whether path is a directory above one of dirs (a parent
