@@ -1,11 +1,25 @@
-// Package monitor gathers every source — Mew's session files (hooks, `mew
-// run` screens), Claude Code's registry, the sources that observe sessions
-// from outside (tmux panes, an agent's own log, the process table) and
-// process liveness — and returns the shown state of each session
-// (combine). Snapshot is one pass; Watch keeps the sources in memory and
-// re-reads only what changed: a file named by an fsnotify event, a
-// source's new observations, and liveness once a second (a process can die
-// without touching any file).
+// Package monitor is the read side: it turns what the sources saw into
+// the sessions Mew shows. One pass is a pipeline:
+//
+//  1. Sources: the store ($MEW_HOME/sessions: the records the hook and
+//     `mew run` write) and the sources of package source, each read on
+//     its own (Claude Code's registry, Codex's rollouts and processes,
+//     the tmux panes, the process scan).
+//  2. Identity and merge: a Recorder's readings (the registry's) are
+//     folded into the stored record of their session and written back
+//     there; every other observation joins the record of the session it
+//     names, or of the same process (Merge): one record per agent process.
+//  3. Combine: each record, with its process's liveness
+//     (monitor/liveness), becomes its shown state (monitor/combine);
+//     exited sessions are forgotten after ForgetAfter.
+//  4. The shown list: needs-you first (Sort), the other machines'
+//     sessions (Options.Remote, source/remote) joined after this one's.
+//
+// Snapshot and Records are one pass. Watch keeps every source's latest
+// view in memory and runs a pass when something changed: a store file
+// named by an fsnotify event, a source's new observations, a process's
+// exit, and at least every tick (a process can die without touching any
+// file).
 package monitor
 
 import (
