@@ -26,6 +26,7 @@ import (
 
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/board"
+	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
@@ -46,8 +47,9 @@ var (
 	settings Settings
 	mewHome  string
 	exePath  string // this mew, symlinks resolved
-	jumper   *Jumper
-	answers  *Answers
+	jumper   *act.Jumper
+	answers  *act.Answerer
+	sessions *act.Sessions // the latest update's, what the panel shows
 	logger   *log.Logger
 	// notifyOK: UNUserNotificationCenter may be used (NotificationsAvailable).
 	notifyOK  bool
@@ -93,17 +95,17 @@ func Run(stdout, stderr io.Writer) int {
 		logger.Printf("cannot find this executable: %v", err)
 	}
 	ctrl = NewController(board.DefaultConfig())
-	jumper = &Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Store: opts.Store, Plan: jump.PlanFor}
 	// Sessions on other machines (`mew remote add`), followed over ssh.
-	answers = &Answers{Answer: AnswerRecord(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
-	if hub, err := remote.ForHome(mewHome); err != nil {
+	hub, err := remote.ForHome(mewHome)
+	if err != nil {
 		logger.Printf("remotes left out: %v", err)
 	} else if hub != nil {
 		go hub.Run(context.Background())
 		opts.Remote = hub
-		jumper.Remote = RemoteJump(hub, remote.LocalJumpSystem)
-		answers.Remote = RemoteAnswer(hub, remote.FindSSH, remote.RunSSH)
 	}
+	sessions = &act.Sessions{Remotes: func() *remote.Hub { return hub }}
+	jumper = &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions}
+	answers = &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
 
 	// Store and registry watching (fsnotify) on its own goroutines.
 	updates, err := monitor.Watch(context.Background(), opts)
@@ -159,7 +161,7 @@ var pendingUpdate Latest[monitor.Update]
 // the main thread, keeping at most one hand-over queued.
 func feedUpdates(updates <-chan monitor.Update) {
 	for u := range updates {
-		answers.SetRecords(u.Records) // before the panel can show them
+		sessions.Set(u.Records) // before the panel can show them
 		if pendingUpdate.Put(u) {
 			mainAsync(func() {
 				if u, ok := pendingUpdate.Take(); ok {
@@ -226,7 +228,7 @@ func apply(e Effects) {
 // jump runs on the runner's goroutine, never here: AppleScript and tmux
 // can take seconds.
 func jumpTo(id string) {
-	jumper.Jump(id, func(r jump.Result) {
+	jumper.Submit(id, func(r jump.Result) {
 		// The runner's goroutine: log here, sound on the main thread.
 		logger.Print(r.Message)
 		if s := JumpFeedback(r); s != "" {

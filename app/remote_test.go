@@ -1,12 +1,9 @@
 package app
 
 import (
-	"context"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -26,25 +23,5 @@ func TestMenuRemoteSessions(t *testing.T) {
 	}
 	if items[1].ToolTip != "offline, last seen 2m ago: /srv/web" {
 		t.Errorf("offline tooltip %q", items[1].ToolTip)
-	}
-}
-
-// A session this machine has no record of goes to the remote planner.
-func TestJumperRemoteSession(t *testing.T) {
-	j, ex, _ := newJumper(t)
-	j.Remote = func(ctx context.Context, id string) (jump.Plan, bool) {
-		if id != "far-1" {
-			return jump.Plan{}, false
-		}
-		return jump.Plan{SessionID: id, Precision: jump.Tab, Outer: []jump.Step{{Name: "raise", Argv: []string{"/usr/bin/true", "ssh-tab"}, Gives: jump.Tab}}}, true
-	}
-	done := make(chan jump.Result, 2)
-	j.Jump("far-1", func(r jump.Result) { done <- r })
-	if r := <-done; r.Precision != jump.Tab || len(ex.steps) != 1 || ex.steps[0][1] != "ssh-tab" {
-		t.Fatalf("remote jump: %+v, steps %q", r, ex.steps)
-	}
-	j.Jump("nowhere", func(r jump.Result) { done <- r })
-	if r := <-done; r.Precision != jump.None || !strings.Contains(r.Message, "cannot read the session") {
-		t.Errorf("unknown everywhere: %+v", r)
 	}
 }
