@@ -6,21 +6,21 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// ClickKind is what a click on the panel does.
-type ClickKind int
+// clickKind is what a click on the panel does.
+type clickKind int
 
 const (
-	ClickNothing ClickKind = iota
-	// ClickJump brings the session's terminal forward (a row, or the
+	clickNothing clickKind = iota
+	// clickJump brings the session's terminal forward (a row, or the
 	// "answer in the terminal" button).
-	ClickJump
-	// ClickAnswer types a choice into the session's terminal.
-	ClickAnswer
+	clickJump
+	// clickAnswer types a choice into the session's terminal.
+	clickAnswer
 )
 
-// ClickAction is the decision for a click.
-type ClickAction struct {
-	Kind   ClickKind
+// clickAction is the decision for a click.
+type clickAction struct {
+	Kind   clickKind
 	ID     string
 	Choice session.Choice
 }
@@ -28,16 +28,16 @@ type ClickAction struct {
 // ClickAt decides what a click at a point of the panel, in logical
 // pixels, does: a choice button answers (or, where Mew cannot type,
 // jumps), anything else on a row jumps.
-func (c *Controller) ClickAt(x, y int) ClickAction {
+func (c *controller) ClickAt(x, y int) clickAction {
 	if !c.shown || !c.framed {
-		return ClickAction{}
+		return clickAction{}
 	}
 	h, ok := c.frame.HitAt(x, y)
 	if !ok {
-		return ClickAction{}
+		return clickAction{}
 	}
 	if h.Choice == 0 {
-		return ClickAction{Kind: ClickJump, ID: h.ID}
+		return clickAction{Kind: clickJump, ID: h.ID}
 	}
 	for _, r := range c.rows {
 		if r.Session.ID != h.ID {
@@ -45,22 +45,22 @@ func (c *Controller) ClickAt(x, y int) ClickAction {
 		}
 		switch a := board.Answer(r, h.Choice); a.Kind {
 		case board.TypeAnswer:
-			return ClickAction{Kind: ClickAnswer, ID: h.ID, Choice: a.Choice}
+			return clickAction{Kind: clickAnswer, ID: h.ID, Choice: a.Choice}
 		case board.AnswerElsewhere:
-			return ClickAction{Kind: ClickJump, ID: h.ID}
+			return clickAction{Kind: clickJump, ID: h.ID}
 		}
 	}
 	// The frame is older than the rows (the prompt went meanwhile): do
 	// nothing rather than answer what is no longer shown.
-	return ClickAction{}
+	return clickAction{}
 }
 
-// AnswerFeedback is the sound for an answer's result: none when the
+// answerFeedback is the sound for an answer's result: none when the
 // prompt went away (the panel shows it), the jump's error sound when it
 // did not.
-func AnswerFeedback(r answer.Result) string {
+func answerFeedback(r answer.Result) string {
 	if r.Outcome == answer.Answered {
 		return ""
 	}
-	return JumpFailedSound
+	return jumpFailedSound
 }

@@ -4,7 +4,7 @@ package app
 // CoreFoundation and the system headers found wrong (issue 16). Each is
 // pure and tested here; the _darwin.go files only carry them out.
 
-// TimerModes are the run loop modes the 8 Hz timer is added to, by name.
+// timerModes are the run loop modes the 8 Hz timer is added to, by name.
 // Not kCFRunLoopCommonModes: darwinkit's RunLoopCommonModes is a Go string,
 // so every call sends a new NSString, and CFRunLoopAddTimer recognises the
 // common modes by pointer identity (CFRunLoop.c): the timer would land in
@@ -12,43 +12,43 @@ package app
 // first frame. A named mode is found by value, so these three work: the
 // default mode, menu tracking (the status menu is open) and modal panels
 // (a dialog is up).
-var TimerModes = []string{
+var timerModes = []string{
 	"kCFRunLoopDefaultMode",      // NSDefaultRunLoopMode
 	"NSEventTrackingRunLoopMode", // NSEventTrackingRunLoopMode (AppKit)
 	"NSModalPanelRunLoopMode",    // NSModalPanelRunLoopMode (AppKit)
 }
 
-// AlertStyle is an NSAlert's style.
-type AlertStyle int
+// alertStyle is an NSAlert's style.
+type alertStyle int
 
 const (
-	AlertInformational AlertStyle = iota // NSAlertStyleInformational
-	AlertCritical                        // NSAlertStyleCritical
+	alertInformational alertStyle = iota // NSAlertStyleInformational
+	alertCritical                        // NSAlertStyleCritical
 )
 
-// StyleOf is the alert style of a dialog: critical for a failure, so it
+// styleOf is the alert style of a dialog: critical for a failure, so it
 // does not look like the success messages.
-func StyleOf(d Dialog) AlertStyle {
+func styleOf(d dialog) alertStyle {
 	if d.Failed {
-		return AlertCritical
+		return alertCritical
 	}
-	return AlertInformational
+	return alertInformational
 }
 
-// DialogQueue shows one dialog at a time. A modal alert runs a nested run
+// dialogQueue shows one dialog at a time. A modal alert runs a nested run
 // loop: run inside a main-queue block, the main queue is not serviced until
 // it closes (every update, sound and timer hand-over waits), so the darwin
 // side never shows a dialog from a dispatched block; it queues it here and
 // shows it from a run-loop callback (RunLoop performBlock:). Main thread
 // only.
-type DialogQueue struct {
-	waiting []Dialog
+type dialogQueue struct {
+	waiting []dialog
 	showing bool
 }
 
 // Add queues d; it reports whether the caller must schedule Next (no
 // dialog is up or scheduled).
-func (q *DialogQueue) Add(d Dialog) (schedule bool) {
+func (q *dialogQueue) Add(d dialog) (schedule bool) {
 	q.waiting = append(q.waiting, d)
 	if q.showing {
 		return false
@@ -60,18 +60,18 @@ func (q *DialogQueue) Add(d Dialog) (schedule bool) {
 // Next takes the dialog to show now; ok is false when none waits (and the
 // queue is idle again). Call it from the scheduled callback, and again
 // after each dialog closes.
-func (q *DialogQueue) Next() (d Dialog, ok bool) {
+func (q *dialogQueue) Next() (d dialog, ok bool) {
 	if len(q.waiting) == 0 {
 		q.showing = false
-		return Dialog{}, false
+		return dialog{}, false
 	}
 	d = q.waiting[0]
 	q.waiting = q.waiting[1:]
 	return d, true
 }
 
-// ActivityReason is what Mew tells macOS when it opts out of App Nap.
-const ActivityReason = "Mew watches coding-agent sessions and must notice at once when one needs you"
+// activityReason is what Mew tells macOS when it opts out of App Nap.
+const activityReason = "Mew watches coding-agent sessions and must notice at once when one needs you"
 
 // Activity options (Foundation/NSProcessInfo.h, NSActivityOptions).
 const (
@@ -79,9 +79,9 @@ const (
 	activityUserInitiated           uint64 = 0x00FFFFFF | activityIdleSystemSleepDisabled
 )
 
-// MonitorActivity are the options of the activity the app holds for its
+// monitorActivity are the options of the activity the app holds for its
 // whole life: user initiated (App Nap would otherwise throttle the file
 // watchers and timers of an app with no window in front, and the panel
 // would open late), but allowing idle system sleep: Mew must not keep a
 // Mac awake.
-const MonitorActivity = activityUserInitiated &^ activityIdleSystemSleepDisabled
+const monitorActivity = activityUserInitiated &^ activityIdleSystemSleepDisabled
