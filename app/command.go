@@ -52,14 +52,6 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 
 func (l *limitedBuffer) String() string { return l.b.String() }
 
-// dialog is a message for the person: what an NSAlert shows.
-type dialog struct {
-	Title string
-	Text  string
-	// Failed: shown as a warning.
-	Failed bool
-}
-
 // selfCommand is a menu item that runs one of mew's own subcommands.
 type selfCommand struct {
 	Name string   // for the dialog's title
