@@ -5,9 +5,9 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// AlertSound is the one sound to play for the alerts of one update: the
+// alertSound is the one sound to play for the alerts of one update: the
 // most urgent (they come ordered), so a burst rings once. "" for none.
-func AlertSound(alerts []board.Alert, s Settings) string {
+func alertSound(alerts []board.Alert, s appSettings) string {
 	if !s.Sounds {
 		return ""
 	}
@@ -19,8 +19,8 @@ func AlertSound(alerts []board.Alert, s Settings) string {
 	return ""
 }
 
-// Notification is one macOS notification.
-type Notification struct {
+// notification is one macOS notification.
+type notification struct {
 	// ID identifies it to the notification center: one per session, so a
 	// newer alert of the same session replaces the older one.
 	ID    string
@@ -33,10 +33,10 @@ const (
 	notifyBodyRunes  = 240
 )
 
-// Notifications are the notifications to post for alerts, given the rows
+// notifications are the notifications to post for alerts, given the rows
 // of the same update (for the details). None when the setting is off or
 // notifications cannot be used here.
-func Notifications(alerts []board.Alert, rows []board.Row, s Settings, available bool) []Notification {
+func notifications(alerts []board.Alert, rows []board.Row, s appSettings, available bool) []notification {
 	if !s.Notifications || !available {
 		return nil
 	}
@@ -44,7 +44,7 @@ func Notifications(alerts []board.Alert, rows []board.Row, s Settings, available
 	for _, r := range rows {
 		byID[r.Session.ID] = r
 	}
-	var out []Notification
+	var out []notification
 	for _, a := range alerts {
 		if !session.ValidID(a.ID) {
 			continue
@@ -58,8 +58,8 @@ func Notifications(alerts []board.Alert, rows []board.Row, s Settings, available
 		if r, ok := byID[a.ID]; ok {
 			body = sessionTip(r)
 		}
-		out = append(out, Notification{
-			ID:    BundleID + ".session." + a.ID,
+		out = append(out, notification{
+			ID:    bundleID + ".session." + a.ID,
 			Title: oneLine(title, notifyTitleRunes),
 			Body:  oneLine(body, notifyBodyRunes),
 		})

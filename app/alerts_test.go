@@ -11,13 +11,13 @@ import (
 
 func TestAlertSound(t *testing.T) {
 	alerts := []board.Alert{{ID: "a", Sound: "Ping"}, {ID: "b", Sound: "Hero"}}
-	if got := AlertSound(alerts, Settings{Sounds: true}); got != "Ping" {
+	if got := alertSound(alerts, appSettings{Sounds: true}); got != "Ping" {
 		t.Errorf("most urgent first: %q", got)
 	}
-	if got := AlertSound(alerts, Settings{Sounds: false}); got != "" {
+	if got := alertSound(alerts, appSettings{Sounds: false}); got != "" {
 		t.Errorf("sounds off: %q", got)
 	}
-	if got := AlertSound(nil, Settings{Sounds: true}); got != "" {
+	if got := alertSound(nil, appSettings{Sounds: true}); got != "" {
 		t.Errorf("no alerts: %q", got)
 	}
 	// The sounds the board names are system sounds (/System/Library/Sounds).
@@ -28,8 +28,8 @@ func TestAlertSound(t *testing.T) {
 			t.Errorf("board sound %s=%q is not a macOS system sound", k, s)
 		}
 	}
-	if !system[JumpFailedSound] {
-		t.Errorf("JumpFailedSound %q is not a system sound", JumpFailedSound)
+	if !system[jumpFailedSound] {
+		t.Errorf("JumpFailedSound %q is not a system sound", jumpFailedSound)
 	}
 }
 
@@ -44,9 +44,9 @@ func TestNotifications(t *testing.T) {
 		{ID: "d1", Project: "beta", State: session.Done, Sound: "Hero"},
 		{ID: "../x", Project: "bad", State: session.Done},
 	}
-	on := Settings{Notifications: true}
-	got := Notifications(alerts, rows, on, true)
-	want := []Notification{
+	on := appSettings{Notifications: true}
+	got := notifications(alerts, rows, on, true)
+	want := []notification{
 		{ID: "dev.mew.Mew.session.w1", Title: "alpha needs your permission", Body: "Bash: rm -rf build"},
 		{ID: "dev.mew.Mew.session.d1", Title: "beta is done", Body: "All tests pass. Shipped."},
 	}
@@ -58,14 +58,14 @@ func TestNotifications(t *testing.T) {
 			t.Errorf("notification %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if n := Notifications(alerts, rows, Settings{}, true); n != nil {
+	if n := notifications(alerts, rows, appSettings{}, true); n != nil {
 		t.Errorf("setting off: %+v", n)
 	}
-	if n := Notifications(alerts, rows, on, false); n != nil {
+	if n := notifications(alerts, rows, on, false); n != nil {
 		t.Errorf("outside Mew.app: %+v", n)
 	}
 	long := []board.Alert{{ID: "w1", Project: strings.Repeat("p", 300), State: session.Failed}}
-	if n := Notifications(long, nil, on, true); len([]rune(n[0].Title)) > notifyTitleRunes || !strings.HasSuffix(n[0].Title, "…") {
+	if n := notifications(long, nil, on, true); len([]rune(n[0].Title)) > notifyTitleRunes || !strings.HasSuffix(n[0].Title, "…") {
 		t.Errorf("long title not cut: %q", n[0].Title)
 	}
 }

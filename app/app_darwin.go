@@ -1,7 +1,7 @@
 //go:build darwin && cgo
 
 // The macOS side of the app. Every file here only carries out what the
-// pure code decided (Controller's Effects, BuildMenu's items, PanelRect,
+// pure code decided (controller's effects, buildMenu's items, panelRect,
 // the login and notification choices). The cgo constraint: darwinkit is
 // cgo, so a CGO_ENABLED=0 darwin build (mew-hook's, `GOOS=darwin go vet`)
 // leaves the app out instead of failing.
@@ -26,6 +26,7 @@ import (
 
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/board"
+	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
@@ -42,19 +43,20 @@ func init() { runtime.LockOSThread() }
 // The app's Go state. Main thread only: every reader and writer runs on
 // the main queue (AppKit callbacks, mainAsync tasks).
 var (
-	ctrl     *Controller
-	settings Settings
+	ctrl     *controller
+	settings appSettings
 	mewHome  string
 	exePath  string // this mew, symlinks resolved
-	jumper   *Jumper
-	answers  *Answers
+	jumper   *act.Jumper
+	answers  *act.Answerer
+	sessions *act.Sessions // the latest update's, what the panel shows
 	logger   *log.Logger
-	// notifyOK: UNUserNotificationCenter may be used (NotificationsAvailable).
+	// notifyOK: UNUserNotificationCenter may be used (notificationsAvailable).
 	notifyOK  bool
 	notifyWhy string
-	// notifyAuth is macOS's answer on notifications (NotificationState).
-	notifyAuth NotifyAuth
-	// activity keeps App Nap off for the app's life (MonitorActivity);
+	// notifyAuth is macOS's answer on notifications (notificationState).
+	notifyAuth notifyAnswer
+	// activity keeps App Nap off for the app's life (monitorActivity);
 	// retained, never ended.
 	activity objc.Object
 )
@@ -76,7 +78,7 @@ func Run(stdout, stderr io.Writer) int {
 		return 1
 	}
 	mewHome = opts.Store.Home
-	release, ok, err := AcquireInstance(mewHome)
+	release, ok, err := acquireInstance(mewHome)
 	switch {
 	case err != nil:
 		fmt.Fprintf(stderr, "mew app: %v\n", err)
@@ -86,24 +88,24 @@ func Run(stdout, stderr io.Writer) int {
 		return 0
 	}
 	defer release()
-	if settings, err = LoadSettings(mewHome); err != nil {
+	if settings, err = loadSettings(mewHome); err != nil {
 		logger.Printf("settings: %v (using the defaults)", err)
 	}
-	if exePath, err = Executable(); err != nil {
+	if exePath, err = executable(); err != nil {
 		logger.Printf("cannot find this executable: %v", err)
 	}
-	ctrl = NewController(board.DefaultConfig())
-	jumper = &Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Store: opts.Store, Plan: jump.PlanFor}
+	ctrl = newController(board.DefaultConfig())
 	// Sessions on other machines (`mew remote add`), followed over ssh.
-	answers = &Answers{Answer: AnswerRecord(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
-	if hub, err := remote.ForHome(mewHome); err != nil {
+	hub, err := remote.ForHome(mewHome)
+	if err != nil {
 		logger.Printf("remotes left out: %v", err)
 	} else if hub != nil {
 		go hub.Run(context.Background())
 		opts.Remote = hub
-		jumper.Remote = RemoteJump(hub, jump.LocalRemoteSystem)
-		answers.Remote = RemoteAnswer(hub, remote.FindSSH, remote.RunSSH)
 	}
+	sessions = &act.Sessions{Remotes: func() *remote.Hub { return hub }}
+	jumper = &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions}
+	answers = &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
 
 	// Store and registry watching (fsnotify) on its own goroutines.
 	updates, err := monitor.Watch(context.Background(), opts)
@@ -118,7 +120,7 @@ func Run(stdout, stderr io.Writer) int {
 		// No App Nap: it would throttle the watchers and timers of an app
 		// with no window in front, and the panel would open late.
 		activity = foundation.ProcessInfo_ProcessInfo().BeginActivityWithOptionsReason(
-			foundation.ActivityOptions(MonitorActivity), ActivityReason)
+			foundation.ActivityOptions(monitorActivity), activityReason)
 		objc.Retain(&activity)
 		nsApp = appkit.Application_SharedApplication()
 		// No Dock icon, no app menu (LSUIElement in Info.plist does the
@@ -144,7 +146,7 @@ func Run(stdout, stderr io.Writer) int {
 // startUI builds the status item and the panel; main thread (the app
 // delegate's didFinishLaunching).
 func startUI() {
-	notifyOK, notifyWhy = NotificationsAvailable(exePath, foundation.Bundle_MainBundle().BundleIdentifier(), registeredBundle())
+	notifyOK, notifyWhy = notificationsAvailable(exePath, foundation.Bundle_MainBundle().BundleIdentifier(), registeredBundle())
 	setupLogin()
 	setupStatusItem()
 	setupPanel()
@@ -153,13 +155,13 @@ func startUI() {
 }
 
 // pendingUpdate coalesces monitor updates for the main thread.
-var pendingUpdate Latest[monitor.Update]
+var pendingUpdate latest[monitor.Update]
 
 // feedUpdates runs on its own goroutine: it hands each monitor update to
 // the main thread, keeping at most one hand-over queued.
 func feedUpdates(updates <-chan monitor.Update) {
 	for u := range updates {
-		answers.SetRecords(u.Records) // before the panel can show them
+		sessions.Set(u.Records) // before the panel can show them
 		if pendingUpdate.Put(u) {
 			mainAsync(func() {
 				if u, ok := pendingUpdate.Take(); ok {
@@ -198,8 +200,8 @@ func mainAsync(task func()) {
 	dispatch.MainQueue().DispatchAsync(func() { objc.WithAutoreleasePool(task) })
 }
 
-// apply carries out one event's Effects; main thread.
-func apply(e Effects) {
+// apply carries out one event's effects; main thread.
+func apply(e effects) {
 	if e.Resize || e.Show {
 		placePanel()
 	}
@@ -226,10 +228,10 @@ func apply(e Effects) {
 // jump runs on the runner's goroutine, never here: AppleScript and tmux
 // can take seconds.
 func jumpTo(id string) {
-	jumper.Jump(id, func(r jump.Result) {
+	jumper.Submit(id, func(r jump.Result) {
 		// The runner's goroutine: log here, sound on the main thread.
 		logger.Print(r.Message)
-		if s := JumpFeedback(r); s != "" {
+		if s := jumpFeedback(r); s != "" {
 			mainAsync(func() { playSound(s) })
 		}
 	})
@@ -241,16 +243,16 @@ func jumpTo(id string) {
 func answerTo(id string, c session.Choice) {
 	answers.Submit(id, c, func(r answer.Result) {
 		logger.Printf("answer %s %d %q: %s", id, c.N, c.Label, r.Message)
-		if s := AnswerFeedback(r); s != "" {
+		if s := answerFeedback(r); s != "" {
 			mainAsync(func() { playSound(s) })
 		}
 	})
 }
 
-// registeredBundle is the Mew.app LaunchServices knows for BundleID, its
-// symlinks resolved, or "" (NotificationsAvailable).
+// registeredBundle is the Mew.app LaunchServices knows for bundleID, its
+// symlinks resolved, or "" (notificationsAvailable).
 func registeredBundle() string {
-	u := appkit.Workspace_SharedWorkspace().URLForApplicationWithBundleIdentifier(BundleID)
+	u := appkit.Workspace_SharedWorkspace().URLForApplicationWithBundleIdentifier(bundleID)
 	if u.IsNil() {
 		return ""
 	}

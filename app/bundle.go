@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// BundleOf returns the .app bundle an executable runs from: exe must be
+// bundleOf returns the .app bundle an executable runs from: exe must be
 // directly in <name>.app/Contents/MacOS/. Pass the path with symlinks
 // resolved: Homebrew links mew onto the PATH, and that link runs outside
 // any bundle as far as macOS is concerned.
-func BundleOf(exe string) (bundle string, ok bool) {
+func bundleOf(exe string) (bundle string, ok bool) {
 	if !filepath.IsAbs(exe) {
 		return "", false
 	}
@@ -25,7 +25,7 @@ func BundleOf(exe string) (bundle string, ok bool) {
 	return app, true
 }
 
-// NotificationsAvailable decides whether UNUserNotificationCenter may be
+// notificationsAvailable decides whether UNUserNotificationCenter may be
 // used: only in a process that macOS sees as Mew.app, since the center
 // raises an exception (a crash) in a process without a bundle, and in one
 // whose bundle LaunchServices does not know (bin/app/Mew.app run straight
@@ -33,9 +33,9 @@ func BundleOf(exe string) (bundle string, ok bool) {
 // the executable sits in a .app, the main bundle's identifier is Mew's, and
 // LaunchServices has that bundle registered for Mew's identifier
 // (registered: the path NSWorkspace gives for the identifier, "" for none).
-func NotificationsAvailable(exeResolved, mainBundleID, registered string) (ok bool, why string) {
-	bundle, in := BundleOf(exeResolved)
-	if !in || mainBundleID != BundleID {
+func notificationsAvailable(exeResolved, mainBundleID, registered string) (ok bool, why string) {
+	bundle, in := bundleOf(exeResolved)
+	if !in || mainBundleID != bundleID {
 		return false, "needs Mew.app"
 	}
 	if registered == "" || filepath.Clean(registered) != bundle {

@@ -19,7 +19,7 @@ func TestBundleOf(t *testing.T) {
 		{"/Applications/Mew.app/Contents/MacOS/../MacOS/mew", "/Applications/Mew.app", true},
 		{"", "", false},
 	} {
-		b, ok := BundleOf(c.exe)
+		b, ok := bundleOf(c.exe)
 		if b != c.bundle || ok != c.ok {
 			t.Errorf("BundleOf(%q) = %q, %v; want %q, %v", c.exe, b, ok, c.bundle, c.ok)
 		}
@@ -28,24 +28,24 @@ func TestBundleOf(t *testing.T) {
 
 func TestNotificationsAvailable(t *testing.T) {
 	in := "/Applications/Mew.app/Contents/MacOS/mew"
-	if ok, why := NotificationsAvailable(in, BundleID, "/Applications/Mew.app"); !ok || why != "" {
+	if ok, why := notificationsAvailable(in, bundleID, "/Applications/Mew.app"); !ok || why != "" {
 		t.Errorf("Mew.app: %v %q", ok, why)
 	}
 	for _, c := range []struct{ exe, id, registered string }{
 		{"/opt/homebrew/bin/mew", "", ""},
-		{"/opt/homebrew/bin/mew", BundleID, "/Applications/Mew.app"}, // claims the id without the layout
+		{"/opt/homebrew/bin/mew", bundleID, "/Applications/Mew.app"}, // claims the id without the layout
 		{in, "", "/Applications/Mew.app"},                            // the layout without a bundle macOS knows
 		{in, "com.other.App", "/Applications/Mew.app"},
 		// bin/app/Mew.app straight after `make app`: LaunchServices knows
 		// no Mew.app, or another copy; the center would raise.
-		{"/src/mew/bin/app/Mew.app/Contents/MacOS/mew", BundleID, ""},
-		{"/src/mew/bin/app/Mew.app/Contents/MacOS/mew", BundleID, "/Applications/Mew.app"},
+		{"/src/mew/bin/app/Mew.app/Contents/MacOS/mew", bundleID, ""},
+		{"/src/mew/bin/app/Mew.app/Contents/MacOS/mew", bundleID, "/Applications/Mew.app"},
 	} {
-		if ok, why := NotificationsAvailable(c.exe, c.id, c.registered); ok || why == "" {
+		if ok, why := notificationsAvailable(c.exe, c.id, c.registered); ok || why == "" {
 			t.Errorf("NotificationsAvailable(%q, %q, %q) = %v %q; want unavailable with a reason", c.exe, c.id, c.registered, ok, why)
 		}
 	}
-	if _, why := NotificationsAvailable("/src/mew/bin/app/Mew.app/Contents/MacOS/mew", BundleID, ""); why != "open Mew.app from the Finder once" {
+	if _, why := notificationsAvailable("/src/mew/bin/app/Mew.app/Contents/MacOS/mew", bundleID, ""); why != "open Mew.app from the Finder once" {
 		t.Errorf("unregistered bundle: %q", why)
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// CommandTimeout bounds a subcommand run from the menu: `mew doctor` asks
+// commandTimeout bounds a subcommand run from the menu: `mew doctor` asks
 // `claude --version`, which may hang.
-const CommandTimeout = 30 * time.Second
+const commandTimeout = 30 * time.Second
 
 // maxCommandOutput bounds what a dialog shows of a command's output.
 const (
@@ -22,9 +22,9 @@ const (
 	dialogLines      = 40
 )
 
-// RunCommand runs an argument vector (no shell) with its output
+// runCommand runs an argument vector (no shell) with its output
 // collected, bounded by ctx.
-func RunCommand(ctx context.Context, argv []string) (string, error) {
+func runCommand(ctx context.Context, argv []string) (string, error) {
 	if len(argv) == 0 || !filepath.IsAbs(argv[0]) {
 		return "", errors.New("the program must be an absolute path")
 	}
@@ -52,37 +52,29 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 
 func (l *limitedBuffer) String() string { return l.b.String() }
 
-// Dialog is a message for the person: what an NSAlert shows.
-type Dialog struct {
-	Title string
-	Text  string
-	// Failed: shown as a warning.
-	Failed bool
-}
-
-// SelfCommand is a menu item that runs one of mew's own subcommands.
-type SelfCommand struct {
+// selfCommand is a menu item that runs one of mew's own subcommands.
+type selfCommand struct {
 	Name string   // for the dialog's title
 	Args []string // after the executable
 }
 
 // The menu's commands: the same text as in a terminal.
 var (
-	InstallCommand = SelfCommand{Name: "Install Hooks", Args: []string{"install"}}
-	DoctorCommand  = SelfCommand{Name: "Doctor", Args: []string{"doctor"}}
+	installCommand = selfCommand{Name: "Install Hooks", Args: []string{"install"}}
+	doctorCommand  = selfCommand{Name: "Doctor", Args: []string{"doctor"}}
 )
 
-// RunSelf runs exe (this mew) with c's arguments and returns the dialog
+// runSelf runs exe (this mew) with c's arguments and returns the dialog
 // that reports it. It blocks: call it off the main thread.
-func RunSelf(ctx context.Context, exe string, c SelfCommand) Dialog {
-	ctx, cancel := context.WithTimeout(ctx, CommandTimeout)
+func runSelf(ctx context.Context, exe string, c selfCommand) dialog {
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
-	out, err := RunCommand(ctx, append([]string{exe}, c.Args...))
+	out, err := runCommand(ctx, append([]string{exe}, c.Args...))
 	return commandDialog(c, out, err)
 }
 
 // commandDialog words a command's outcome.
-func commandDialog(c SelfCommand, out string, err error) Dialog {
+func commandDialog(c selfCommand, out string, err error) dialog {
 	text := clipLines(strings.TrimSpace(out), dialogLines, "mew "+strings.Join(c.Args, " "))
 	var exit *exec.ExitError
 	switch {
@@ -90,18 +82,18 @@ func commandDialog(c SelfCommand, out string, err error) Dialog {
 		if text == "" {
 			text = "Done."
 		}
-		return Dialog{Title: c.Name, Text: text}
+		return dialog{Title: c.Name, Text: text}
 	case errors.As(err, &exit) && exit.Exited():
 		if text == "" {
 			text = fmt.Sprintf("mew %s failed with status %d.", strings.Join(c.Args, " "), exit.ExitCode())
 		}
-		return Dialog{Title: c.Name + ": problems found", Text: text, Failed: true}
+		return dialog{Title: c.Name + ": problems found", Text: text, Failed: true}
 	}
 	msg := fmt.Sprintf("Could not run mew %s: %v", strings.Join(c.Args, " "), err)
 	if text != "" {
 		msg += "\n\n" + text
 	}
-	return Dialog{Title: c.Name + " failed", Text: msg, Failed: true}
+	return dialog{Title: c.Name + " failed", Text: msg, Failed: true}
 }
 
 // clipLines keeps the first n lines of s, saying how many were left out
@@ -114,8 +106,8 @@ func clipLines(s string, n int, command string) string {
 	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %d more lines (run `%s` in a terminal to see all)", len(lines)-n, command)
 }
 
-// Executable is this program's path with symlinks resolved.
-func Executable() (string, error) {
+// executable is this program's path with symlinks resolved.
+func executable() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err

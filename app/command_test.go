@@ -33,29 +33,29 @@ func TestRunSelfInstallAndDoctor(t *testing.T) {
 	t.Setenv("PATH", "/usr/bin:/bin") // no claude: doctor says so, it is not fatal
 	ctx := context.Background()
 
-	d := RunSelf(ctx, mew, DoctorCommand)
+	d := runSelf(ctx, mew, doctorCommand)
 	if !d.Failed || d.Title != "Doctor: problems found" || !strings.Contains(d.Text, "cannot see your Claude Code sessions") {
 		t.Fatalf("doctor before install: %+v", d)
 	}
-	d = RunSelf(ctx, mew, InstallCommand)
+	d = runSelf(ctx, mew, installCommand)
 	if d.Failed || d.Title != "Install Hooks" || !strings.Contains(d.Text, "Registered Mew's hook") {
 		t.Fatalf("install: %+v", d)
 	}
 	if _, err := os.Stat(filepath.Join(home, ".claude", "settings.json")); err != nil {
 		t.Fatalf("install wrote no settings: %v", err)
 	}
-	d = RunSelf(ctx, mew, DoctorCommand)
+	d = runSelf(ctx, mew, doctorCommand)
 	if d.Failed || d.Title != "Doctor" || !strings.Contains(d.Text, "Mew is set up.") {
 		t.Fatalf("doctor after install: %+v", d)
 	}
 }
 
 func TestRunSelfCannotStart(t *testing.T) {
-	d := RunSelf(context.Background(), filepath.Join(t.TempDir(), "no-such-mew"), DoctorCommand)
+	d := runSelf(context.Background(), filepath.Join(t.TempDir(), "no-such-mew"), doctorCommand)
 	if !d.Failed || d.Title != "Doctor failed" || !strings.Contains(d.Text, "Could not run mew doctor") {
 		t.Fatalf("%+v", d)
 	}
-	d = RunSelf(context.Background(), "", InstallCommand) // the executable was not found
+	d = runSelf(context.Background(), "", installCommand) // the executable was not found
 	if !d.Failed || !strings.Contains(d.Text, "absolute path") {
 		t.Fatalf("%+v", d)
 	}
@@ -69,7 +69,7 @@ func TestRunCommandBoundsTimeAndOutput(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	out, err := RunCommand(ctx, []string{yes})
+	out, err := runCommand(ctx, []string{yes})
 	if err == nil || !strings.Contains(err.Error(), "time limit") {
 		t.Fatalf("want a time-limit error, got %v", err)
 	}
@@ -79,7 +79,7 @@ func TestRunCommandBoundsTimeAndOutput(t *testing.T) {
 	if el := time.Since(start); el > 5*time.Second {
 		t.Fatalf("a killed command took %v to return", el)
 	}
-	if _, err := RunCommand(context.Background(), []string{"yes"}); err == nil {
+	if _, err := runCommand(context.Background(), []string{"yes"}); err == nil {
 		t.Fatal("a relative program must be refused")
 	}
 }
@@ -99,14 +99,14 @@ func TestCommandDialogClipsLines(t *testing.T) {
 	for i := 0; i < dialogLines+7; i++ {
 		lines = append(lines, "line")
 	}
-	d := commandDialog(DoctorCommand, strings.Join(lines, "\n"), nil)
+	d := commandDialog(doctorCommand, strings.Join(lines, "\n"), nil)
 	if got := strings.Count(d.Text, "\n") + 1; got != dialogLines+1 {
 		t.Fatalf("%d lines shown, want %d and a note", got, dialogLines+1)
 	}
 	if !strings.HasSuffix(d.Text, "… 7 more lines (run `mew doctor` in a terminal to see all)") {
 		t.Fatalf("note: %q", d.Text[len(d.Text)-80:])
 	}
-	if d := commandDialog(InstallCommand, "  \n", nil); d.Text != "Done." {
+	if d := commandDialog(installCommand, "  \n", nil); d.Text != "Done." {
 		t.Fatalf("empty output: %+v", d)
 	}
 }

@@ -7,12 +7,12 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// Controller holds the app's state between events and decides what the
+// controller holds the app's state between events and decides what the
 // macOS side does: show or hide the panel, resize it, redraw it, run or
 // stop the 8 Hz timer, ring, change the status icon. It is not safe for
 // concurrent use: the app calls it on the main thread only, and the
-// darwin code carries out the Effects it returns.
-type Controller struct {
+// darwin code carries out the effects it returns.
+type controller struct {
 	cfg      board.Config
 	board    *board.Board
 	scene    *board.Scene
@@ -26,21 +26,21 @@ type Controller struct {
 	sizedH       int
 	shown        bool // the panel is on screen, as last decided
 	occluded     bool // the window server says no part of the panel is visible
-	icon         StatusIcon
+	icon         statusIcon
 	iconReported bool
 }
 
-// Effects are what one event asks of the macOS side, in this order:
+// effects are what one event asks of the macOS side, in this order:
 // resize, show or hide, redraw, timer, alerts, icon.
-type Effects struct {
+type effects struct {
 	// Show puts the panel on screen and in front (also when it already
 	// is and a session newly needs the person); Hide takes it off. At most
 	// one is set.
 	Show, Hide bool
 	// Resize: the frame's size changed; the panel gets the size of
-	// Controller.Frame (see PanelRect).
+	// controller.Frame (see panelRect).
 	Resize bool
-	// Redraw: the frame changed; the view draws Controller.Frame.
+	// Redraw: the frame changed; the view draws controller.Frame.
 	Redraw bool
 	// Tick is whether the 8 Hz timer should run from now on.
 	Tick bool
@@ -51,37 +51,37 @@ type Effects struct {
 	// Alerts are the sounds (and notifications) due, most urgent first.
 	Alerts []board.Alert
 	// Icon is set when the status item must change.
-	Icon *StatusIcon
+	Icon *statusIcon
 }
 
 // recheckSlack puts a recheck just past the settle deadline, so the state
 // has surely settled when it runs.
 const recheckSlack = 5 * time.Millisecond
 
-// NewController starts with no sessions and the panel hidden.
-func NewController(cfg board.Config) *Controller {
-	return &Controller{cfg: cfg, board: board.New(cfg), scene: board.NewScene()}
+// newController starts with no sessions and the panel hidden.
+func newController(cfg board.Config) *controller {
+	return &controller{cfg: cfg, board: board.New(cfg), scene: board.NewScene()}
 }
 
-// ShouldTick is the timer's run policy: animate only a panel that is on
+// shouldTick is the timer's run policy: animate only a panel that is on
 // screen and not fully covered (hidden behind a full-screen app, on a
 // sleeping display, behind the screen saver).
-func ShouldTick(shown, occluded bool) bool { return shown && !occluded }
+func shouldTick(shown, occluded bool) bool { return shown && !occluded }
 
 // SetSessions takes a monitor update.
-func (c *Controller) SetSessions(sessions []session.Shown, problems int, now time.Time) Effects {
+func (c *controller) SetSessions(sessions []session.Shown, problems int, now time.Time) effects {
 	c.sessions, c.problems = sessions, problems
 	return c.update(now)
 }
 
 // Recheck re-evaluates the board at now without new sessions (settling).
-func (c *Controller) Recheck(now time.Time) Effects { return c.update(now) }
+func (c *controller) Recheck(now time.Time) effects { return c.update(now) }
 
 // Tick is one step of the 8 Hz timer: the board at now, then the next
 // frame of the cats.
 // A tick that fires after the timer stopped (queued before the panel
 // hid) only updates the board.
-func (c *Controller) Tick(now time.Time) Effects {
+func (c *controller) Tick(now time.Time) effects {
 	e, opened := c.updateOpened(now)
 	if c.shown && !opened { // a panel that just opened has its frame already
 		c.step(now, &e)
@@ -91,23 +91,23 @@ func (c *Controller) Tick(now time.Time) Effects {
 
 // ShowPanel is the person opening the panel from the menu: it stays up
 // until they close it.
-func (c *Controller) ShowPanel(now time.Time) Effects {
+func (c *controller) ShowPanel(now time.Time) effects {
 	c.board.Show()
 	return c.update(now)
 }
 
 // HidePanel is the person closing the panel: it stays closed until a
 // session newly needs them.
-func (c *Controller) HidePanel(now time.Time) Effects {
+func (c *controller) HidePanel(now time.Time) effects {
 	c.board.Close()
 	return c.update(now)
 }
 
 // SetOccluded takes the window server's word on whether any part of the
 // panel is visible. Only the timer changes.
-func (c *Controller) SetOccluded(occluded bool, now time.Time) Effects {
+func (c *controller) SetOccluded(occluded bool, now time.Time) effects {
 	c.occluded = occluded
-	e := Effects{Tick: ShouldTick(c.shown, c.occluded)}
+	e := effects{Tick: shouldTick(c.shown, c.occluded)}
 	if !e.Tick {
 		e.Recheck = nextSettle(c.sessions, now, c.cfg)
 	}
@@ -116,25 +116,25 @@ func (c *Controller) SetOccluded(occluded bool, now time.Time) Effects {
 
 // Frame is the frame the view draws. Its slices are shared with the scene:
 // read-only.
-func (c *Controller) Frame() (board.Frame, bool) { return c.frame, c.framed }
+func (c *controller) Frame() (board.Frame, bool) { return c.frame, c.framed }
 
 // Rows are the sessions as the board last listed them.
-func (c *Controller) Rows() []board.Row { return c.rows }
+func (c *controller) Rows() []board.Row { return c.rows }
 
 // Problems is how many sources the last monitor update could not read.
-func (c *Controller) Problems() int { return c.problems }
+func (c *controller) Problems() int { return c.problems }
 
 // PanelShown reports whether the panel is on screen.
-func (c *Controller) PanelShown() bool { return c.shown }
+func (c *controller) PanelShown() bool { return c.shown }
 
-func (c *Controller) update(now time.Time) Effects {
+func (c *controller) update(now time.Time) effects {
 	e, _ := c.updateOpened(now)
 	return e
 }
 
 // updateOpened folds the time and sessions into the board; opened reports
 // that the panel opened on this update (and its frame was drawn).
-func (c *Controller) updateOpened(now time.Time) (e Effects, opened bool) {
+func (c *controller) updateOpened(now time.Time) (e effects, opened bool) {
 	v := c.board.Update(c.sessions, now)
 	c.rows = v.Rows
 	switch {
@@ -150,12 +150,12 @@ func (c *Controller) updateOpened(now time.Time) (e Effects, opened bool) {
 	case !v.Open && c.shown:
 		c.shown, e.Hide = false, true
 	}
-	e.Tick = ShouldTick(c.shown, c.occluded)
+	e.Tick = shouldTick(c.shown, c.occluded)
 	if !e.Tick {
 		e.Recheck = nextSettle(c.sessions, now, c.cfg)
 	}
 	e.Alerts = v.Alerts
-	if icon := IconFor(c.rows); !c.iconReported || icon != c.icon {
+	if icon := iconFor(c.rows); !c.iconReported || icon != c.icon {
 		c.icon, c.iconReported = icon, true
 		e.Icon = &icon
 	}
@@ -163,7 +163,7 @@ func (c *Controller) updateOpened(now time.Time) (e Effects, opened bool) {
 }
 
 // step draws the next frame into e.
-func (c *Controller) step(now time.Time, e *Effects) {
+func (c *controller) step(now time.Time, e *effects) {
 	f := c.scene.Tick(c.rows, now)
 	if f.Unchanged && c.framed {
 		return

@@ -29,7 +29,7 @@ func TestShouldTick(t *testing.T) {
 		{false, false, false},
 		{false, true, false},
 	} {
-		if got := ShouldTick(c.shown, c.occluded); got != c.want {
+		if got := shouldTick(c.shown, c.occluded); got != c.want {
 			t.Errorf("ShouldTick(shown=%v, occluded=%v) = %v, want %v", c.shown, c.occluded, got, c.want)
 		}
 	}
@@ -39,7 +39,7 @@ func TestShouldTick(t *testing.T) {
 // controller asks for while the timer is stopped, and rings then.
 func TestWaitOpensPanelAfterSettle(t *testing.T) {
 	cfg := board.DefaultConfig()
-	c := NewController(cfg)
+	c := newController(cfg)
 	e := c.SetSessions([]session.Shown{shown("w1", session.Working, t0, "/p/alpha")}, 0, t0)
 	if e.Show || e.Tick || e.Recheck != 0 {
 		t.Fatalf("working only: %+v", e)
@@ -80,7 +80,7 @@ func TestWaitOpensPanelAfterSettle(t *testing.T) {
 
 // The timer redraws exactly the ticks whose picture changed.
 func TestTickRedrawsOnlyChangedFrames(t *testing.T) {
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	sessions := []session.Shown{
 		shown("w1", session.Waiting, t0.Add(-time.Minute), "/p/alpha"),
 		shown("k1", session.Working, t0.Add(-time.Minute), "/p/beta"),
@@ -124,7 +124,7 @@ func cloneFrame(f board.Frame) board.Frame {
 }
 
 func TestPanelHidesWhenNobodyNeedsYou(t *testing.T) {
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	c.SetSessions(nil, 0, t0)
 	e := c.SetSessions([]session.Shown{shown("w1", session.Waiting, t0.Add(-time.Minute), "/p")}, 0, t0)
 	if !e.Show {
@@ -147,7 +147,7 @@ func TestPanelHidesWhenNobodyNeedsYou(t *testing.T) {
 }
 
 func TestNewcomerBringsPanelForward(t *testing.T) {
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	c.SetSessions(nil, 0, t0)
 	a := shown("a1", session.Waiting, t0.Add(-time.Minute), "/p/a")
 	if e := c.SetSessions([]session.Shown{a}, 0, t0); !e.Show {
@@ -171,7 +171,7 @@ func TestNewcomerBringsPanelForward(t *testing.T) {
 }
 
 func TestPersonShowsAndHidesPanel(t *testing.T) {
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	c.SetSessions(nil, 0, t0)
 	e := c.ShowPanel(t0)
 	if !e.Show || !e.Tick || !e.Redraw {
@@ -197,7 +197,7 @@ func TestPersonShowsAndHidesPanel(t *testing.T) {
 }
 
 func TestOcclusionStopsTimer(t *testing.T) {
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	c.SetSessions(nil, 0, t0)
 	c.ShowPanel(t0)
 	if e := c.SetOccluded(true, t0); e.Tick {
@@ -225,7 +225,7 @@ func TestOcclusionStopsTimer(t *testing.T) {
 }
 
 func TestClickHitsSession(t *testing.T) {
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	c.SetSessions(nil, 0, t0)
 	c.SetSessions([]session.Shown{
 		shown("first", session.Waiting, t0.Add(-2*time.Minute), "/p/a"),
@@ -246,7 +246,7 @@ func TestClickHitsSession(t *testing.T) {
 }
 
 func TestIconReportedOnlyOnChange(t *testing.T) {
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	if e := c.SetSessions(nil, 0, t0); e.Icon == nil {
 		t.Fatal("the first update must set the icon")
 	}
@@ -293,7 +293,7 @@ func TestNextSettle(t *testing.T) {
 // drawn on that same tick.
 func TestSettleDuringTickDrawsAtOnce(t *testing.T) {
 	cfg := board.DefaultConfig()
-	c := NewController(cfg)
+	c := newController(cfg)
 	c.SetSessions(nil, 0, t0)
 	a := shown("a1", session.Waiting, t0.Add(-time.Minute), "/p/a")
 	b := shown("b1", session.Done, t0, "/p/b")
@@ -311,7 +311,7 @@ func TestSettleDuringTickDrawsAtOnce(t *testing.T) {
 // A click in the view's points (flipped: y down from the top) reaches the
 // session drawn there, at every screen scale.
 func TestClickInPointsReachesSession(t *testing.T) {
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	c.SetSessions(nil, 0, t0)
 	c.SetSessions([]session.Shown{
 		shown("first", session.Waiting, t0.Add(-2*time.Minute), "/p/a"),
@@ -319,12 +319,12 @@ func TestClickInPointsReachesSession(t *testing.T) {
 	}, 0, t0)
 	f, _ := c.Frame()
 	for _, backing := range []float64{1, 2, 3} {
-		ppp := PointsPerPixel(backing)
+		ppp := pointsPerPixelFor(backing)
 		for _, h := range f.Hits {
 			// The last point inside the hit's bottom-right board pixel.
 			px := (float64(h.X+h.W) - 0.01) * ppp
 			py := (float64(h.Y+h.H) - 0.01) * ppp
-			x, y := ToLogical(px, py, ppp)
+			x, y := toLogical(px, py, ppp)
 			if id, ok := clickedID(c, x, y); !ok || id != h.ID {
 				t.Errorf("backing %v: click at (%.2f, %.2f) pt → (%d, %d): %q %v, want %s", backing, px, py, x, y, id, ok, h.ID)
 			}
@@ -333,7 +333,7 @@ func TestClickInPointsReachesSession(t *testing.T) {
 }
 
 // clickedID is the session a click at x, y acts on (ClickAt), if any.
-func clickedID(c *Controller, x, y int) (string, bool) {
+func clickedID(c *controller, x, y int) (string, bool) {
 	a := c.ClickAt(x, y)
-	return a.ID, a.Kind != ClickNothing
+	return a.ID, a.Kind != clickNothing
 }

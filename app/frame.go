@@ -8,12 +8,12 @@ import (
 	"github.com/mew-dev/mew/board"
 )
 
-// FramePNG encodes a frame at one pixel per board pixel, for the panel
+// framePNG encodes a frame at one pixel per board pixel, for the panel
 // view: it draws the picture as one image, scaled up without smoothing,
 // instead of one Objective-C call per rectangle (each call into AppKit
 // costs microseconds). Fast compression: a frame is encoded up to 8 times
 // a second and only ever decoded in memory.
-func FramePNG(f board.Frame) ([]byte, error) {
+func framePNG(f board.Frame) ([]byte, error) {
 	img, err := board.Image(f, 1)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 func TestFramePNGIsOnePixelPerBoardPixel(t *testing.T) {
 	rows := rowsAt(t0, shown("w1", session.Waiting, t0.Add(-time.Minute), "/p/alpha"))
 	f := board.Draw(rows, t0, 1)
-	data, err := FramePNG(f)
+	data, err := framePNG(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestFramePNGIsOnePixelPerBoardPixel(t *testing.T) {
 			t.Fatalf("rect %d %+v: pixel (%d,%d) is %02x%02x%02x", i, r, x, y, cr>>8, cg>>8, cb>>8)
 		}
 	}
-	if _, err := FramePNG(board.Frame{}); err == nil {
+	if _, err := framePNG(board.Frame{}); err == nil {
 		t.Fatal("an empty frame must be an error")
 	}
 }
@@ -76,7 +76,7 @@ func BenchmarkFramePNG20(b *testing.B) {
 	f := board.Draw(rowsAt(t0, in...), t0, 1)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, err := FramePNG(f); err != nil {
+		if _, err := framePNG(f); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -91,7 +91,7 @@ func BenchmarkControllerTick20(b *testing.B) {
 		st := []session.State{session.Waiting, session.Done, session.Working, session.Working}[i%4]
 		in = append(in, shown("s"+string(rune('a'+i)), st, t0.Add(-time.Minute), "/p/x"))
 	}
-	c := NewController(board.DefaultConfig())
+	c := newController(board.DefaultConfig())
 	c.SetSessions(in, 0, t0)
 	c.Recheck(t0)
 	redraws := 0
@@ -102,7 +102,7 @@ func BenchmarkControllerTick20(b *testing.B) {
 		if e.Redraw {
 			redraws++
 			f, _ := c.Frame()
-			if _, err := FramePNG(f); err != nil {
+			if _, err := framePNG(f); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -2,26 +2,26 @@ package app
 
 import "math"
 
-// Rect is a rectangle in AppKit screen points: origin at the bottom left,
+// rect is a rectangle in AppKit screen points: origin at the bottom left,
 // y growing upwards.
-type Rect struct{ X, Y, W, H float64 }
+type rect struct{ X, Y, W, H float64 }
 
 // Panel placement, in points.
 const (
-	// PanelMargin keeps the panel off the menu bar and the screen's edge.
-	PanelMargin = 8
+	// panelMargin keeps the panel off the menu bar and the screen's edge.
+	panelMargin = 8
 	// panelPointsTarget is about how many points a board pixel takes: the
 	// board's 5×7 font is then ~10 pt tall, readable next to menu text,
 	// and its 288-pixel width ~430 pt.
 	panelPointsTarget = 1.5
 )
 
-// PointsPerPixel is the size in points of one board pixel on a screen with
+// pointsPerPixelFor is the size in points of one board pixel on a screen with
 // the given backing scale (physical pixels per point). It is a whole
 // number of physical pixels, so every board pixel is drawn as the same
 // square block and the pixel art stays sharp: 1.5 pt on Retina (3×3
 // pixels), 2 pt on a standard display (2×2), 5/3 pt at 3×.
-func PointsPerPixel(backingScale float64) float64 {
+func pointsPerPixelFor(backingScale float64) float64 {
 	if !(backingScale >= 1) || math.IsInf(backingScale, 0) {
 		backingScale = 1 // unknown or nonsense: a standard display
 	}
@@ -29,27 +29,27 @@ func PointsPerPixel(backingScale float64) float64 {
 	return physical / backingScale
 }
 
-// PanelRect is where the panel goes for a frame of frameW×frameH board
+// panelRect is where the panel goes for a frame of frameW×frameH board
 // pixels: the top right corner of the screen's visible frame (below the
-// menu bar, clear of the Dock), PanelMargin in. A frame larger than the
+// menu bar, clear of the Dock), panelMargin in. A frame larger than the
 // visible area is cut to it, keeping its top (the sessions that need the
 // person come first).
-func PanelRect(visible Rect, frameW, frameH int, pointsPerPixel float64) Rect {
+func panelRect(visible rect, frameW, frameH int, pointsPerPixel float64) rect {
 	w := float64(frameW) * pointsPerPixel
 	h := float64(frameH) * pointsPerPixel
-	w = math.Max(1, math.Min(w, visible.W-2*PanelMargin))
-	h = math.Max(1, math.Min(h, visible.H-2*PanelMargin))
-	return Rect{
-		X: visible.X + visible.W - PanelMargin - w,
-		Y: visible.Y + visible.H - PanelMargin - h,
+	w = math.Max(1, math.Min(w, visible.W-2*panelMargin))
+	h = math.Max(1, math.Min(h, visible.H-2*panelMargin))
+	return rect{
+		X: visible.X + visible.W - panelMargin - w,
+		Y: visible.Y + visible.H - panelMargin - h,
 		W: w, H: h,
 	}
 }
 
-// ToLogical turns a point in the panel view's own coordinates (points,
+// toLogical turns a point in the panel view's own coordinates (points,
 // origin at the top left: the view is flipped) into board pixels for
 // Frame.HitTest.
-func ToLogical(x, y, pointsPerPixel float64) (int, int) {
+func toLogical(x, y, pointsPerPixel float64) (int, int) {
 	if !(pointsPerPixel > 0) {
 		return -1, -1
 	}

@@ -16,7 +16,7 @@ func TestPointsPerPixelIsWholePhysicalPixels(t *testing.T) {
 		{math.NaN(), 2},
 		{math.Inf(1), 2},
 	} {
-		got := PointsPerPixel(c.backing)
+		got := pointsPerPixelFor(c.backing)
 		if math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("PointsPerPixel(%v) = %v, want %v", c.backing, got, c.want)
 		}
@@ -32,34 +32,34 @@ func TestPointsPerPixelIsWholePhysicalPixels(t *testing.T) {
 
 func TestPanelRectTopRight(t *testing.T) {
 	// A 1512×982 Retina screen: menu bar 33 pt, Dock at the bottom 60 pt.
-	visible := Rect{X: 0, Y: 60, W: 1512, H: 982 - 33 - 60}
-	r := PanelRect(visible, 288, 46, 1.5)
-	want := Rect{X: 1512 - PanelMargin - 432, Y: 60 + 889 - PanelMargin - 69, W: 432, H: 69}
+	visible := rect{X: 0, Y: 60, W: 1512, H: 982 - 33 - 60}
+	r := panelRect(visible, 288, 46, 1.5)
+	want := rect{X: 1512 - panelMargin - 432, Y: 60 + 889 - panelMargin - 69, W: 432, H: 69}
 	if r != want {
 		t.Fatalf("PanelRect = %+v, want %+v", r, want)
 	}
-	// Its top edge is PanelMargin below the menu bar, its right edge
-	// PanelMargin in from the screen's.
-	if top := r.Y + r.H; top != visible.Y+visible.H-PanelMargin {
+	// Its top edge is panelMargin below the menu bar, its right edge
+	// panelMargin in from the screen's.
+	if top := r.Y + r.H; top != visible.Y+visible.H-panelMargin {
 		t.Errorf("top at %v", top)
 	}
-	if right := r.X + r.W; right != visible.X+visible.W-PanelMargin {
+	if right := r.X + r.W; right != visible.X+visible.W-panelMargin {
 		t.Errorf("right at %v", right)
 	}
 }
 
 func TestPanelRectSecondScreenAndClamp(t *testing.T) {
 	// A screen left of the main one has negative x.
-	visible := Rect{X: -1920, Y: 0, W: 1920, H: 1050}
-	r := PanelRect(visible, 288, 2000, 2)
-	if r.H != 1050-2*PanelMargin || r.Y != PanelMargin {
+	visible := rect{X: -1920, Y: 0, W: 1920, H: 1050}
+	r := panelRect(visible, 288, 2000, 2)
+	if r.H != 1050-2*panelMargin || r.Y != panelMargin {
 		t.Errorf("a frame taller than the screen must be cut to it: %+v", r)
 	}
-	if r.X != -PanelMargin-576 || r.W != 576 {
+	if r.X != -panelMargin-576 || r.W != 576 {
 		t.Errorf("x/w on the left screen: %+v", r)
 	}
-	tiny := PanelRect(Rect{W: 100, H: 100}, 288, 46, 2)
-	if tiny.W != 100-2*PanelMargin || tiny.X != PanelMargin {
+	tiny := panelRect(rect{W: 100, H: 100}, 288, 46, 2)
+	if tiny.W != 100-2*panelMargin || tiny.X != panelMargin {
 		t.Errorf("a narrow screen cuts the width: %+v", tiny)
 	}
 }
@@ -76,7 +76,7 @@ func TestToLogicalFlipped(t *testing.T) {
 		{-0.5, 10, 2, -1, 5}, // left of the view: no hit
 		{10, 10, 0, -1, -1},  // nonsense scale: no hit
 	} {
-		x, y := ToLogical(c.x, c.y, c.ppp)
+		x, y := toLogical(c.x, c.y, c.ppp)
 		if x != c.wx || y != c.wy {
 			t.Errorf("ToLogical(%v, %v, %v) = %d, %d; want %d, %d", c.x, c.y, c.ppp, x, y, c.wx, c.wy)
 		}

@@ -14,8 +14,8 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// StatusIcon is what the menu-bar item shows.
-type StatusIcon struct {
+// statusIcon is what the menu-bar item shows.
+type statusIcon struct {
 	// Attention: a session needs the person (waiting, done or failed):
 	// the coloured cat facing out instead of the sitting outline.
 	Attention bool
@@ -25,9 +25,9 @@ type StatusIcon struct {
 	ToolTip string
 }
 
-// IconFor decides the status icon from the board's rows (settled states,
+// iconFor decides the status icon from the board's rows (settled states,
 // so a prompt approved within milliseconds never flashes the icon).
-func IconFor(rows []board.Row) StatusIcon {
+func iconFor(rows []board.Row) statusIcon {
 	var waiting, done, failed, working int
 	for _, r := range rows {
 		switch r.Group {
@@ -58,18 +58,18 @@ func IconFor(rows []board.Row) StatusIcon {
 		tip = "Mew: " + strings.Join(parts, ", ")
 	}
 	needs := waiting + done + failed
-	icon := StatusIcon{Attention: needs > 0, ToolTip: tip}
+	icon := statusIcon{Attention: needs > 0, ToolTip: tip}
 	if needs > 0 {
 		icon.Title = fmt.Sprint(needs)
 	}
 	return icon
 }
 
-// IconImage is a status-item picture: PNG bytes at IconPixelsPerPoint
+// iconBitmap is a status-item picture: PNG bytes at iconPixelsPerPoint
 // pixels per point, and its size in points.
-type IconImage struct {
+type iconBitmap struct {
 	PNG []byte
-	// W and H are the size in points (the PNG is IconPixelsPerPoint times
+	// W and H are the size in points (the PNG is iconPixelsPerPoint times
 	// larger, for Retina menu bars).
 	W, H float64
 	// Template: an outline the system tints for light and dark menu bars.
@@ -77,9 +77,9 @@ type IconImage struct {
 	Template bool
 }
 
-// IconPixelsPerPoint: one sprite pixel is one point, drawn as 2×2 pixels
+// iconPixelsPerPoint: one sprite pixel is one point, drawn as 2×2 pixels
 // so Retina menu bars show it sharp.
-const IconPixelsPerPoint = 2
+const iconPixelsPerPoint = 2
 
 // Sprites of the two icons: the cat that sits quietly, and the one that
 // turned to face you (what the panel shows for a waiting session).
@@ -91,26 +91,26 @@ const (
 	templateFill = 0x50
 )
 
-var iconImages = sync.OnceValue(func() [2]IconImage {
-	return [2]IconImage{renderIcon(false), renderIcon(true)}
+var iconImages = sync.OnceValue(func() [2]iconBitmap {
+	return [2]iconBitmap{renderIcon(false), renderIcon(true)}
 })
 
-// IconImageFor returns the picture for the quiet or the attention state.
-func IconImageFor(attention bool) IconImage {
+// iconImageFor returns the picture for the quiet or the attention state.
+func iconImageFor(attention bool) iconBitmap {
 	if attention {
 		return iconImages()[1]
 	}
 	return iconImages()[0]
 }
 
-func renderIcon(attention bool) IconImage {
+func renderIcon(attention bool) iconBitmap {
 	name := iconQuietSprite
 	if attention {
 		name = iconAttentionSprite
 	}
 	rows := assets.Crop(assets.Sprites[name])
 	h, w := len(rows), len(rows[0])
-	const k = IconPixelsPerPoint
+	const k = iconPixelsPerPoint
 	img := image.NewNRGBA(image.Rect(0, 0, w*k, h*k))
 	coat := assets.Coats[0]
 	for y, row := range rows {
@@ -139,5 +139,5 @@ func renderIcon(attention bool) IconImage {
 	if err := png.Encode(&buf, img); err != nil {
 		panic("app: encoding the status icon: " + err.Error()) // an in-memory NRGBA always encodes
 	}
-	return IconImage{PNG: buf.Bytes(), W: float64(w), H: float64(h), Template: !attention}
+	return iconBitmap{PNG: buf.Bytes(), W: float64(w), H: float64(h), Template: !attention}
 }

@@ -21,35 +21,35 @@ func TestIconFor(t *testing.T) {
 	cases := []struct {
 		name string
 		in   []session.Shown
-		want StatusIcon
+		want statusIcon
 	}{
-		{"nothing", nil, StatusIcon{ToolTip: "Mew: no sessions"}},
+		{"nothing", nil, statusIcon{ToolTip: "Mew: no sessions"}},
 		{"working", []session.Shown{shown("a", session.Working, old, "/p")},
-			StatusIcon{ToolTip: "Mew: 1 working"}},
+			statusIcon{ToolTip: "Mew: 1 working"}},
 		{"waiting", []session.Shown{shown("a", session.Waiting, old, "/p"), shown("b", session.Working, old, "/p")},
-			StatusIcon{Attention: true, Title: "1", ToolTip: "Mew: 1 waiting, 1 working"}},
+			statusIcon{Attention: true, Title: "1", ToolTip: "Mew: 1 waiting, 1 working"}},
 		{"done and failed count too", []session.Shown{
 			shown("a", session.Done, old, "/p"), shown("b", session.Failed, old, "/p"), shown("c", session.Waiting, old, "/p"),
-		}, StatusIcon{Attention: true, Title: "3", ToolTip: "Mew: 1 waiting, 1 done, 1 failed"}},
+		}, statusIcon{Attention: true, Title: "3", ToolTip: "Mew: 1 waiting, 1 done, 1 failed"}},
 		{"an unsettled wait is not attention yet", []session.Shown{shown("a", session.Waiting, t0, "/p")},
-			StatusIcon{ToolTip: "Mew: 1 working"}},
+			statusIcon{ToolTip: "Mew: 1 working"}},
 	}
 	for _, c := range cases {
-		if got := IconFor(rowsAt(t0, c.in...)); got != c.want {
+		if got := iconFor(rowsAt(t0, c.in...)); got != c.want {
 			t.Errorf("%s: IconFor = %+v, want %+v", c.name, got, c.want)
 		}
 	}
 }
 
-func decodeIcon(t *testing.T, ic IconImage) image.Image {
+func decodeIcon(t *testing.T, ic iconBitmap) image.Image {
 	t.Helper()
 	img, err := png.Decode(bytes.NewReader(ic.PNG))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := img.Bounds()
-	if float64(b.Dx()) != ic.W*IconPixelsPerPoint || float64(b.Dy()) != ic.H*IconPixelsPerPoint {
-		t.Fatalf("PNG %v for a %vx%v pt icon at %dx", b, ic.W, ic.H, IconPixelsPerPoint)
+	if float64(b.Dx()) != ic.W*iconPixelsPerPoint || float64(b.Dy()) != ic.H*iconPixelsPerPoint {
+		t.Fatalf("PNG %v for a %vx%v pt icon at %dx", b, ic.W, ic.H, iconPixelsPerPoint)
 	}
 	// The menu bar is 22 pt tall (24 on notched Macs).
 	if ic.H > 18 || ic.W > 22 || ic.H < 8 {
@@ -59,7 +59,7 @@ func decodeIcon(t *testing.T, ic IconImage) image.Image {
 }
 
 func TestIconImages(t *testing.T) {
-	quiet, loud := IconImageFor(false), IconImageFor(true)
+	quiet, loud := iconImageFor(false), iconImageFor(true)
 	if !quiet.Template || loud.Template {
 		t.Fatalf("template: quiet=%v attention=%v; want only the quiet one", quiet.Template, loud.Template)
 	}
@@ -103,8 +103,8 @@ func TestIconImages(t *testing.T) {
 		t.Fatalf("the attention cat has %d colours; want the coloured sprite", len(colours))
 	}
 	// Each sprite pixel is a whole 2×2 block.
-	for y := lb.Min.Y; y < lb.Max.Y; y += IconPixelsPerPoint {
-		for x := lb.Min.X; x < lb.Max.X; x += IconPixelsPerPoint {
+	for y := lb.Min.Y; y < lb.Max.Y; y += iconPixelsPerPoint {
+		for x := lb.Min.X; x < lb.Max.X; x += iconPixelsPerPoint {
 			if li.At(x, y) != li.At(x+1, y+1) {
 				t.Fatalf("block at (%d,%d) is not uniform", x, y)
 			}

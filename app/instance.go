@@ -8,19 +8,19 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// InstanceLockName is the lock file in $MEW_HOME that one running panel
+// instanceLockName is the lock file in $MEW_HOME that one running panel
 // app holds: two would show two panels and ring twice.
-const InstanceLockName = "app.lock"
+const instanceLockName = "app.lock"
 
-// AcquireInstance takes the app's lock without waiting. ok is false when
+// acquireInstance takes the app's lock without waiting. ok is false when
 // another Mew holds it (then this one should exit quietly: it is the copy
 // a login item or a second click started). release gives it back; the
 // kernel also drops it when the process ends, however it ends.
-func AcquireInstance(mewHome string) (release func(), ok bool, err error) {
+func acquireInstance(mewHome string) (release func(), ok bool, err error) {
 	if err := os.MkdirAll(mewHome, 0o700); err != nil {
 		return nil, false, err
 	}
-	fl := flock.New(filepath.Join(mewHome, InstanceLockName), flock.SetPermissions(0o600))
+	fl := flock.New(filepath.Join(mewHome, instanceLockName), flock.SetPermissions(0o600))
 	locked, err := fl.TryLock()
 	if err != nil {
 		return nil, false, fmt.Errorf("the app lock %s: %w", fl.Path(), err)

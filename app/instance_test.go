@@ -11,22 +11,22 @@ import (
 
 func TestAcquireInstanceOnce(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "mew")
-	release, ok, err := AcquireInstance(home)
+	release, ok, err := acquireInstance(home)
 	if err != nil || !ok {
 		t.Fatalf("first: ok=%v err=%v", ok, err)
 	}
 	// flock locks belong to the open file: a second open, as a second
 	// process would make, is refused.
-	if _, ok2, err := AcquireInstance(home); err != nil || ok2 {
+	if _, ok2, err := acquireInstance(home); err != nil || ok2 {
 		t.Fatalf("second while held: ok=%v err=%v; want refused", ok2, err)
 	}
 	release()
-	r3, ok3, err := AcquireInstance(home)
+	r3, ok3, err := acquireInstance(home)
 	if err != nil || !ok3 {
 		t.Fatalf("after release: ok=%v err=%v", ok3, err)
 	}
 	r3()
-	if st, err := os.Stat(filepath.Join(home, InstanceLockName)); err != nil || st.Mode().Perm() != 0o600 {
+	if st, err := os.Stat(filepath.Join(home, instanceLockName)); err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("lock file: %v %v", st, err)
 	}
 }
@@ -39,7 +39,7 @@ func TestAcquireInstanceAcrossProcesses(t *testing.T) {
 		t.Skip("no flock(1)")
 	}
 	home := t.TempDir()
-	lock := filepath.Join(home, InstanceLockName)
+	lock := filepath.Join(home, instanceLockName)
 	cmd := exec.Command(flockBin, "--exclusive", lock, "sleep", "30")
 	// Its own process group: flock's child (sleep) holds the lock too.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -50,7 +50,7 @@ func TestAcquireInstanceAcrossProcesses(t *testing.T) {
 	defer stop()
 	// Wait until the other process holds it.
 	for i := 0; ; i++ {
-		release, ok, err := AcquireInstance(home)
+		release, ok, err := acquireInstance(home)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestAcquireInstanceAcrossProcesses(t *testing.T) {
 	// the signal.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		release, ok, err := AcquireInstance(home)
+		release, ok, err := acquireInstance(home)
 		if err != nil {
 			t.Fatal(err)
 		}

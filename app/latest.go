@@ -2,11 +2,11 @@ package app
 
 import "sync"
 
-// Latest hands the newest value from a producer goroutine to the main
+// latest hands the newest value from a producer goroutine to the main
 // thread, dropping the ones the main thread had no time for: when monitor
 // updates come faster than the main queue runs, only the last counts, and
 // the main queue holds at most one pending hand-over.
-type Latest[T any] struct {
+type latest[T any] struct {
 	mu      sync.Mutex
 	value   T
 	pending bool
@@ -15,7 +15,7 @@ type Latest[T any] struct {
 // Put stores v. It returns true when nothing was pending: the caller then
 // schedules one Take on the main thread (a false means one is scheduled
 // already and will see v).
-func (l *Latest[T]) Put(v T) (schedule bool) {
+func (l *latest[T]) Put(v T) (schedule bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.value = v
@@ -25,7 +25,7 @@ func (l *Latest[T]) Put(v T) (schedule bool) {
 }
 
 // Take returns the newest value and whether there was one.
-func (l *Latest[T]) Take() (T, bool) {
+func (l *latest[T]) Take() (T, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	v, ok := l.value, l.pending

@@ -6,7 +6,7 @@ import (
 )
 
 func TestLatestKeepsNewestAndSchedulesOnce(t *testing.T) {
-	var l Latest[int]
+	var l latest[int]
 	if _, ok := l.Take(); ok {
 		t.Fatal("empty mailbox gave a value")
 	}
@@ -30,7 +30,7 @@ func TestLatestKeepsNewestAndSchedulesOnce(t *testing.T) {
 // A producer and a consumer that takes whenever told: the consumer always
 // ends with the last value, and hand-overs never exceed the puts.
 func TestLatestConcurrent(t *testing.T) {
-	var l Latest[int]
+	var l latest[int]
 	const n = 10000
 	schedule := make(chan struct{}, n)
 	var wg sync.WaitGroup

@@ -17,12 +17,12 @@ import (
 	"github.com/mew-dev/mew/store"
 )
 
-// BundleID is Mew.app's bundle identifier (Info.plist) and the label of
-// the LaunchAgent fallback.
-const BundleID = "dev.mew.Mew"
+// bundleID is Mew.app's bundle identifier (Info.plist) and the label of
+// the launchAgentJob fallback.
+const bundleID = "dev.mew.Mew"
 
-// LoginStatus is the Launch at Login item's state.
-type LoginStatus struct {
+// loginState is the Launch at Login item's state.
+type loginState struct {
 	On bool
 	// NeedsApproval: registered, but macOS waits for the person to allow
 	// it in System Settings › Login Items.
@@ -31,115 +31,115 @@ type LoginStatus struct {
 	Unavailable string
 }
 
-// LoginBackend is how Mew registers itself to start at login.
-type LoginBackend int
+// loginBackendKind is how Mew registers itself to start at login.
+type loginBackendKind int
 
 const (
-	// LoginAppService is SMAppService.mainAppService (macOS 13+): the
+	// loginAppService is SMAppService.mainAppService (macOS 13+): the
 	// system's Login Items list, and only for an app run from its bundle.
-	LoginAppService LoginBackend = iota
-	// LoginLaunchAgent is a ~/Library/LaunchAgents plist: for a mew binary
+	loginAppService loginBackendKind = iota
+	// loginLaunchAgent is a ~/Library/LaunchAgents plist: for a mew binary
 	// run outside a bundle, or where SMAppService is missing.
-	LoginLaunchAgent
+	loginLaunchAgent
 )
 
-func (b LoginBackend) String() string {
-	if b == LoginAppService {
+func (b loginBackendKind) String() string {
+	if b == loginAppService {
 		return "SMAppService"
 	}
 	return "LaunchAgent"
 }
 
-// ChooseLoginBackend picks SMAppService when the app runs from its bundle
-// and the class exists, the LaunchAgent otherwise.
-func ChooseLoginBackend(inBundle, appServiceAvailable bool) LoginBackend {
+// chooseLoginBackend picks SMAppService when the app runs from its bundle
+// and the class exists, the launchAgentJob otherwise.
+func chooseLoginBackend(inBundle, appServiceAvailable bool) loginBackendKind {
 	if inBundle && appServiceAvailable {
-		return LoginAppService
+		return loginAppService
 	}
-	return LoginLaunchAgent
+	return loginLaunchAgent
 }
 
 // SMAppService.Status values (ServiceManagement/SMAppService.h).
 const (
-	SMStatusNotRegistered    = 0
-	SMStatusEnabled          = 1
-	SMStatusRequiresApproval = 2
-	SMStatusNotFound         = 3
+	smStatusNotRegistered    = 0
+	smStatusEnabled          = 1
+	smStatusRequiresApproval = 2
+	smStatusNotFound         = 3
 )
 
-// LoginStatusFromSM maps SMAppService's status to the menu's state.
-func LoginStatusFromSM(status int) LoginStatus {
+// loginStatusFromSM maps SMAppService's status to the menu's state.
+func loginStatusFromSM(status int) loginState {
 	switch status {
-	case SMStatusEnabled:
-		return LoginStatus{On: true}
-	case SMStatusRequiresApproval:
-		return LoginStatus{On: true, NeedsApproval: true}
-	case SMStatusNotRegistered:
-		return LoginStatus{}
-	case SMStatusNotFound:
+	case smStatusEnabled:
+		return loginState{On: true}
+	case smStatusRequiresApproval:
+		return loginState{On: true, NeedsApproval: true}
+	case smStatusNotRegistered:
+		return loginState{}
+	case smStatusNotFound:
 		// What SMAppService reports for an app it has never registered:
 		// it is off, and a click registers it. (Registering a copy macOS
 		// cannot launch at login, one run from a disk image, fails then,
 		// and the error says so.)
-		return LoginStatus{}
+		return loginState{}
 	}
-	return LoginStatus{Unavailable: "unknown status " + strconv.Itoa(status)}
+	return loginState{Unavailable: "unknown status " + strconv.Itoa(status)}
 }
 
-// LoginOp is what choosing Launch at Login does.
-type LoginOp int
+// loginOp is what choosing Launch at Login does.
+type loginOp int
 
 const (
-	LoginEnable LoginOp = iota
-	LoginDisable
-	// LoginOpenSettings: registered but not approved; the person approves
+	loginEnable loginOp = iota
+	loginDisable
+	// loginOpenSettings: registered but not approved; the person approves
 	// in System Settings (toggling would only register it again).
-	LoginOpenSettings
-	LoginNothing // unavailable
+	loginOpenSettings
+	loginNothing // unavailable
 )
 
-// LoginToggle decides what a click on the item does.
-func LoginToggle(s LoginStatus) LoginOp {
+// loginToggle decides what a click on the item does.
+func loginToggle(s loginState) loginOp {
 	switch {
 	case s.Unavailable != "":
-		return LoginNothing
+		return loginNothing
 	case s.NeedsApproval:
-		return LoginOpenSettings
+		return loginOpenSettings
 	case s.On:
-		return LoginDisable
+		return loginDisable
 	}
-	return LoginEnable
+	return loginEnable
 }
 
-// LaunchAgent is the login item where SMAppService cannot be used (a mew
+// launchAgentJob is the login item where SMAppService cannot be used (a mew
 // run outside Mew.app, or no SMAppService): a plist in
 // ~/Library/LaunchAgents, loaded into the person's GUI session with
 // launchctl. It opens Mew.app, never a bare mew binary: a process without
 // the bundle's Info.plist has no NSAppleEventsUsageDescription, so macOS
 // would refuse its jumps' Apple Events without even asking.
-type LaunchAgent struct {
+type launchAgentJob struct {
 	Home string // the person's home directory
 	UID  int    // their user id: the launchd domain is gui/<uid>
-	App  string // Mew.app, absolute (FindMewApp); "" when there is none
+	App  string // Mew.app, absolute (findMewApp); "" when there is none
 	// ServiceName is this process's $XPC_SERVICE_NAME: launchd's label
 	// for a process it started as a job.
 	ServiceName string
 	// Run runs an argument vector (never a shell line) and returns its
-	// combined output; the app passes RunCommand.
+	// combined output; the app passes runCommand.
 	Run func(ctx context.Context, argv []string) (string, error)
 }
 
-// Launchctl is launchctl's absolute path: the app's PATH may be minimal.
-const Launchctl = "/bin/launchctl"
+// launchctl is launchctl's absolute path: the app's PATH may be minimal.
+const launchctl = "/bin/launchctl"
 
-// OpenPath is open(1): the agent launches Mew.app through LaunchServices.
-const OpenPath = "/usr/bin/open"
+// openPath is open(1): the agent launches Mew.app through LaunchServices.
+const openPath = "/usr/bin/open"
 
-// FindMewApp is the Mew.app a login item should open: the bundle this mew
+// findMewApp is the Mew.app a login item should open: the bundle this mew
 // runs from, else one installed in /Applications or ~/Applications (exists
 // reports whether a path exists). "" when there is none.
-func FindMewApp(exeResolved, home string, exists func(string) bool) string {
-	if b, ok := BundleOf(exeResolved); ok {
+func findMewApp(exeResolved, home string, exists func(string) bool) string {
+	if b, ok := bundleOf(exeResolved); ok {
 		return b
 	}
 	for _, dir := range []string{"/Applications", filepath.Join(home, "Applications")} {
@@ -152,11 +152,11 @@ func FindMewApp(exeResolved, home string, exists func(string) bool) string {
 }
 
 // Path is the agent's plist file.
-func (a LaunchAgent) Path() string {
-	return filepath.Join(a.Home, "Library", "LaunchAgents", BundleID+".plist")
+func (a launchAgentJob) Path() string {
+	return filepath.Join(a.Home, "Library", "LaunchAgents", bundleID+".plist")
 }
 
-// launchAgentPlist is the LaunchAgent's property list.
+// launchAgentPlist is the launchAgentJob's property list.
 type launchAgentPlist struct {
 	Label                  string   `plist:"Label"`
 	ProgramArguments       []string `plist:"ProgramArguments"`
@@ -165,12 +165,12 @@ type launchAgentPlist struct {
 	LimitLoadToSessionType string   `plist:"LimitLoadToSessionType"`
 }
 
-// LaunchAgentProgram is the command the agent runs: `open -a Mew.app`.
-func LaunchAgentProgram(app string) []string { return []string{OpenPath, "-a", app} }
+// launchAgentProgram is the command the agent runs: `open -a Mew.app`.
+func launchAgentProgram(app string) []string { return []string{openPath, "-a", app} }
 
-// LaunchAgentPlist is the plist that opens Mew.app at login, in the
+// makeLaunchAgentPlist is the plist that opens Mew.app at login, in the
 // person's GUI (Aqua) session, once, not kept alive (Quit means quit).
-func LaunchAgentPlist(app string) ([]byte, error) {
+func makeLaunchAgentPlist(app string) ([]byte, error) {
 	if err := checkApp(app); err != nil {
 		return nil, err
 	}
@@ -178,8 +178,8 @@ func LaunchAgentPlist(app string) ([]byte, error) {
 	enc := plist.NewEncoderForFormat(&buf, plist.XMLFormat)
 	enc.Indent("\t")
 	err := enc.Encode(launchAgentPlist{
-		Label:                  BundleID,
-		ProgramArguments:       LaunchAgentProgram(app),
+		Label:                  bundleID,
+		ProgramArguments:       launchAgentProgram(app),
 		RunAtLoad:              true,
 		ProcessType:            "Interactive",
 		LimitLoadToSessionType: "Aqua",
@@ -208,42 +208,42 @@ func checkApp(app string) error {
 // Status reads the plist: on when it is Mew's and opens this Mew.app. A
 // plist left by a Mew at another path counts as off (enabling replaces
 // it).
-func (a LaunchAgent) Status() LoginStatus {
+func (a launchAgentJob) Status() loginState {
 	if err := checkApp(a.App); err != nil {
-		return LoginStatus{Unavailable: "needs Mew.app"}
+		return loginState{Unavailable: "needs Mew.app"}
 	}
 	data, err := os.ReadFile(a.Path())
 	if err != nil {
-		return LoginStatus{}
+		return loginState{}
 	}
 	var p launchAgentPlist
 	if _, err := plist.Unmarshal(data, &p); err != nil {
-		return LoginStatus{}
+		return loginState{}
 	}
-	return LoginStatus{On: p.Label == BundleID && slices.Equal(p.ProgramArguments, LaunchAgentProgram(a.App))}
+	return loginState{On: p.Label == bundleID && slices.Equal(p.ProgramArguments, launchAgentProgram(a.App))}
 }
 
-func (a LaunchAgent) domain() string { return "gui/" + strconv.Itoa(a.UID) }
+func (a launchAgentJob) domain() string { return "gui/" + strconv.Itoa(a.UID) }
 
 // LaunchctlArgv is the command that loads (bootstrap) or unloads
 // (bootout) the agent's plist in the person's GUI domain.
-func (a LaunchAgent) LaunchctlArgv(verb string) []string {
-	return []string{Launchctl, verb, a.domain(), a.Path()}
+func (a launchAgentJob) LaunchctlArgv(verb string) []string {
+	return []string{launchctl, verb, a.domain(), a.Path()}
 }
 
 // launchedByAgent reports whether this process is the agent's own job:
 // launchd names the job it starts in XPC_SERVICE_NAME. Unloading that job
 // would stop this very Mew, so then the plist alone changes (it counts at
 // the next login).
-func (a LaunchAgent) launchedByAgent() bool { return a.ServiceName == BundleID }
+func (a launchAgentJob) launchedByAgent() bool { return a.ServiceName == bundleID }
 
 // Enable writes the plist and loads it. Loading starts `mew app` at once
 // (RunAtLoad); that second copy finds this one running and exits
-// (AcquireInstance). An older job of the same label is unloaded first, so
+// (acquireInstance). An older job of the same label is unloaded first, so
 // the new plist replaces it. A failure to load is returned as a note, not
 // an error: the plist on disk is what launchd reads at the next login.
-func (a LaunchAgent) Enable(ctx context.Context) (note string, err error) {
-	data, err := LaunchAgentPlist(a.App)
+func (a launchAgentJob) Enable(ctx context.Context) (note string, err error) {
+	data, err := makeLaunchAgentPlist(a.App)
 	if err != nil {
 		return "", err
 	}
@@ -265,7 +265,7 @@ func (a LaunchAgent) Enable(ctx context.Context) (note string, err error) {
 
 // Disable removes the plist and unloads the job (unless it is this
 // process, see launchedByAgent).
-func (a LaunchAgent) Disable(ctx context.Context) error {
+func (a launchAgentJob) Disable(ctx context.Context) error {
 	if err := os.Remove(a.Path()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

@@ -14,10 +14,10 @@ import (
 
 // The login item. Main thread only (the menu's action and menu delegate).
 var (
-	loginBackend LoginBackend
-	appService   objc.Class // SMAppService, when loginBackend is LoginAppService
-	launchAgent  LaunchAgent
-	// loginBusy: a LaunchAgent change is running on its goroutine.
+	loginBackend loginBackendKind
+	appService   objc.Class // SMAppService, when loginBackend is loginAppService
+	launchAgent  launchAgentJob
+	// loginBusy: a launchAgentJob change is running on its goroutine.
 	loginBusy bool
 )
 
@@ -39,54 +39,54 @@ func classNamed(framework, class string) (objc.Class, bool) {
 }
 
 func setupLogin() {
-	_, inBundle := BundleOf(exePath)
+	_, inBundle := bundleOf(exePath)
 	var hasService bool
 	appService, hasService = classNamed("ServiceManagement", "SMAppService")
-	loginBackend = ChooseLoginBackend(inBundle, hasService)
+	loginBackend = chooseLoginBackend(inBundle, hasService)
 	home, _ := os.UserHomeDir()
-	launchAgent = LaunchAgent{
+	launchAgent = launchAgentJob{
 		Home: home, UID: os.Getuid(),
-		App:         FindMewApp(exePath, home, func(p string) bool { _, err := os.Stat(p); return err == nil }),
-		ServiceName: os.Getenv("XPC_SERVICE_NAME"), Run: RunCommand,
+		App:         findMewApp(exePath, home, func(p string) bool { _, err := os.Stat(p); return err == nil }),
+		ServiceName: os.Getenv("XPC_SERVICE_NAME"), Run: runCommand,
 	}
 }
 
 // mainAppService is [SMAppService mainAppService] (macOS 13+): the app
-// itself as a login item. Only called with loginBackend LoginAppService.
+// itself as a login item. Only called with loginBackend loginAppService.
 func mainAppService() objc.Object {
 	return objc.Call[objc.Object](appService, objc.Sel("mainAppService")) // objc:+SMAppService
 }
 
 // loginStatus is the menu's Launch at Login state.
-func loginStatus() LoginStatus {
+func loginStatus() loginState {
 	if loginBusy {
-		return LoginStatus{Unavailable: "changing…"}
+		return loginState{Unavailable: "changing…"}
 	}
-	if loginBackend == LoginAppService {
-		return LoginStatusFromSM(objc.Call[int](mainAppService(), objc.Sel("status"))) // NSInteger; objc:SMAppService
+	if loginBackend == loginAppService {
+		return loginStatusFromSM(objc.Call[int](mainAppService(), objc.Sel("status"))) // NSInteger; objc:SMAppService
 	}
 	return launchAgent.Status()
 }
 
-// toggleLogin carries out LoginToggle's decision; main thread.
+// toggleLogin carries out loginToggle's decision; main thread.
 func toggleLogin() {
-	op := LoginToggle(loginStatus())
-	if loginBackend == LoginAppService {
+	op := loginToggle(loginStatus())
+	if loginBackend == loginAppService {
 		var err error
 		switch op {
-		case LoginEnable:
+		case loginEnable:
 			err = appServiceCall(true)
-		case LoginDisable:
+		case loginDisable:
 			err = appServiceCall(false)
-		case LoginOpenSettings:
+		case loginOpenSettings:
 			objc.Call[objc.Void](appService, objc.Sel("openSystemSettingsLoginItems")) // objc:+SMAppService
 		}
 		if err != nil {
-			showDialog(Dialog{Title: "Launch at Login", Text: err.Error(), Failed: true})
+			showDialog(dialog{Title: "Launch at Login", Text: err.Error(), Failed: true})
 		}
 		return
 	}
-	if op != LoginEnable && op != LoginDisable {
+	if op != loginEnable && op != loginDisable {
 		return
 	}
 	// launchctl runs as a process: off the main thread.
@@ -95,7 +95,7 @@ func toggleLogin() {
 	go func() {
 		var note string
 		var err error
-		if op == LoginEnable {
+		if op == loginEnable {
 			note, err = agent.Enable(context.Background())
 		} else {
 			err = agent.Disable(context.Background())
@@ -104,7 +104,7 @@ func toggleLogin() {
 			loginBusy = false
 			switch {
 			case err != nil:
-				showDialog(Dialog{Title: "Launch at Login", Text: err.Error(), Failed: true})
+				showDialog(dialog{Title: "Launch at Login", Text: err.Error(), Failed: true})
 			case note != "":
 				logger.Print(note)
 			}

@@ -13,11 +13,11 @@ import (
 )
 
 func TestChooseLoginBackend(t *testing.T) {
-	if ChooseLoginBackend(true, true) != LoginAppService {
+	if chooseLoginBackend(true, true) != loginAppService {
 		t.Error("bundle with SMAppService: want SMAppService")
 	}
 	for _, c := range [][2]bool{{false, true}, {true, false}, {false, false}} {
-		if got := ChooseLoginBackend(c[0], c[1]); got != LoginLaunchAgent {
+		if got := chooseLoginBackend(c[0], c[1]); got != loginLaunchAgent {
 			t.Errorf("inBundle=%v service=%v: got %v, want LaunchAgent", c[0], c[1], got)
 		}
 	}
@@ -26,23 +26,23 @@ func TestChooseLoginBackend(t *testing.T) {
 func TestLoginStatusFromSMAndToggle(t *testing.T) {
 	cases := []struct {
 		status int
-		want   LoginStatus
-		op     LoginOp
+		want   loginState
+		op     loginOp
 	}{
-		{SMStatusNotRegistered, LoginStatus{}, LoginEnable},
-		{SMStatusEnabled, LoginStatus{On: true}, LoginDisable},
-		{SMStatusRequiresApproval, LoginStatus{On: true, NeedsApproval: true}, LoginOpenSettings},
+		{smStatusNotRegistered, loginState{}, loginEnable},
+		{smStatusEnabled, loginState{On: true}, loginDisable},
+		{smStatusRequiresApproval, loginState{On: true, NeedsApproval: true}, loginOpenSettings},
 		// Before the first register SMAppService says "not found": off, and
 		// the click registers (it used to say "unavailable" for ever).
-		{SMStatusNotFound, LoginStatus{}, LoginEnable},
-		{42, LoginStatus{Unavailable: "unknown status 42"}, LoginNothing},
+		{smStatusNotFound, loginState{}, loginEnable},
+		{42, loginState{Unavailable: "unknown status 42"}, loginNothing},
 	}
 	for _, c := range cases {
-		got := LoginStatusFromSM(c.status)
+		got := loginStatusFromSM(c.status)
 		if got != c.want {
 			t.Errorf("status %d: %+v, want %+v", c.status, got, c.want)
 		}
-		if op := LoginToggle(got); op != c.op {
+		if op := loginToggle(got); op != c.op {
 			t.Errorf("status %d: toggle %v, want %v", c.status, op, c.op)
 		}
 	}
@@ -50,7 +50,7 @@ func TestLoginStatusFromSMAndToggle(t *testing.T) {
 
 func TestLaunchAgentPlist(t *testing.T) {
 	app := "/Users/me/Applications/Mew.app"
-	data, err := LaunchAgentPlist(app)
+	data, err := makeLaunchAgentPlist(app)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestLaunchAgentPlist(t *testing.T) {
 	}
 	// A path with XML's special characters is escaped, not injected.
 	odd := "/Users/me/Apps & <Tools>/Mew.app"
-	data, err = LaunchAgentPlist(odd)
+	data, err = makeLaunchAgentPlist(odd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestLaunchAgentPlistRefusesBadApp(t *testing.T) {
 		"", "Mew.app", "./Mew.app", "/Applications/../Mew.app", "/a/b\n/Mew.app", "/a\x00/Mew.app",
 		"/usr/local/bin/mew", "/Applications/.app",
 	} {
-		if _, err := LaunchAgentPlist(app); err == nil {
+		if _, err := makeLaunchAgentPlist(app); err == nil {
 			t.Errorf("LaunchAgentPlist(%q) accepted a path a login item must not open", app)
 		}
 	}
@@ -101,33 +101,33 @@ func TestFindMewApp(t *testing.T) {
 	installed := map[string]bool{}
 	exists := func(p string) bool { return installed[p] }
 	// Run from the bundle (the cask's link resolves into it): that bundle.
-	if got := FindMewApp("/opt/Mew.app/Contents/MacOS/mew", "/Users/me", exists); got != "/opt/Mew.app" {
+	if got := findMewApp("/opt/Mew.app/Contents/MacOS/mew", "/Users/me", exists); got != "/opt/Mew.app" {
 		t.Errorf("from the bundle: %q", got)
 	}
 	// A bare mew (make build) with nothing installed: none, so the item
 	// is unavailable rather than starting a binary that cannot jump.
-	if got := FindMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "" {
+	if got := findMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "" {
 		t.Errorf("nothing installed: %q", got)
 	}
 	installed["/Users/me/Applications/Mew.app/Contents/MacOS/mew"] = true
-	if got := FindMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "/Users/me/Applications/Mew.app" {
+	if got := findMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "/Users/me/Applications/Mew.app" {
 		t.Errorf("~/Applications: %q", got)
 	}
 	installed["/Applications/Mew.app/Contents/MacOS/mew"] = true
-	if got := FindMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "/Applications/Mew.app" {
+	if got := findMewApp("/Users/me/src/mew/bin/mew", "/Users/me", exists); got != "/Applications/Mew.app" {
 		t.Errorf("/Applications first: %q", got)
 	}
-	if s := (LaunchAgent{App: ""}).Status(); s.Unavailable != "needs Mew.app" || LoginToggle(s) != LoginNothing {
+	if s := (launchAgentJob{App: ""}).Status(); s.Unavailable != "needs Mew.app" || loginToggle(s) != loginNothing {
 		t.Errorf("no Mew.app: %+v", s)
 	}
 }
 
 type launchctlCall []string
 
-func fakeAgent(t *testing.T, fail map[string]error) (LaunchAgent, *[]launchctlCall) {
+func fakeAgent(t *testing.T, fail map[string]error) (launchAgentJob, *[]launchctlCall) {
 	t.Helper()
 	var calls []launchctlCall
-	a := LaunchAgent{
+	a := launchAgentJob{
 		Home: t.TempDir(), UID: 501, App: "/Applications/Tools/Mew.app",
 		Run: func(ctx context.Context, argv []string) (string, error) {
 			calls = append(calls, argv)
@@ -157,7 +157,7 @@ func TestLaunchAgentEnableDisable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want, _ := LaunchAgentPlist(a.App); string(data) != string(want) {
+	if want, _ := makeLaunchAgentPlist(a.App); string(data) != string(want) {
 		t.Fatalf("written plist differs:\n%s", data)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
@@ -173,7 +173,7 @@ func TestLaunchAgentEnableDisable(t *testing.T) {
 	if s := a.Status(); !s.On {
 		t.Fatalf("after Enable: %+v", s)
 	}
-	if LoginToggle(a.Status()) != LoginDisable {
+	if loginToggle(a.Status()) != loginDisable {
 		t.Fatal("an enabled agent toggles to disable")
 	}
 
@@ -214,7 +214,7 @@ func TestLaunchAgentBootstrapFailureIsANote(t *testing.T) {
 // very process: only the file changes.
 func TestLaunchAgentNeverUnloadsItself(t *testing.T) {
 	a, calls := fakeAgent(t, nil)
-	a.ServiceName = BundleID
+	a.ServiceName = bundleID
 	if _, err := a.Enable(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -9,117 +9,117 @@ import (
 	"github.com/mew-dev/mew/internal/text"
 )
 
-// Action is what choosing a menu item does.
-type Action int
+// action is what choosing a menu item does.
+type action int
 
 const (
-	ActionNone                Action = iota // a label
-	ActionJump                              // bring MenuItem.SessionID's terminal forward
-	ActionShowPanel                         // the person opens the panel
-	ActionHidePanel                         // the person closes it
-	ActionInstallHooks                      // `mew install`, result in a dialog
-	ActionDoctor                            // `mew doctor`, result in a dialog
-	ActionToggleSounds                      // the Sounds setting
-	ActionToggleNotifications               // the Notifications setting
-	ActionToggleLogin                       // Launch at login
-	ActionQuit
+	actionNone                action = iota // a label
+	actionJump                              // bring menuItem.SessionID's terminal forward
+	actionShowPanel                         // the person opens the panel
+	actionHidePanel                         // the person closes it
+	actionInstallHooks                      // `mew install`, result in a dialog
+	actionDoctor                            // `mew doctor`, result in a dialog
+	actionToggleSounds                      // the Sounds setting
+	actionToggleNotifications               // the notifications setting
+	actionToggleLogin                       // Launch at login
+	actionQuit
 )
 
-// MenuItem is one line of the status item's menu. A zero MenuItem with
+// menuItem is one line of the status item's menu. A zero menuItem with
 // Separator set is a separator line.
-type MenuItem struct {
+type menuItem struct {
 	Separator bool
 	Title     string
 	ToolTip   string
-	Action    Action
-	SessionID string // for ActionJump: a valid session id
+	Action    action
+	SessionID string // for actionJump: a valid session id
 	Enabled   bool
 	Checked   bool
 	Key       string // key equivalent, "" for none
 }
 
-// Toggle is a setting's menu state.
-type Toggle struct {
+// toggle is a setting's menu state.
+type toggle struct {
 	On bool
 	// Unavailable says why the setting cannot be used here ("" when it
 	// can); the item is then disabled and says so.
 	Unavailable string
 }
 
-// MenuState is everything the menu shows.
-type MenuState struct {
+// menuState is everything the menu shows.
+type menuState struct {
 	Rows          []board.Row
 	Problems      int // sources the monitor could not read
 	PanelShown    bool
 	Sounds        bool
-	Notifications Toggle
-	Login         LoginStatus
+	Notifications toggle
+	Login         loginState
 }
 
 // Menu limits.
 const (
-	// MaxMenuSessions is how many sessions the menu lists; the panel
+	// maxMenuSessions is how many sessions the menu lists; the panel
 	// shows them all.
-	MaxMenuSessions = 12
+	maxMenuSessions = 12
 	menuTitleRunes  = 60
 	menuTipRunes    = 200
 )
 
-// BuildMenu decides the menu's lines: the sessions (needs-you first, as
+// buildMenu decides the menu's lines: the sessions (needs-you first, as
 // the board orders them), the panel, the hooks, the settings, Quit.
-func BuildMenu(st MenuState) []MenuItem {
-	sep := MenuItem{Separator: true}
-	var items []MenuItem
+func buildMenu(st menuState) []menuItem {
+	sep := menuItem{Separator: true}
+	var items []menuItem
 	listed := 0
 	for _, r := range st.Rows {
 		if !session.ValidID(r.Session.ID) {
 			continue // an id goes to the jump; the board drops these already
 		}
-		if listed == MaxMenuSessions {
-			items = append(items, MenuItem{Title: fmt.Sprintf("%d more in the panel", len(st.Rows)-listed)})
+		if listed == maxMenuSessions {
+			items = append(items, menuItem{Title: fmt.Sprintf("%d more in the panel", len(st.Rows)-listed)})
 			break
 		}
 		listed++
-		items = append(items, MenuItem{
+		items = append(items, menuItem{
 			Title:     sessionTitle(r),
 			ToolTip:   oneLine(sessionTip(r), menuTipRunes),
-			Action:    ActionJump,
+			Action:    actionJump,
 			SessionID: r.Session.ID,
 			Enabled:   true,
 		})
 	}
 	if listed == 0 {
-		items = append(items, MenuItem{Title: "No sessions"})
+		items = append(items, menuItem{Title: "No sessions"})
 	}
 	if st.Problems > 0 {
-		items = append(items, MenuItem{
+		items = append(items, menuItem{
 			Title:   fmt.Sprintf("%d session %s unreadable (see Doctor)", st.Problems, plural(st.Problems, "file", "files")),
 			ToolTip: "Mew skipped sources it could not read; Doctor checks the setup.",
 		})
 	}
 	items = append(items, sep)
 	if st.PanelShown {
-		items = append(items, MenuItem{Title: "Hide Panel", Action: ActionHidePanel, Enabled: true})
+		items = append(items, menuItem{Title: "Hide Panel", Action: actionHidePanel, Enabled: true})
 	} else {
-		items = append(items, MenuItem{Title: "Show Panel", Action: ActionShowPanel, Enabled: true})
+		items = append(items, menuItem{Title: "Show Panel", Action: actionShowPanel, Enabled: true})
 	}
 	items = append(items, sep,
-		MenuItem{Title: "Install Hooks…", Action: ActionInstallHooks, Enabled: true,
+		menuItem{Title: "Install Hooks…", Action: actionInstallHooks, Enabled: true,
 			ToolTip: "Register Mew's hook with Claude Code (mew install)"},
-		MenuItem{Title: "Doctor…", Action: ActionDoctor, Enabled: true,
+		menuItem{Title: "Doctor…", Action: actionDoctor, Enabled: true,
 			ToolTip: "Check that Mew can see your sessions (mew doctor)"},
 		sep,
-		MenuItem{Title: "Sounds", Action: ActionToggleSounds, Enabled: true, Checked: st.Sounds},
-		toggleItem("Notifications", ActionToggleNotifications, st.Notifications),
+		menuItem{Title: "Sounds", Action: actionToggleSounds, Enabled: true, Checked: st.Sounds},
+		toggleItem("Notifications", actionToggleNotifications, st.Notifications),
 		loginItem(st.Login),
 		sep,
-		MenuItem{Title: "Quit Mew", Action: ActionQuit, Enabled: true, Key: "q"},
+		menuItem{Title: "Quit Mew", Action: actionQuit, Enabled: true, Key: "q"},
 	)
 	return items
 }
 
-func toggleItem(title string, a Action, t Toggle) MenuItem {
-	it := MenuItem{Title: title, Action: a, Enabled: true, Checked: t.On}
+func toggleItem(title string, a action, t toggle) menuItem {
+	it := menuItem{Title: title, Action: a, Enabled: true, Checked: t.On}
 	if t.Unavailable != "" {
 		it.Title += " (" + t.Unavailable + ")"
 		it.Enabled, it.Checked = false, false
@@ -127,8 +127,8 @@ func toggleItem(title string, a Action, t Toggle) MenuItem {
 	return it
 }
 
-func loginItem(s LoginStatus) MenuItem {
-	it := MenuItem{Title: "Launch at Login", Action: ActionToggleLogin, Enabled: true, Checked: s.On}
+func loginItem(s loginState) menuItem {
+	it := menuItem{Title: "Launch at Login", Action: actionToggleLogin, Enabled: true, Checked: s.On}
 	switch {
 	case s.Unavailable != "":
 		it.Title += " (" + s.Unavailable + ")"

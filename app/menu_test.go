@@ -9,7 +9,7 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-func titles(items []MenuItem) []string {
+func titles(items []menuItem) []string {
 	var out []string
 	for _, it := range items {
 		if it.Separator {
@@ -21,7 +21,7 @@ func titles(items []MenuItem) []string {
 	return out
 }
 
-func find(t *testing.T, items []MenuItem, a Action) MenuItem {
+func find(t *testing.T, items []menuItem, a action) menuItem {
 	t.Helper()
 	for _, it := range items {
 		if it.Action == a && !it.Separator {
@@ -29,7 +29,7 @@ func find(t *testing.T, items []MenuItem, a Action) MenuItem {
 		}
 	}
 	t.Fatalf("no item with action %d in %q", a, titles(items))
-	return MenuItem{}
+	return menuItem{}
 }
 
 func TestMenuSessionsThenCommands(t *testing.T) {
@@ -37,7 +37,7 @@ func TestMenuSessionsThenCommands(t *testing.T) {
 		shown("k1", session.Working, t0.Add(-time.Minute), "/src/beta"),
 		shown("w1", session.Waiting, t0.Add(-12*time.Second), "/src/alpha"),
 	)
-	items := BuildMenu(MenuState{Rows: rows, Sounds: true, Notifications: Toggle{On: true}})
+	items := buildMenu(menuState{Rows: rows, Sounds: true, Notifications: toggle{On: true}})
 	want := []string{
 		"alpha — waiting · permission · 12s",
 		"beta — working · 1m",
@@ -56,57 +56,57 @@ func TestMenuSessionsThenCommands(t *testing.T) {
 	if got := titles(items); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("menu:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if items[0].Action != ActionJump || items[0].SessionID != "w1" || !items[0].Enabled {
+	if items[0].Action != actionJump || items[0].SessionID != "w1" || !items[0].Enabled {
 		t.Errorf("first session item: %+v", items[0])
 	}
 	if items[0].ToolTip != "Bash: rm -rf build" {
 		t.Errorf("tooltip %q", items[0].ToolTip)
 	}
-	if q := find(t, items, ActionQuit); q.Key != "q" || !q.Enabled {
+	if q := find(t, items, actionQuit); q.Key != "q" || !q.Enabled {
 		t.Errorf("quit: %+v", q)
 	}
-	if s := find(t, items, ActionToggleSounds); !s.Checked {
+	if s := find(t, items, actionToggleSounds); !s.Checked {
 		t.Errorf("sounds on must be checked: %+v", s)
 	}
-	if l := find(t, items, ActionToggleLogin); l.Checked || !l.Enabled {
+	if l := find(t, items, actionToggleLogin); l.Checked || !l.Enabled {
 		t.Errorf("login off: %+v", l)
 	}
 }
 
 func TestMenuEmptyAndPanelShown(t *testing.T) {
-	items := BuildMenu(MenuState{PanelShown: true, Problems: 2})
-	if items[0].Title != "No sessions" || items[0].Enabled || items[0].Action != ActionNone {
+	items := buildMenu(menuState{PanelShown: true, Problems: 2})
+	if items[0].Title != "No sessions" || items[0].Enabled || items[0].Action != actionNone {
 		t.Errorf("empty list: %+v", items[0])
 	}
 	if items[1].Title != "2 session files unreadable (see Doctor)" || items[1].Enabled {
 		t.Errorf("problems line: %+v", items[1])
 	}
-	find(t, items, ActionHidePanel)
+	find(t, items, actionHidePanel)
 	for _, it := range items {
-		if it.Action == ActionShowPanel {
+		if it.Action == actionShowPanel {
 			t.Error("a shown panel offers Hide, not Show")
 		}
 	}
 }
 
 func TestMenuToggles(t *testing.T) {
-	items := BuildMenu(MenuState{
+	items := buildMenu(menuState{
 		Sounds:        false,
-		Notifications: Toggle{On: true, Unavailable: "needs Mew.app"},
-		Login:         LoginStatus{On: true, NeedsApproval: true},
+		Notifications: toggle{On: true, Unavailable: "needs Mew.app"},
+		Login:         loginState{On: true, NeedsApproval: true},
 	})
-	if s := find(t, items, ActionToggleSounds); s.Checked {
+	if s := find(t, items, actionToggleSounds); s.Checked {
 		t.Errorf("sounds off: %+v", s)
 	}
-	n := find(t, items, ActionToggleNotifications)
+	n := find(t, items, actionToggleNotifications)
 	if n.Enabled || n.Checked || n.Title != "Notifications (needs Mew.app)" {
 		t.Errorf("unavailable notifications: %+v", n)
 	}
-	l := find(t, items, ActionToggleLogin)
+	l := find(t, items, actionToggleLogin)
 	if !l.Checked || !l.Enabled || l.Title != "Launch at Login (approve in System Settings)" {
 		t.Errorf("login awaiting approval: %+v", l)
 	}
-	l = find(t, BuildMenu(MenuState{Login: LoginStatus{Unavailable: "move Mew to Applications"}}), ActionToggleLogin)
+	l = find(t, buildMenu(menuState{Login: loginState{Unavailable: "move Mew to Applications"}}), actionToggleLogin)
 	if l.Enabled || l.Title != "Launch at Login (move Mew to Applications)" {
 		t.Errorf("login unavailable: %+v", l)
 	}
@@ -114,20 +114,20 @@ func TestMenuToggles(t *testing.T) {
 
 func TestMenuCapsSessions(t *testing.T) {
 	var in []session.Shown
-	for i := 0; i < MaxMenuSessions+5; i++ {
+	for i := 0; i < maxMenuSessions+5; i++ {
 		in = append(in, shown(fmt.Sprintf("s%02d", i), session.Waiting, t0.Add(-time.Duration(100-i)*time.Second), "/p/x"))
 	}
-	items := BuildMenu(MenuState{Rows: rowsAt(t0, in...)})
+	items := buildMenu(menuState{Rows: rowsAt(t0, in...)})
 	jumps := 0
 	for _, it := range items {
-		if it.Action == ActionJump {
+		if it.Action == actionJump {
 			jumps++
 		}
 	}
-	if jumps != MaxMenuSessions {
-		t.Fatalf("%d session items, want %d", jumps, MaxMenuSessions)
+	if jumps != maxMenuSessions {
+		t.Fatalf("%d session items, want %d", jumps, maxMenuSessions)
 	}
-	more := items[MaxMenuSessions]
+	more := items[maxMenuSessions]
 	if more.Title != "5 more in the panel" || more.Enabled {
 		t.Fatalf("overflow line: %+v", more)
 	}
@@ -141,7 +141,7 @@ func TestMenuCapsSessions(t *testing.T) {
 func TestMenuHostileText(t *testing.T) {
 	s := shown("h1", session.Waiting, t0.Add(-time.Minute), "/p/evil\nproject\x1b[31m\u202eflip"+strings.Repeat("x", 200))
 	s.ToolDetail = "line1\r\nline2\ttab" + strings.Repeat("y", 500)
-	items := BuildMenu(MenuState{Rows: rowsAt(t0, s)})
+	items := buildMenu(menuState{Rows: rowsAt(t0, s)})
 	it := items[0]
 	for _, text := range []string{it.Title, it.ToolTip} {
 		for _, r := range text {

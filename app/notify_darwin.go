@@ -13,12 +13,12 @@ import (
 // ring plays the alerts' sound and posts their notifications (each as the
 // settings allow); main thread.
 func ring(alerts []board.Alert) {
-	if s := AlertSound(alerts, settings); s != "" {
+	if s := alertSound(alerts, settings); s != "" {
 		playSound(s)
 	}
 	// Not authorized (ad-hoc signed, turned off): the sound above and the
 	// panel are the alert.
-	for _, n := range Notifications(alerts, ctrl.Rows(), settings, notifyState().Post) {
+	for _, n := range notifications(alerts, ctrl.Rows(), settings, notifyState().Post) {
 		postNotification(n)
 	}
 }
@@ -71,13 +71,13 @@ func notificationCenter() (objc.Object, bool) {
 	return objc.Call[objc.Object](unCenterClass, objc.Sel("currentNotificationCenter")), true // objc:+UNUserNotificationCenter
 }
 
-// notifyState is NotificationState now; main thread.
-func notifyState() NotifyState {
-	return NotificationState(settings.Notifications, notifyOK, notifyWhy, notifyAuth)
+// notifyState is notificationState now; main thread.
+func notifyState() notifyPlan {
+	return notificationState(settings.Notifications, notifyOK, notifyWhy, notifyAuth)
 }
 
 // refreshNotifyAuth asks macOS for the authorization status (and asks the
-// person, when NotificationState says so); the answers arrive on a
+// person, when notificationState says so); the answers arrive on a
 // background queue and are handed to the main thread. Main thread.
 func refreshNotifyAuth() {
 	center, ok := notificationCenter()
@@ -89,7 +89,7 @@ func refreshNotifyAuth() {
 		func(s objc.Object) {
 			status := objc.Call[int](s, objc.Sel("authorizationStatus")) // an NSInteger; objc:UNNotificationSettings
 			mainAsync(func() {
-				notifyAuth = NotifyAuth{Known: true, Status: status}
+				notifyAuth = notifyAnswer{Known: true, Status: status}
 				if notifyState().Ask {
 					requestNotificationPermission()
 				}
@@ -99,7 +99,7 @@ func refreshNotifyAuth() {
 
 // requestNotificationPermission asks once; macOS remembers the answer and
 // shows no prompt again. An ad-hoc signed app gets an error instead: the
-// menu then says so (NotificationState). Main thread.
+// menu then says so (notificationState). Main thread.
 func requestNotificationPermission() {
 	center, ok := notificationCenter()
 	if !ok {
@@ -112,9 +112,9 @@ func requestNotificationPermission() {
 			// A background queue: hand the answer to the main thread.
 			refused := !granted && !err.IsNil()
 			mainAsync(func() {
-				notifyAuth = NotifyAuth{Known: true, Status: UNStatusDenied, Refused: refused}
+				notifyAuth = notifyAnswer{Known: true, Status: unStatusDenied, Refused: refused}
 				if granted {
-					notifyAuth.Status = UNStatusAuthorized
+					notifyAuth.Status = unStatusAuthorized
 				}
 				if !granted {
 					logger.Print("notifications are not allowed (System Settings › Notifications › Mew); sounds and the panel still alert")
@@ -125,7 +125,7 @@ func requestNotificationPermission() {
 
 // postNotification delivers one notification now; main thread. Its sound
 // is left out: ring plays the alert's sound itself, once per update.
-func postNotification(n Notification) {
+func postNotification(n notification) {
 	center, ok := notificationCenter()
 	if !ok {
 		return
@@ -149,13 +149,13 @@ func postNotification(n Notification) {
 }
 
 // dialogs are the messages waiting to be shown; main thread only.
-var dialogs DialogQueue
+var dialogs dialogQueue
 
 // showDialog queues a message for an alert window; main thread. The alert
 // runs from a one-shot run-loop timer, never inside the caller: callers
 // may be main-queue blocks (mainAsync), and a modal loop inside one keeps
-// the main queue from being serviced until it closes (DialogQueue).
-func showDialog(d Dialog) {
+// the main queue from being serviced until it closes (dialogQueue).
+func showDialog(d dialog) {
 	if !dialogs.Add(d) {
 		return // shown after the ones before it
 	}
@@ -172,7 +172,7 @@ func runDialogs() {
 		a := appkit.NewAlert()
 		a.SetMessageText(d.Title)
 		a.SetInformativeText(d.Text)
-		if StyleOf(d) == AlertCritical {
+		if styleOf(d) == alertCritical {
 			a.SetAlertStyle(appkit.AlertStyleCritical)
 		} else {
 			a.SetAlertStyle(appkit.AlertStyleInformational)

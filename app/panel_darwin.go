@@ -27,7 +27,7 @@ var (
 // package variables, main thread only, since there is one panel view.
 var (
 	// pointsPerPixel is the size of a board pixel on the panel's screen.
-	pointsPerPixel = PointsPerPixel(2)
+	pointsPerPixel = pointsPerPixelFor(2)
 	// frameImage is the current frame as an image, retained while it is
 	// current (replaced on every redraw, so retained by hand).
 	frameImage    appkit.Image
@@ -36,22 +36,22 @@ var (
 	frameH        float64
 )
 
-// MewPanelView is the panel's content: it draws the board's frame and
+// mewPanelView is the panel's content: it draws the board's frame and
 // turns clicks into board pixels. It has no Go fields (darwinkit rule):
 // darwinkit rebuilds this struct from the object pointer on every call
 // into Go, so it must be exactly the embedded wrapper. The Go type name is
 // the Objective-C class name: keep it unique.
-type MewPanelView struct {
+type mewPanelView struct {
 	appkit.View `objc:"NSView"`
 }
 
-// A Go field added to MewPanelView makes this index non-zero, and the
+// A Go field added to mewPanelView makes this index non-zero, and the
 // package (make check-darwin, for both arches) stops compiling.
-var _ = [1]struct{}{}[unsafe.Sizeof(MewPanelView{})-unsafe.Sizeof(unsafe.Pointer(nil))]
+var _ = [1]struct{}{}[unsafe.Sizeof(mewPanelView{})-unsafe.Sizeof(unsafe.Pointer(nil))]
 
 // DrawRect draws the current frame as one image, scaled by whole physical
 // pixels with no smoothing and no antialiasing.
-func (v MewPanelView) DrawRect(dirty foundation.Rect) {
+func (v mewPanelView) DrawRect(dirty foundation.Rect) {
 	ctx := appkit.GraphicsContext_CurrentContext()
 	ctx.SetShouldAntialias(false)
 	ctx.SetImageInterpolation(appkit.ImageInterpolationNone)
@@ -66,28 +66,28 @@ func (v MewPanelView) DrawRect(dirty foundation.Rect) {
 }
 
 // IsFlipped puts the origin at the top left, as in the board's frames.
-func (v MewPanelView) IsFlipped() bool { return true }
+func (v mewPanelView) IsFlipped() bool { return true }
 
 // AcceptsFirstMouse: Mew is never the active app, and the first click on
 // its panel must act, not just activate.
-func (v MewPanelView) AcceptsFirstMouse(event appkit.Event) bool { return true }
+func (v mewPanelView) AcceptsFirstMouse(event appkit.Event) bool { return true }
 
 // MouseDown hands the click to the controller, which decides (a row
 // jumps, a choice button answers); main thread.
-func (v MewPanelView) MouseDown(event appkit.Event) {
+func (v mewPanelView) MouseDown(event appkit.Event) {
 	p := v.ConvertPointFromView(event.LocationInWindow(), nil) // view points, flipped
-	x, y := ToLogical(p.X, p.Y, pointsPerPixel)
+	x, y := toLogical(p.X, p.Y, pointsPerPixel)
 	switch act := ctrl.ClickAt(x, y); act.Kind {
-	case ClickJump:
+	case clickJump:
 		jumpTo(act.ID)
-	case ClickAnswer:
+	case clickAnswer:
 		answerTo(act.ID, act.Choice)
 	}
 }
 
-var registerView = sync.OnceValue(func() objc.UserClass[MewPanelView] {
+var registerView = sync.OnceValue(func() objc.UserClass[mewPanelView] {
 	// A second class of the same name fails: register once.
-	cls := objc.NewClass[MewPanelView](
+	cls := objc.NewClass[mewPanelView](
 		objc.Sel("drawRect:"),
 		objc.Sel("isFlipped"),
 		objc.Sel("acceptsFirstMouse:"),
@@ -117,7 +117,7 @@ func setupPanel() {
 	panel.SetHasShadow(true)
 
 	// alloc + initWithFrame: one init, owned by us (+1) for the app's life.
-	alloc := objc.Call[objc.Object](registerView().Class, objc.Sel("alloc")) // objc:+MewPanelView
+	alloc := objc.Call[objc.Object](registerView().Class, objc.Sel("alloc")) // objc:+mewPanelView
 	panelView = appkit.ViewFrom(alloc.Ptr()).InitWithFrame(start)
 	panel.SetContentView(panelView)
 
@@ -130,7 +130,7 @@ func setupPanel() {
 }
 
 // placePanel sizes the panel for the current frame at the top right of
-// the main screen's visible area (PanelRect).
+// the main screen's visible area (panelRect).
 func placePanel() {
 	f, ok := ctrl.Frame()
 	if !ok {
@@ -140,9 +140,9 @@ func placePanel() {
 	if screen.IsNil() {
 		return // no screen (display asleep, being reconfigured): keep where it is
 	}
-	pointsPerPixel = PointsPerPixel(screen.BackingScaleFactor())
+	pointsPerPixel = pointsPerPixelFor(screen.BackingScaleFactor())
 	vf := screen.VisibleFrame()
-	r := PanelRect(Rect{X: vf.Origin.X, Y: vf.Origin.Y, W: vf.Size.Width, H: vf.Size.Height}, f.W, f.H, pointsPerPixel)
+	r := panelRect(rect{X: vf.Origin.X, Y: vf.Origin.Y, W: vf.Size.Width, H: vf.Size.Height}, f.W, f.H, pointsPerPixel)
 	frameW, frameH = float64(f.W)*pointsPerPixel, float64(f.H)*pointsPerPixel
 	panel.SetFrameDisplay(foundation.Rect{
 		Origin: foundation.Point{X: r.X, Y: r.Y},
@@ -164,7 +164,7 @@ func redrawPanel() {
 	if !ok {
 		return
 	}
-	data, err := FramePNG(f)
+	data, err := framePNG(f)
 	if err != nil {
 		logger.Printf("frame: %v", err)
 		return

@@ -12,48 +12,48 @@ import (
 	"github.com/mew-dev/mew/store"
 )
 
-// Settings are the app's own choices, kept in $MEW_HOME/app.json.
-type Settings struct {
+// appSettings are the app's own choices, kept in $MEW_HOME/app.json.
+type appSettings struct {
 	// Sounds: ring the board's alert sounds.
 	Sounds bool `json:"sounds"`
 	// Notifications: post a macOS notification for each alert (only when
-	// run from Mew.app; see NotificationsAvailable).
+	// run from Mew.app; see notificationsAvailable).
 	Notifications bool `json:"notifications"`
 }
 
-// DefaultSettings are used until the person changes something.
-func DefaultSettings() Settings { return Settings{Sounds: true, Notifications: true} }
+// defaultSettings are used until the person changes something.
+func defaultSettings() appSettings { return appSettings{Sounds: true, Notifications: true} }
 
-// SettingsPath is the settings file in mewHome.
-func SettingsPath(mewHome string) string { return filepath.Join(mewHome, "app.json") }
+// settingsPath is the settings file in mewHome.
+func settingsPath(mewHome string) string { return filepath.Join(mewHome, "app.json") }
 
 // maxSettingsFile bounds what is read of the settings file.
 const maxSettingsFile = 64 << 10
 
-// LoadSettings reads the settings; a missing file gives the defaults. A
+// loadSettings reads the settings; a missing file gives the defaults. A
 // file that cannot be read or parsed gives the defaults and an error to
 // report: the app still starts.
-func LoadSettings(mewHome string) (Settings, error) {
-	s := DefaultSettings()
-	data, err := os.ReadFile(SettingsPath(mewHome))
+func loadSettings(mewHome string) (appSettings, error) {
+	s := defaultSettings()
+	data, err := os.ReadFile(settingsPath(mewHome))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, nil
 	case err != nil:
 		return s, err
 	case len(data) > maxSettingsFile:
-		return s, fmt.Errorf("%s is larger than %d bytes", SettingsPath(mewHome), maxSettingsFile)
+		return s, fmt.Errorf("%s is larger than %d bytes", settingsPath(mewHome), maxSettingsFile)
 	}
 	// Keys missing from the file keep their defaults.
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	if err := dec.Decode(&s); err != nil {
-		return DefaultSettings(), fmt.Errorf("%s: %v", SettingsPath(mewHome), err)
+		return defaultSettings(), fmt.Errorf("%s: %v", settingsPath(mewHome), err)
 	}
 	return s, nil
 }
 
-// SaveSettings writes the settings atomically, private to the person.
-func SaveSettings(mewHome string, s Settings) error {
+// writeSettings writes the settings atomically, private to the person.
+func writeSettings(mewHome string, s appSettings) error {
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
@@ -61,5 +61,5 @@ func SaveSettings(mewHome string, s Settings) error {
 	if err := os.MkdirAll(mewHome, 0o700); err != nil {
 		return err
 	}
-	return store.WriteFileAtomic(SettingsPath(mewHome), append(data, '\n'), 0o600)
+	return store.WriteFileAtomic(settingsPath(mewHome), append(data, '\n'), 0o600)
 }

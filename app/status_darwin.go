@@ -27,15 +27,15 @@ var (
 func setupStatusItem() {
 	statusItem = appkit.StatusBar_SystemStatusBar().StatusItemWithLength(appkit.VariableStatusItemLength)
 	objc.Retain(&statusItem)
-	quietIcon = iconImage(IconImageFor(false))
+	quietIcon = iconImage(iconImageFor(false))
 	objc.Retain(&quietIcon)
-	attentionIcon = iconImage(IconImageFor(true))
+	attentionIcon = iconImage(iconImageFor(true))
 	objc.Retain(&attentionIcon)
 	statusItem.Button().SetImagePosition(appkit.ImageLeft) // the count right of the cat
 
 	statusMenu = appkit.NewMenuWithTitle("Mew")
 	objc.Retain(&statusMenu)
-	statusMenu.SetAutoenablesItems(false) // BuildMenu decides what is enabled
+	statusMenu.SetAutoenablesItems(false) // buildMenu decides what is enabled
 	menuDelegate = &appkit.MenuDelegate{}
 	// The session list and ages change all the time: rebuild on opening.
 	menuDelegate.SetMenuNeedsUpdate(func(menu appkit.Menu) { fillMenu(menu) })
@@ -43,15 +43,15 @@ func setupStatusItem() {
 	statusItem.SetMenu(statusMenu)
 }
 
-func iconImage(ic IconImage) appkit.Image {
+func iconImage(ic iconBitmap) appkit.Image {
 	img := appkit.NewImageWithData(ic.PNG)
 	img.SetSize(foundation.Size{Width: ic.W, Height: ic.H})
 	img.SetTemplate(ic.Template)
 	return img
 }
 
-// setStatusIcon shows IconFor's decision.
-func setStatusIcon(icon StatusIcon) {
+// setStatusIcon shows iconFor's decision.
+func setStatusIcon(icon statusIcon) {
 	b := statusItem.Button()
 	if icon.Attention {
 		b.SetImage(attentionIcon)
@@ -62,11 +62,11 @@ func setStatusIcon(icon StatusIcon) {
 	b.SetToolTip(icon.ToolTip)
 }
 
-// fillMenu replaces the menu's items with BuildMenu's; main thread (the
+// fillMenu replaces the menu's items with buildMenu's; main thread (the
 // menu delegate).
 func fillMenu(menu appkit.Menu) {
 	apply(ctrl.Recheck(time.Now())) // ages as of now
-	items := BuildMenu(MenuState{
+	items := buildMenu(menuState{
 		Rows:          ctrl.Rows(),
 		Problems:      ctrl.Problems(),
 		PanelShown:    ctrl.PanelShown(),
@@ -94,46 +94,46 @@ func fillMenu(menu appkit.Menu) {
 }
 
 // menuAction carries out a chosen item; main thread (the item's action).
-func menuAction(it MenuItem) {
+func menuAction(it menuItem) {
 	now := time.Now()
 	switch it.Action {
-	case ActionJump:
+	case actionJump:
 		jumpTo(it.SessionID)
-	case ActionShowPanel:
+	case actionShowPanel:
 		apply(ctrl.ShowPanel(now))
-	case ActionHidePanel:
+	case actionHidePanel:
 		apply(ctrl.HidePanel(now))
-	case ActionInstallHooks:
-		runSelfInBackground(InstallCommand)
-	case ActionDoctor:
-		runSelfInBackground(DoctorCommand)
-	case ActionToggleSounds:
+	case actionInstallHooks:
+		runSelfInBackground(installCommand)
+	case actionDoctor:
+		runSelfInBackground(doctorCommand)
+	case actionToggleSounds:
 		settings.Sounds = !settings.Sounds
 		saveSettings()
-	case ActionToggleNotifications:
+	case actionToggleNotifications:
 		settings.Notifications = !settings.Notifications
 		saveSettings()
 		refreshNotifyAuth()
-	case ActionToggleLogin:
+	case actionToggleLogin:
 		toggleLogin()
-	case ActionQuit:
+	case actionQuit:
 		quit()
 	}
 }
 
 func saveSettings() {
-	if err := SaveSettings(mewHome, settings); err != nil {
-		showDialog(Dialog{Title: "Mew could not save its settings", Text: err.Error(), Failed: true})
+	if err := writeSettings(mewHome, settings); err != nil {
+		showDialog(dialog{Title: "Mew could not save its settings", Text: err.Error(), Failed: true})
 	}
 }
 
 // runSelfInBackground runs `mew install` or `mew doctor` on a goroutine
 // (they read files and may ask `claude --version`: never on the main
 // thread) and shows the result from the main thread.
-func runSelfInBackground(c SelfCommand) {
+func runSelfInBackground(c selfCommand) {
 	exe := exePath
 	go func() {
-		d := RunSelf(context.Background(), exe, c)
+		d := runSelf(context.Background(), exe, c)
 		mainAsync(func() { showDialog(d) }) // queued: shown from a run-loop timer, not this block
 	}()
 }

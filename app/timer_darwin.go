@@ -20,7 +20,7 @@ var (
 	recheck *time.Timer
 )
 
-// setTicking starts or stops the redraw timer (Effects.Tick: the panel is
+// setTicking starts or stops the redraw timer (effects.Tick: the panel is
 // shown and not occluded).
 func setTicking(on bool) {
 	if on == ticking {
@@ -42,18 +42,18 @@ func setTicking(on bool) {
 	addToTimerModes(ticker)
 }
 
-// addToTimerModes schedules t in TimerModes, by name: it keeps firing
+// addToTimerModes schedules t in timerModes, by name: it keeps firing
 // while the status menu is open or a dialog is up. Never
-// foundation.RunLoopCommonModes (see TimerModes: a Go string is a new
+// foundation.RunLoopCommonModes (see timerModes: a Go string is a new
 // NSString each call, which CFRunLoop does not take for the common modes).
 func addToTimerModes(t foundation.Timer) {
 	rl := foundation.RunLoop_MainRunLoop()
-	for _, m := range TimerModes {
+	for _, m := range timerModes {
 		rl.AddTimerForMode(t, foundation.RunLoopMode(m))
 	}
 }
 
-// scheduleRecheck arranges Controller.Recheck after d (0: none), for a
+// scheduleRecheck arranges controller.Recheck after d (0: none), for a
 // needs-you state that settles while the timer is stopped. A Go timer: its
 // goroutine only hands the work to the main thread.
 func scheduleRecheck(d time.Duration) {

@@ -3,22 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/answer"
-	"github.com/mew-dev/mew/board"
-	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/source/remote"
 )
 
 func init() {
@@ -78,48 +72,38 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		}
 		expected = &label
 	}
-	recs, _ := monitor.Records(o) // a source that could not be read leaves its sessions out
-	rec, err := jumpFindSession(recs, want)
 	// Another machine's answer (--expect) is for this machine's sessions:
 	// never passed on to this machine's remotes.
-	if errors.Is(err, errNoSession) && expected == nil {
-		s, r, rerr := findRemote(o.Store, want, stderr, "answer")
-		if rerr == nil {
-			return answerRemote(stdout, stderr, s, r, fs.Args()[1:], *asJSON)
-		}
-		if !errors.Is(rerr, errNoSession) {
-			err = rerr
-		}
-	}
+	f, err := findSession(o, want, expected == nil, stderr, "answer")
 	if err != nil {
 		fmt.Fprintf(stderr, "mew answer: %v\n", err)
 		return answerUsage
 	}
-	shown := combine.Combine(rec, combine.Unknown)
-	target := answer.Plan(rec, answer.LocalHost(o.Store.Home))
+	shown, target := act.Prompt(f, o.Store.Home)
 	if fs.NArg() == 1 {
 		return answerList(stdout, stderr, shown, target, *asJSON)
 	}
 	if shown.State != session.Waiting {
-		fmt.Fprintf(stderr, "mew answer: %s is not waiting on you (it is %s): nothing typed\n", shortID(rec.ID), shown.State)
+		name := shortID(shown.ID)
+		if f.OnRemote {
+			name = f.Remote.Name + ":" + name
+		}
+		fmt.Fprintf(stderr, "mew answer: %s is not waiting on you (it is %s): nothing typed\n", name, shown.State)
 		return answerNot
 	}
-	choice, err := pickChoice(shown.Choices, fs.Arg(1))
+	choice, err := act.PickChoice(shown.Choices, fs.Arg(1))
 	if err != nil {
 		fmt.Fprintf(stderr, "mew answer: %v\n", err)
 		return answerUsage
 	}
-	var res answer.Result
-	// The other machine saw the label as one line of plain text.
-	if expected != nil && text.OneLine(choice.Label, remote.MaxLabel) != text.OneLine(*expected, remote.MaxLabel) {
-		res = answer.Result{Outcome: answer.Refused, Started: time.Now(),
-			Message: fmt.Sprintf("typed nothing: the prompt changed (choice %d is now %q, not %q)", choice.N, text.OneLine(choice.Label, 60), text.OneLine(*expected, 60))}
-	} else {
-		w := answer.WantFor(rec, choice)
-		a := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home)), Options: answer.Options{Confirm: *confirm}}
-		res = a.Answer(context.Background(), target, w)
+	if expected != nil {
+		if res, refused := act.Unexpected(choice, *expected); refused {
+			return answerReport(stdout, stderr, shown.ID, res, *asJSON)
+		}
 	}
-	return answerReport(stdout, stderr, rec.ID, res, *asJSON)
+	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home)), Options: answer.Options{Confirm: *confirm}}
+	res := (&act.Answerer{Local: act.LocalAnswer(typist)}).AnswerFound(context.Background(), f, choice)
+	return answerReport(stdout, stderr, shown.ID, res, *asJSON)
 }
 
 // answerReport prints an answer's result and returns its exit status.
@@ -146,88 +130,6 @@ func answerReport(stdout, stderr io.Writer, id string, res answer.Result, asJSON
 		fmt.Fprintln(stderr, "mew answer: "+res.Message)
 	}
 	return code
-}
-
-// answerRemote is `mew answer` for a session on another machine: the
-// choices as that machine reported them; an answer is typed by the mew
-// there (answer.OnRemote).
-func answerRemote(stdout, stderr io.Writer, s session.Shown, r remote.Remote, choiceArg []string, asJSON bool) int {
-	t := answer.Target{Why: fmt.Sprintf("%s cannot be reached now", r.Name)}
-	switch {
-	case s.Offline:
-	case s.AnswerVia == "":
-		t.Why = fmt.Sprintf("the mew on %s cannot type into that terminal: %s", r.Name, board.ElsewhereWhy)
-	default:
-		t = answer.Target{Via: "ssh", Why: fmt.Sprintf("over ssh, by the mew on %s (%s)", r.Name, text.OneLine(s.AnswerVia, 32))}
-	}
-	if len(choiceArg) == 0 {
-		return answerList(stdout, stderr, s, t, asJSON)
-	}
-	id := r.Name + ":" + shortID(s.ID)
-	if s.State != session.Waiting {
-		fmt.Fprintf(stderr, "mew answer: %s is not waiting on you (it is %s): nothing typed\n", id, s.State)
-		return answerNot
-	}
-	choice, err := pickChoice(s.Choices, choiceArg[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "mew answer: %v\n", err)
-		return answerUsage
-	}
-	var res answer.Result
-	if t.Via == "" {
-		outcome := answer.NoTerminal
-		if s.Offline {
-			outcome = answer.Refused
-		}
-		res = answer.Result{Outcome: outcome, Message: "typed nothing: " + t.Why, Started: time.Now()}
-	} else {
-		ssh, err := remote.FindSSH()
-		if err != nil {
-			fmt.Fprintf(stderr, "mew answer: %v\n", err)
-			return answerNot
-		}
-		res = answer.OnRemote(context.Background(), r, ssh, s.ID, choice, remote.RunSSH)
-	}
-	return answerReport(stdout, stderr, s.ID, res, asJSON)
-}
-
-// pickChoice finds the choice named by arg: its number, its text (any
-// case), or the start of exactly one choice's text.
-func pickChoice(choices []session.Choice, arg string) (session.Choice, error) {
-	if len(choices) == 0 {
-		return session.Choice{}, fmt.Errorf("Mew does not know this prompt's choices: answer in the terminal")
-	}
-	list := func() string {
-		var parts []string
-		for _, c := range choices {
-			parts = append(parts, fmt.Sprintf("%d %q", c.N, c.Label))
-		}
-		return strings.Join(parts, ", ")
-	}
-	if n, err := strconv.Atoi(arg); err == nil {
-		for _, c := range choices {
-			if c.N == n {
-				return c, nil
-			}
-		}
-		return session.Choice{}, fmt.Errorf("no choice %d; the choices are %s", n, list())
-	}
-	var prefixed []session.Choice
-	for _, c := range choices {
-		if strings.EqualFold(c.Label, arg) {
-			return c, nil
-		}
-		if arg != "" && len(arg) <= len(c.Label) && strings.EqualFold(c.Label[:len(arg)], arg) {
-			prefixed = append(prefixed, c)
-		}
-	}
-	if len(prefixed) == 1 {
-		return prefixed[0], nil
-	}
-	if len(prefixed) > 1 {
-		return session.Choice{}, fmt.Errorf("%q starts several choices: %s", jumpClip(arg), list())
-	}
-	return session.Choice{}, fmt.Errorf("no choice %q; the choices are %s", jumpClip(arg), list())
 }
 
 // answerList prints a session's choices and where an answer would go.

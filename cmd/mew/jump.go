@@ -3,14 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
@@ -66,25 +64,14 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpNone
 	}
-	recs, _ := monitor.Records(o)
-	rec, err := jumpFindSession(recs, want)
-	var plan jump.Plan
-	if err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
-		plan = jump.PlanFor(ctx, rec)
-		cancel()
-	} else if !errors.Is(err, errNoSession) {
-		fmt.Fprintf(stderr, "mew jump: %v\n", err)
-		return jumpUsage
-	} else if p, rerr := jumpRemote(o.Store, want, stderr); rerr == nil {
-		plan = p
-	} else {
-		if !errors.Is(rerr, errNoSession) {
-			err = rerr
-		}
+	f, err := findSession(o, want, true, stderr, "jump")
+	if err != nil {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpUsage
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
+	plan := (&act.Jumper{}).PlanFound(ctx, f)
+	cancel()
 
 	if *dryRun {
 		if *asJSON {
@@ -117,47 +104,6 @@ func jumpExitCode(p jump.Precision) int {
 		return jumpAppOnly
 	}
 	return jumpNone
-}
-
-// jumpFindSession is the session named by id, or by a prefix of exactly one
-// session's id.
-func jumpFindSession(recs []session.Record, want string) (session.Record, error) {
-	return findByID(recs, func(r session.Record) string { return r.ID }, want)
-}
-
-// errNoSession: nothing has that id or prefix (only then are the remotes
-// asked; a prefix of several local sessions is an error, not a reason to
-// act on another machine).
-var errNoSession = errors.New("no session")
-
-// findByID is the item whose id is want, or whose id want is the prefix
-// of, if exactly one.
-func findByID[T any](items []T, idOf func(T) string, want string) (T, error) {
-	var zero T
-	var matches []T
-	for _, it := range items {
-		if idOf(it) == want {
-			return it, nil
-		}
-		if strings.HasPrefix(idOf(it), want) {
-			matches = append(matches, it)
-		}
-	}
-	switch len(matches) {
-	case 0:
-		return zero, fmt.Errorf("%w %q (see `mew status`)", errNoSession, want)
-	case 1:
-		return matches[0], nil
-	}
-	ids := make([]string, 0, len(matches))
-	for _, m := range matches {
-		ids = append(ids, idOf(m))
-	}
-	sort.Strings(ids)
-	if len(ids) > 5 {
-		ids = append(ids[:5], "…")
-	}
-	return zero, errors.New("prefix " + want + " matches several sessions: " + strings.Join(ids, ", "))
 }
 
 func jumpPrintPlan(w io.Writer, p jump.Plan) {

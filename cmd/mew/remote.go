@@ -16,7 +16,6 @@ import (
 
 func init() {
 	register("remote", "sessions on other machines over ssh: add, list, rm", runRemote)
-	register("version", "print this mew's version", runVersion)
 }
 
 func remoteUsage(w io.Writer) {
@@ -216,15 +215,6 @@ func remoteRm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew remote rm: removed, but its cached list stays: %v\n", err)
 	}
 	fmt.Fprintf(stdout, "Removed remote %s.\n", name)
-	return 0
-}
-
-func runVersion(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintln(stderr, "usage: mew version")
-		return 2
-	}
-	fmt.Fprintf(stdout, "mew %s (feed %d)\n", remote.BuildVersion(), remote.FeedVersion)
 	return 0
 }
 

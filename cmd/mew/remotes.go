@@ -6,12 +6,10 @@ import (
 	"io"
 	"time"
 
+	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/install"
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
-	"github.com/mew-dev/mew/store"
 )
 
 // onceTimeout bounds how long a one-shot command waits for the remotes:
@@ -41,35 +39,20 @@ func attachRemotes(ctx context.Context, o *monitor.Options, follow bool, stderr 
 	return hub
 }
 
-// findRemote is the session on a remote named by its id or a prefix of
-// exactly one remote session's id (the remotes asked once); errNoSession
-// when none is.
-func findRemote(st store.Store, want string, stderr io.Writer, cmd string) (session.Shown, remote.Remote, error) {
-	o := monitor.Options{Store: st}
-	hub := attachRemotes(context.Background(), &o, false, stderr, cmd)
-	if hub == nil {
-		return session.Shown{}, remote.Remote{}, fmt.Errorf("%w %q (see `mew status`)", errNoSession, want)
+// findSession is the session named by want, an id or a unique prefix,
+// among this machine's merged records (o's sources read once) and, when
+// withRemotes and none here matches, the remotes' (asked once).
+func findSession(o monitor.Options, want string, withRemotes bool, stderr io.Writer, cmd string) (act.Found, error) {
+	recs, _ := monitor.Records(o) // a source that could not be read leaves its sessions out
+	s := &act.Sessions{}
+	s.Set(recs)
+	if withRemotes {
+		s.Remotes = func() *remote.Hub {
+			ro := monitor.Options{Store: o.Store}
+			return attachRemotes(context.Background(), &ro, false, stderr, cmd)
+		}
 	}
-	s, err := findByID(hub.Sessions(), func(s session.Shown) string { return s.ID }, want)
-	if err != nil {
-		return session.Shown{}, remote.Remote{}, err
-	}
-	s, r, ok := hub.Find(s.ID)
-	if !ok {
-		return session.Shown{}, remote.Remote{}, fmt.Errorf("%w %q (see `mew status`)", errNoSession, want)
-	}
-	return s, r, nil
-}
-
-// jumpRemote plans `mew jump` to a session on a remote (findRemote).
-func jumpRemote(st store.Store, want string, stderr io.Writer) (jump.Plan, error) {
-	s, r, err := findRemote(st, want, stderr, "jump")
-	if err != nil {
-		return jump.Plan{}, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), jump.DefaultPlanTimeout)
-	defer cancel()
-	return jump.PlanRemote(ctx, s, r, jump.LocalRemoteSystem()), nil
+	return s.Find(want)
 }
 
 // doctorRemotes checks each remote of `mew remote add` (reachable, its

@@ -12,13 +12,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
+	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/board"
+	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/board/tui"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/remote"
-	"github.com/mew-dev/mew/store"
 )
 
 func init() {
@@ -71,11 +72,17 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	}
 	defer letGo(cancel, updates)
 	feed := make(chan tui.Update)
-	answers := newBoardAnswerer(o.Store.Home, o.Remote)
+	// Enter and 1-9 act on the sessions of the latest update, what the
+	// board shows.
+	hub, _ := o.Remote.(*remote.Hub)
+	sessions := &act.Sessions{Remotes: func() *remote.Hub { return hub }}
+	jumper := &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions}
+	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
+	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
 	go func() {
 		defer close(feed)
 		for u := range updates {
-			answers.setRecords(u.Records)
+			sessions.Set(u.Records)
 			select {
 			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
 			case <-ctx.Done():
@@ -88,7 +95,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		bell = stderr // the same terminal, outside Bubble Tea's frame
 	}
 	m := tui.New(tui.Options{
-		Updates: feed, Jumper: &boardJumper{runner: &jump.Runner{Exec: jump.CommandExec{}}, remotes: o.Remote}, Answerer: answers,
+		Updates: feed, Jumper: jumper, Answerer: answers,
 		Bell: bell, Title: title,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
@@ -100,44 +107,6 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		return 1
 	}
 	return 0
-}
-
-// boardJumper jumps with the jump package, one jump at a time (a newer
-// Enter replaces a jump still waiting to start).
-type boardJumper struct {
-	runner  *jump.Runner
-	remotes monitor.RemoteSessions // the other machines' sessions, or nil
-}
-
-func (j *boardJumper) Jump(id string) (string, error) {
-	if !session.ValidID(id) {
-		return "", fmt.Errorf("%q is not a session id", id)
-	}
-	st, err := store.Open()
-	if err != nil {
-		return "", err
-	}
-	// This machine's record first: a remote session with the same id is
-	// not listed (remote.Merge).
-	var plan func(ctx context.Context) jump.Plan
-	rec, loadErr := st.Load(id)
-	if loadErr == nil {
-		plan = func(ctx context.Context) jump.Plan { return jump.Make(jump.Gather(ctx, rec, jump.LocalSystem())) }
-	} else if hub, ok := j.remotes.(*remote.Hub); ok {
-		if s, r, found := hub.Find(id); found {
-			plan = func(ctx context.Context) jump.Plan { return jump.PlanRemote(ctx, s, r, jump.LocalRemoteSystem()) }
-		}
-	}
-	if plan == nil {
-		return "", fmt.Errorf("cannot read the session: %w", loadErr)
-	}
-	done := make(chan jump.Result, 1)
-	j.runner.Submit(plan, func(r jump.Result) { done <- r })
-	r := <-done
-	if r.Dropped || r.Precision == jump.None {
-		return "", errors.New(r.Message)
-	}
-	return r.Message, nil
 }
 
 // isTerminal reports whether w is a terminal (not a pipe, file or

@@ -61,8 +61,33 @@ type Options struct {
 // Run runs the agent under a PTY and returns its exit code (128+n when a
 // signal n ended it). The person's terminal is restored on every way out.
 func Run(o Options) (code int, err error) {
+	w, code, err := start(o)
+	if err != nil {
+		return code, err
+	}
+	defer w.master.Close()
+
+	// From here on the person's terminal is raw; every way out restores it.
+	if err := w.makeRaw(); err != nil {
+		w.o.Log("cannot put the terminal in raw mode: %v", err)
+	}
+	defer w.restore()
+	defer func() {
+		if r := recover(); r != nil {
+			w.restore()
+			w.hangUp()
+			code, err = 1, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return w.loop(), nil
+}
+
+// start opens the PTY and starts the agent (or its leader) on it; the
+// person's terminal is not touched yet. On an error nothing runs and code
+// is the exit status to give: 127 not found, 126 not started.
+func start(o Options) (w *wrapper, code int, err error) {
 	if len(o.Argv) == 0 {
-		return 2, errors.New("no command to run")
+		return nil, 2, errors.New("no command to run")
 	}
 	if o.Log == nil {
 		o.Log = func(string, ...any) {}
@@ -72,10 +97,10 @@ func Run(o Options) (code int, err error) {
 	}
 	path, err := exec.LookPath(o.Argv[0])
 	if err != nil {
-		return 127, err
+		return nil, 127, err
 	}
 
-	w := &wrapper{o: o, emu: screen.New(screen.DefaultRows, screen.DefaultCols), termFd: -1}
+	w = &wrapper{o: o, emu: screen.New(screen.DefaultRows, screen.DefaultCols), termFd: -1}
 	if o.Stdin != nil && term.IsTerminal(int(o.Stdin.Fd())) {
 		w.termFd = int(o.Stdin.Fd())
 		// The person's tab, for jumps: the child's own terminal is ours.
@@ -84,9 +109,8 @@ func Run(o Options) (code int, err error) {
 
 	master, slave, err := pty.Open()
 	if err != nil {
-		return 1, fmt.Errorf("cannot open a terminal for the agent: %w", err)
+		return nil, 1, fmt.Errorf("cannot open a terminal for the agent: %w", err)
 	}
-	defer master.Close()
 	w.master = master
 	w.slaveName = slave.Name()
 	w.syncSize()
@@ -118,25 +142,19 @@ func Run(o Options) (code int, err error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
 		slave.Close()
-		return 126, err
+		master.Close()
+		return nil, 126, err
 	}
 	slave.Close()
 	w.child = cmd.Process.Pid
 	w.leader = len(o.Leader) > 0
+	return w, 0, nil
+}
 
-	// From here on the person's terminal is raw; every way out restores it.
-	if err := w.makeRaw(); err != nil {
-		o.Log("cannot put the terminal in raw mode: %v", err)
-	}
-	defer w.restore()
-	defer func() {
-		if r := recover(); r != nil {
-			w.restore()
-			w.hangUp()
-			code, err = 1, fmt.Errorf("internal error: %v", r)
-		}
-	}()
-
+// loop relays between the person's terminal and the agent's, follows the
+// screen and passes signals on, until the agent exits; it returns the
+// agent's exit code.
+func (w *wrapper) loop() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	w.ctx = ctx
@@ -166,7 +184,7 @@ func Run(o Options) (code int, err error) {
 			}
 			cancel()
 			w.finish()
-			return exitCode(ws), nil
+			return exitCode(ws)
 		case <-stops:
 			suspended = true
 			w.suspend()

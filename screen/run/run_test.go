@@ -1,0 +1,226 @@
+//go:build linux
+
+package run
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+// syncBuffer is the person's terminal for a wrapper without one: what the
+// relay writes, read by the test once Run returned.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Clone(s.b.Bytes())
+}
+
+// runIn runs argv under the wrapper with no terminal of the person's (the
+// relay, the screen and the store all the same), in a store of its own.
+func runIn(t *testing.T, home string, argv ...string) (code int, out []byte) {
+	t.Helper()
+	var stdout syncBuffer
+	st := store.Store{Home: home}
+	code, err := Run(Options{
+		Argv: argv, Stdout: &stdout, Stderr: &stdout,
+		Env:   append(os.Environ(), "TERM=xterm-256color"),
+		Store: st, Rules: rules.Cached(rules.Dir(home)),
+		Log: func(format string, args ...any) { t.Logf("wrapper: "+format, args...) },
+	})
+	if err != nil {
+		t.Errorf("Run %q: %v", argv, err) // Errorf: also called off the test's goroutine
+	}
+	return code, stdout.Bytes()
+}
+
+func TestRunPassesTheExitCodeThrough(t *testing.T) {
+	home := t.TempDir()
+	for script, want := range map[string]int{
+		"exit 0":        0,
+		"exit 7":        7,
+		"kill -TERM $$": 128 + 15, // ended by a signal, as a shell reports it
+	} {
+		if code, _ := runIn(t, home, "sh", "-c", script); code != want {
+			t.Errorf("%q: exit %d, want %d", script, code, want)
+		}
+	}
+}
+
+func TestRunRefusesWhatItCannotStart(t *testing.T) {
+	if code, err := Run(Options{}); code != 2 || err == nil {
+		t.Errorf("no command: %d %v", code, err)
+	}
+	if code, err := Run(Options{Argv: []string{"/nonexistent/agent"}}); code != 127 || err == nil {
+		t.Errorf("not found: %d %v", code, err)
+	}
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "agent")
+	os.WriteFile(notExec, []byte("#!/nonexistent/interpreter\n"), 0o755)
+	if code, err := Run(Options{Argv: []string{notExec}, Stdout: &syncBuffer{}}); code != 126 || err == nil {
+		t.Errorf("not startable: %d %v", code, err)
+	}
+}
+
+// Every byte the agent writes reaches the person's terminal unchanged:
+// arbitrary bytes (escape sequences, invalid UTF-8, NULs), more than one
+// read of the relay's buffer.
+func TestRunRelaysTheOutputByteForByte(t *testing.T) {
+	dir := t.TempDir()
+	data := make([]byte, 300<<10)
+	rand.Read(data)
+	copy(data, "\x1b[2J\x1b[H\x1b]0;title\x07héllo \xff\xfe\x00 world\r\n")
+	file := filepath.Join(dir, "data")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// -opost: the terminal's own output processing (\n to \r\n) is off, so
+	// what reaches the PTY is exactly the file.
+	code, out := runIn(t, filepath.Join(dir, "mew"), "sh", "-c", `stty -opost && cat "$1"`, "sh", file)
+	if code != 0 {
+		t.Fatalf("exit %d: %q", code, out[:min(len(out), 200)])
+	}
+	if !bytes.Equal(out, data) {
+		t.Fatalf("relayed %d bytes, want the agent's %d unchanged (first difference at %d)", len(out), len(data), firstDiff(out, data))
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// fakeClaude draws Claude Code's permission dialog and exits; named
+// claude, it is sniffed as Claude Code by its process.
+const fakeClaude = `#!/bin/sh
+printf '\033]0;✳ Claude Code\007\033[2J\033[H'
+printf ' Bash command\r\n   touch x\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel · Tab to amend\r\n'
+sleep 1
+exit 3
+`
+
+// The agent's screen is recorded in the store as a `mew run` session:
+// run:<pid>, its screen read by the wrapper, its process and terminal.
+func TestRunWritesTheSessionFile(t *testing.T) {
+	dir := t.TempDir()
+	agent := filepath.Join(dir, "claude")
+	if err := os.WriteFile(agent, []byte(fakeClaude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "mew")
+	code, out := runIn(t, home, agent)
+	if code != 3 || !bytes.Contains(out, []byte("Esc to cancel")) {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(home, "sessions", "run:*.json"))
+	if len(files) != 1 {
+		t.Fatalf("session files %q, want one run:<pid>", files)
+	}
+	id := strings.TrimSuffix(filepath.Base(files[0]), ".json")
+	rec, err := store.Store{Home: home}.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := rec.Screen
+	if rec.Agent != "claude" || sc == nil || sc.Via != "run" || ID(sc.Pid) != id || !strings.HasPrefix(sc.Tty, "/dev/pts/") {
+		t.Fatalf("record %+v, screen %+v", rec, sc)
+	}
+	if sc.State != session.ScreenBlocked || sc.Reason != session.ReasonPermission || !strings.HasPrefix(sc.Rule, "claude/blocked#") {
+		t.Errorf("screen %+v: want Claude Code's permission dialog", sc)
+	}
+	if rec.Process == nil || rec.Process.Pid != sc.Pid || rec.Process.Tty != sc.Tty {
+		t.Errorf("process %+v: want the agent on the wrapper's terminal", rec.Process)
+	}
+	if _, err := os.Stat(Socket(home, sc.Pid)); err == nil {
+		t.Error("the answer socket outlived the wrapper")
+	}
+}
+
+// fakeClaudeAsks waits for its answer under the dialog and says which one
+// it got.
+const fakeClaudeAsks = `#!/bin/sh
+printf '\033]0;✳ Claude Code\007\033[2J\033[H'
+printf ' Bash command\r\n   touch x\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel · Tab to amend\r\n'
+read -r answer
+printf 'answered %s\r\n' "$answer"
+exit 0
+`
+
+// The answer socket types only while the prompt it was chosen for is
+// shown.
+func TestRunAnswersOnlyTheShownPrompt(t *testing.T) {
+	dir, err := os.MkdirTemp("", "mewrun") // socket paths must stay short
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	agent := filepath.Join(dir, "claude")
+	if err := os.WriteFile(agent, []byte(fakeClaudeAsks), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "mew")
+	type result struct {
+		code int
+		out  []byte
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out := runIn(t, home, agent)
+		done <- result{code, out}
+	}()
+	var sock string
+	for deadline := time.Now().Add(10 * time.Second); sock == ""; time.Sleep(50 * time.Millisecond) {
+		if socks, _ := filepath.Glob(filepath.Join(SocketDir(home), "*.sock")); len(socks) == 1 {
+			sock = socks[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no answer socket")
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var resp Response
+	for deadline := time.Now().Add(10 * time.Second); resp.Screen == nil || resp.Screen.State != session.ScreenBlocked; time.Sleep(100 * time.Millisecond) {
+		if resp, err = Call(ctx, sock, Request{Op: "screen"}); err != nil || !resp.OK {
+			t.Fatalf("screen: %+v %v", resp, err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the dialog was never read: %+v", resp.Screen)
+		}
+	}
+	if r, err := Call(ctx, sock, Request{Op: "type", Rule: resp.Screen.Rule, Prompt: "another prompt", Keys: "2\r"}); err != nil || r.OK {
+		t.Fatalf("typed for a prompt that is not shown: %+v %v", r, err)
+	}
+	if r, err := Call(ctx, sock, Request{Op: "type", Rule: resp.Screen.Rule, Prompt: resp.Screen.Prompt, Keys: "1\r"}); err != nil || !r.OK {
+		t.Fatalf("answer refused: %+v %v", r, err)
+	}
+	r := <-done
+	if r.code != 0 || !bytes.Contains(r.out, []byte("answered 1\r")) {
+		t.Fatalf("exit %d, output %q", r.code, r.out)
+	}
+}
