@@ -378,4 +378,5 @@ func printable(s string) bool {
 	return true
 }
 
+// clipForLog flattens a value quoted in the log to one short line.
 func clipForLog(s string) string { return text.OneLine(s, 80) }

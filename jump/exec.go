@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // DefaultStepTimeout bounds each command of a jump. AppleScript that walks a
@@ -77,7 +79,7 @@ func checkStep(s Step) error {
 		return fmt.Errorf("%w: the program must be an absolute path", ErrBadStep)
 	}
 	if s.ScriptName != "" && Scripts[s.ScriptName] == "" {
-		return fmt.Errorf("%w: unknown script %q", ErrBadStep, clip(s.ScriptName))
+		return fmt.Errorf("%w: unknown script %q", ErrBadStep, text.Clip(s.ScriptName, maxQuoted))
 	}
 	for _, a := range append(append([]string{}, s.Argv...), s.Env...) {
 		if strings.ContainsRune(a, 0) {
@@ -137,7 +139,7 @@ func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
 		case err != nil:
 			sr.Error = err.Error()
 		case s.Want != "" && sr.Output != s.Want:
-			sr.Error = "answered " + strconvQuote(clip(sr.Output))
+			sr.Error = "answered " + strconvQuote(text.Clip(sr.Output, maxQuoted))
 		default:
 			sr.OK = true
 		}
@@ -315,7 +317,7 @@ func RunProcess(ctx context.Context, argv []string, stdin string, env []string) 
 			msg = msg[:i]
 		}
 		if msg != "" {
-			return stdout.String(), fmt.Errorf("%s: %v: %s", filepath.Base(argv[0]), err, clip(msg))
+			return stdout.String(), fmt.Errorf("%s: %v: %s", filepath.Base(argv[0]), err, text.Clip(msg, maxQuoted))
 		}
 		return stdout.String(), fmt.Errorf("%s: %v", filepath.Base(argv[0]), err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 )
@@ -165,7 +166,7 @@ func gatherZellij(z *Zellij, proc *session.Process, sys System, f *Facts) {
 		f.Host = h
 		return
 	}
-	f.HostWhy = fmt.Sprintf("the terminal showing the zellij session is not known ($TERM_PROGRAM %q)", clip(proc.Env["TERM_PROGRAM"]))
+	f.HostWhy = fmt.Sprintf("the terminal showing the zellij session is not known ($TERM_PROGRAM %q)", text.Clip(proc.Env["TERM_PROGRAM"], maxQuoted))
 }
 
 // maxRecordedAncestors is how many ancestors the hook records at most.

@@ -11,6 +11,8 @@ package jump
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // Precision says how close a jump gets to the session.
@@ -245,9 +247,9 @@ func Make(f Facts) Plan {
 		p.Target.ZellijSess, p.Target.ZellijPane = z.Session, z.Pane
 		switch {
 		case !ValidZellijSession(z.Session):
-			why = append(why, fmt.Sprintf("zellij: the recorded session name %q is not one Mew passes on", clip(z.Session)))
+			why = append(why, fmt.Sprintf("zellij: the recorded session name %q is not one Mew passes on", text.Clip(z.Session, maxQuoted)))
 		case !ValidPaneNumber(z.Pane):
-			why = append(why, fmt.Sprintf("zellij: the recorded pane %q is not a pane number", clip(z.Pane)))
+			why = append(why, fmt.Sprintf("zellij: the recorded pane %q is not a pane number", text.Clip(z.Pane, maxQuoted)))
 		case !ValidPath(f.Tools.Zellij):
 			why = append(why, "zellij: the zellij program was not found")
 		default:
@@ -317,7 +319,7 @@ func agentPlace(f Facts) place {
 	case a.Tty == "":
 		pl.ttyWhy = "no terminal device was recorded for the agent"
 	case !ValidTty(f.GOOS, a.Tty):
-		pl.ttyWhy = fmt.Sprintf("the recorded terminal %q is not a terminal device name", clip(a.Tty))
+		pl.ttyWhy = fmt.Sprintf("the recorded terminal %q is not a terminal device name", text.Clip(a.Tty, maxQuoted))
 	case !a.Alive:
 		pl.ttyWhy = fmt.Sprintf("the agent process has exited, so %s may belong to another tab now", a.Tty)
 	default:
@@ -337,9 +339,9 @@ func tmuxStep(f Facts) (Step, string, string) {
 	case t.Why != "":
 		return Step{}, "", t.Why
 	case !ValidSocket(t.Socket):
-		return Step{}, "", fmt.Sprintf("the recorded socket %q is not a usable socket path", clip(t.Socket))
+		return Step{}, "", fmt.Sprintf("the recorded socket %q is not a usable socket path", text.Clip(t.Socket, maxQuoted))
 	case !ValidTmuxPane(t.Pane):
-		return Step{}, "", fmt.Sprintf("the recorded pane %q is not a tmux pane id", clip(t.Pane))
+		return Step{}, "", fmt.Sprintf("the recorded pane %q is not a tmux pane id", text.Clip(t.Pane, maxQuoted))
 	case !ValidPath(f.Tools.Tmux):
 		return Step{}, "", "the tmux program was not found"
 	case t.Client == nil:
@@ -347,7 +349,7 @@ func tmuxStep(f Facts) (Step, string, string) {
 	case t.Client.Control:
 		return Step{}, "", "the only clients are control-mode clients (tmux integration), whose tabs Mew cannot select"
 	case !ValidTty(f.GOOS, t.Client.Tty):
-		return Step{}, "", fmt.Sprintf("the client's terminal %q is not a terminal device name", clip(t.Client.Tty))
+		return Step{}, "", fmt.Sprintf("the client's terminal %q is not a terminal device name", text.Clip(t.Client.Tty, maxQuoted))
 	}
 	return Step{
 		Name:  fmt.Sprintf("tmux: show pane %s on the client %s", t.Pane, t.Client.Tty),
@@ -424,7 +426,7 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 		case u == "":
 			say("%s: no focus URL recorded (Warp before v0.2026.05.27); bringing %s forward only", name, name)
 		case !ValidWarpURL(u):
-			say("%s: the recorded focus URL %q is not a warp:// link; bringing %s forward only", name, clip(u), name)
+			say("%s: the recorded focus URL %q is not a warp:// link; bringing %s forward only", name, text.Clip(u, maxQuoted), name)
 		default:
 			p.Target.WarpURL = u
 			p.Outer = append(p.Outer, Step{Name: name + ": open the tab's focus URL", Argv: []string{openPath, u}, Gives: Tab})
@@ -604,9 +606,6 @@ func mechanism(p Plan) string {
 	return strings.Join(m, "+")
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}
+// maxQuoted bounds a recorded value quoted in a plan's reason or a step's
+// error (text.Clip): 80 characters and "…".
+const maxQuoted = 81
