@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/text"
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // The AppleScript programs an iTerm2 answer runs. They are constants:
@@ -75,7 +75,7 @@ type ITermTerminal struct {
 
 // NewITermTerminal checks the session id.
 func NewITermTerminal(guid string) (*ITermTerminal, error) {
-	if !jump.ValidITermSession(guid) {
+	if !terminal.ValidITermSession(guid) {
 		return nil, fmt.Errorf("%q is not an iTerm2 session id", guid)
 	}
 	return &ITermTerminal{Session: guid}, nil
@@ -144,10 +144,10 @@ func (t *ITermTerminal) Type(ctx context.Context, live Live) error {
 }
 
 // runOsascript runs `osascript -` with script on stdin and args as its
-// argv: no shell, no text spliced into the script (jump.RunProcess: killed
+// argv: no shell, no text spliced into the script (terminal.RunProcess: killed
 // with its process group when ctx ends).
 func runOsascript(ctx context.Context, script string, args ...string) (string, error) {
-	out, err := jump.RunProcess(ctx, append([]string{jump.OsascriptPath, "-"}, args...), script, nil)
+	out, err := terminal.RunProcess(ctx, append([]string{terminal.OsascriptPath, "-"}, args...), script, nil)
 	switch {
 	case err == nil:
 		return out, nil

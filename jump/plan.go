@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // Precision says how close a jump gets to the session.
@@ -53,7 +54,7 @@ func lower(a, b Precision) Precision {
 // Program paths on macOS: absolute, so the app's minimal PATH can't
 // substitute another program.
 const (
-	osascriptPath = "/usr/bin/osascript"
+	osascriptPath = terminal.OsascriptPath
 	openPath      = "/usr/bin/open"
 	lsappinfoPath = "/usr/bin/lsappinfo"
 )
@@ -246,11 +247,11 @@ func Make(f Facts) Plan {
 	} else if z := f.Zellij; z != nil {
 		p.Target.ZellijSess, p.Target.ZellijPane = z.Session, z.Pane
 		switch {
-		case !ValidZellijSession(z.Session):
+		case !terminal.ValidZellijSession(z.Session):
 			why = append(why, fmt.Sprintf("zellij: the recorded session name %q is not one Mew passes on", text.Clip(z.Session, maxQuoted)))
-		case !ValidPaneNumber(z.Pane):
+		case !terminal.ValidPaneNumber(z.Pane):
 			why = append(why, fmt.Sprintf("zellij: the recorded pane %q is not a pane number", text.Clip(z.Pane, maxQuoted)))
-		case !ValidPath(f.Tools.Zellij):
+		case !terminal.ValidPath(f.Tools.Zellij):
 			why = append(why, "zellij: the zellij program was not found")
 		default:
 			p.Inner = append(p.Inner, Step{
@@ -318,14 +319,14 @@ func agentPlace(f Facts) place {
 	switch {
 	case a.Tty == "":
 		pl.ttyWhy = "no terminal device was recorded for the agent"
-	case !ValidTty(f.GOOS, a.Tty):
+	case !terminal.ValidTty(f.GOOS, a.Tty):
 		pl.ttyWhy = fmt.Sprintf("the recorded terminal %q is not a terminal device name", text.Clip(a.Tty, maxQuoted))
 	case !a.Alive:
 		pl.ttyWhy = fmt.Sprintf("the agent process has exited, so %s may belong to another tab now", a.Tty)
 	default:
 		pl.tty = a.Tty
 	}
-	if a.Alive && ValidPath(a.Cwd) {
+	if a.Alive && terminal.ValidPath(a.Cwd) {
 		pl.cwd = a.Cwd
 	}
 	return pl
@@ -338,17 +339,17 @@ func tmuxStep(f Facts) (Step, string, string) {
 	switch {
 	case t.Why != "":
 		return Step{}, "", t.Why
-	case !ValidSocket(t.Socket):
+	case !terminal.ValidSocket(t.Socket):
 		return Step{}, "", fmt.Sprintf("the recorded socket %q is not a usable socket path", text.Clip(t.Socket, maxQuoted))
-	case !ValidTmuxPane(t.Pane):
+	case !terminal.ValidTmuxPane(t.Pane):
 		return Step{}, "", fmt.Sprintf("the recorded pane %q is not a tmux pane id", text.Clip(t.Pane, maxQuoted))
-	case !ValidPath(f.Tools.Tmux):
+	case !terminal.ValidPath(f.Tools.Tmux):
 		return Step{}, "", "the tmux program was not found"
 	case t.Client == nil:
 		return Step{}, "", "no client is attached to the tmux server"
 	case t.Client.Control:
 		return Step{}, "", "the only clients are control-mode clients (tmux integration), whose tabs Mew cannot select"
-	case !ValidTty(f.GOOS, t.Client.Tty):
+	case !terminal.ValidTty(f.GOOS, t.Client.Tty):
 		return Step{}, "", fmt.Sprintf("the client's terminal %q is not a terminal device name", text.Clip(t.Client.Tty, maxQuoted))
 	}
 	return Step{
@@ -362,7 +363,7 @@ func tmuxStep(f Facts) (Step, string, string) {
 func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 	name := hostName(h)
 	p.Host = name
-	if ValidBundleID(h.BundleID) {
+	if terminal.ValidBundleID(h.BundleID) {
 		p.BundleID = h.BundleID
 	}
 	darwin := f.GOOS == "darwin"
@@ -398,7 +399,7 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 			p.Target.ITermURL = u
 			p.Outer = append(p.Outer, Step{Name: "iTerm2: reveal the session by its URL", Argv: []string{openPath, u}, Gives: Pane})
 		}
-		guid := ITermSession(pl.env["ITERM_SESSION_ID"])
+		guid := terminal.ITermSession(pl.env["ITERM_SESSION_ID"])
 		if guid != "" {
 			p.Target.ITermSession = guid
 			p.Outer = append(p.Outer, osa("iterm-by-id", guid, Pane, "iTerm2: select session "+guid))
@@ -425,7 +426,7 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 		switch {
 		case u == "":
 			say("%s: no focus URL recorded (Warp before v0.2026.05.27); bringing %s forward only", name, name)
-		case !ValidWarpURL(u):
+		case !terminal.ValidWarpURL(u):
 			say("%s: the recorded focus URL %q is not a warp:// link; bringing %s forward only", name, text.Clip(u, maxQuoted), name)
 		default:
 			p.Target.WarpURL = u
@@ -454,9 +455,9 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 	case KindWezTerm:
 		pane := pl.env["WEZTERM_PANE"]
 		switch {
-		case !ValidPaneNumber(pane):
+		case !terminal.ValidPaneNumber(pane):
 			say("WezTerm: no pane id recorded; bringing WezTerm forward only")
-		case !ValidPath(f.Tools.WezTerm):
+		case !terminal.ValidPath(f.Tools.WezTerm):
 			say("WezTerm: the wezterm program was not found; bringing WezTerm forward only")
 		default:
 			step := Step{
@@ -464,7 +465,7 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 				Argv:  []string{f.Tools.WezTerm, "cli", "--no-auto-start", "activate-pane", "--pane-id", pane},
 				Gives: Pane,
 			}
-			if sock := pl.env["WEZTERM_UNIX_SOCKET"]; ValidSocket(sock) {
+			if sock := pl.env["WEZTERM_UNIX_SOCKET"]; terminal.ValidSocket(sock) {
 				step.Env = []string{"WEZTERM_UNIX_SOCKET=" + sock}
 			}
 			p.Target.WezTermPane = pane
@@ -475,11 +476,11 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 	case KindKitty:
 		win, listen := pl.env["KITTY_WINDOW_ID"], pl.env["KITTY_LISTEN_ON"]
 		switch {
-		case !ValidPaneNumber(win):
+		case !terminal.ValidPaneNumber(win):
 			say("kitty: no window id recorded; bringing kitty forward only")
-		case !ValidKittyListen(listen):
+		case !terminal.ValidKittyListen(listen):
 			say("kitty: remote control is off (no usable KITTY_LISTEN_ON); bringing kitty forward only")
-		case !ValidPath(f.Tools.Kitten):
+		case !terminal.ValidPath(f.Tools.Kitten):
 			say("kitty: the kitten program was not found; bringing kitty forward only")
 		default:
 			p.Target.KittyWindow, p.Target.KittyListen = win, listen
@@ -496,7 +497,7 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 		if folder != "" && activate != nil {
 			p.Target.Folder = folder
 			app := []string{"-b", h.BundleID}
-			if ValidAppPath(h.AppPath) {
+			if terminal.ValidAppPath(h.AppPath) {
 				app = []string{"-a", h.AppPath}
 			}
 			p.Outer = append(p.Outer, Step{
@@ -517,7 +518,7 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 	}
 	if activate != nil {
 		p.Outer = append(p.Outer, *activate)
-		if ValidBundleID(h.BundleID) {
+		if terminal.ValidBundleID(h.BundleID) {
 			p.Verify = &Verify{
 				BundleID: h.BundleID, Lsappinfo: lsappinfoPath,
 				Reopen: Step{Name: "open " + name + " with LaunchServices", Argv: []string{openPath, "-b", h.BundleID}, Gives: App},
@@ -532,9 +533,9 @@ func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
 func activateStep(h Host, name string) *Step {
 	var argv []string
 	switch {
-	case ValidBundleID(h.BundleID):
+	case terminal.ValidBundleID(h.BundleID):
 		argv = []string{openPath, "-b", h.BundleID}
-	case ValidAppPath(h.AppPath):
+	case terminal.ValidAppPath(h.AppPath):
 		argv = []string{openPath, "-a", h.AppPath}
 	default:
 		return nil
@@ -550,14 +551,14 @@ func editorFolder(pl place, cwd string, open []string) (string, string) {
 	switch {
 	case pl.tmux || pl.zellij:
 		return "", "the session runs in a multiplexer, so its editor window is not known"
-	case !ValidPath(cwd):
+	case !terminal.ValidPath(cwd):
 		return "", "no working directory recorded"
 	case len(open) == 0:
 		return "", "the editor's open folders are not known"
 	}
 	var found []string
 	for _, f := range open {
-		if ValidPath(f) && (cwd == f || strings.HasPrefix(cwd, f+"/") || f == "/") {
+		if terminal.ValidPath(f) && (cwd == f || strings.HasPrefix(cwd, f+"/") || f == "/") {
 			found = append(found, f)
 		}
 	}
@@ -609,3 +610,14 @@ func mechanism(p Plan) string {
 // maxQuoted bounds a recorded value quoted in a plan's reason or a step's
 // error (text.Clip): 80 characters and "…".
 const maxQuoted = 81
+
+// ITermRevealURL is iTerm2's URL that reveals a session (window, tab and
+// split at once, no Automation prompt): iTerm2 takes the whole
+// $ITERM_SESSION_ID ("w0t1p0:GUID") and looks the GUID up. "" when env is
+// not such an id.
+func ITermRevealURL(env string) string {
+	if !terminal.ValidITermSessionID(env) {
+		return ""
+	}
+	return "iterm2:reveal?sessionid=" + env
+}
