@@ -1,7 +1,8 @@
 // Package jump takes the person from a session to the terminal tab or tmux
 // pane it runs in. Planning is pure: Make turns the facts about a session
 // (its record, its host application found from the process tree, its tmux
-// client) into a Plan of argument vectors; Gather collects those facts;
+// client) into a Plan of argument vectors, with one planner per
+// multiplexer and terminal (planners.go); Gather collects those facts;
 // Execute and Runner carry a plan out, one jump at a time.
 //
 // A jump to the wrong tab is worse than none: when a plan cannot point at the

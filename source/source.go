@@ -1,7 +1,12 @@
-// Package source defines what a signal source hands the monitor. Each
-// source lives in its own package (screen/tmux, Codex's rollout, the
-// process scan, …) and depends only on this one; the monitor gathers them
-// and merges what they saw into one session per agent process.
+// Package source defines what an input other than the hook hands the
+// monitor: the Source interface and its Observations. The inputs live
+// beside it, one package each under source/: tmux (screens Mew reads
+// itself), codex (Codex's rollout logs), procscan (agent processes seen in
+// the process table), registry (Claude Code's own session registry) and
+// remote (the sessions of other machines' mews). They import this package
+// and shared ones (session, store, terminal, rules), never the monitor; the
+// monitor gathers them and merges what they saw into one session per agent
+// process.
 package source
 
 import (

@@ -3,10 +3,12 @@
 // that name its tab or pane, and the agent's process up to the terminal
 // app: Env, DescribeAgent), the validators for terminal ids (ValidTmuxPane,
 // ValidTty, ValidPath, …) every value passes before it reaches a command,
-// and the bounded process runner used to talk to terminals (RunProcess).
+// and the bounded process runner used to talk to terminals (RunProcess,
+// and ITermScript, the iTerm2 session loop jump and answer run with it).
 //
-// It imports no part of the write side: the hook, `mew run`, the process
-// sources, jump and answer all use it.
+// It imports no part of the write side, so the hook, `mew run`, the
+// sources, jump and answer all use it; the hook links it, so nothing here
+// may cost at start (see pattern).
 package terminal
 
 import (
