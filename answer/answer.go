@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
@@ -203,17 +204,10 @@ func firstDiff(was, now string) string {
 			y = b[i]
 		}
 		if x != y {
-			return fmt.Sprintf("%q is now %q", clip(x, 60), clip(y, 60))
+			return fmt.Sprintf("%q is now %q", text.Clip(x, 60), text.Clip(y, 60))
 		}
 	}
 	return "?"
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // Do answers on term: it reads the screen, checks it (Check), waits until

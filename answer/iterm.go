@@ -8,57 +8,27 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/text"
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/terminal"
 )
 
-// The AppleScript programs an iTerm2 answer runs. They are constants:
-// the session id and the keys reach them as argv (passed to `osascript -`
-// as separate arguments), never spliced into script text. Neither
-// launches iTerm2 when it is not running.
-
-// scriptITermRead prints "ok", the session's name (its title) and its
-// visible contents, one per line, for the session whose unique ID is item
-// 1 of argv; or a word saying why not.
-const scriptITermRead = `on run argv
-	set wanted to item 1 of argv
-	if application id "com.googlecode.iterm2" is not running then return "notrunning"
-	tell application id "com.googlecode.iterm2"
-		repeat with w in windows
-			repeat with t in tabs of w
-				repeat with s in sessions of t
-					if unique ID of s is wanted then
-						return "ok" & linefeed & (name of s) & linefeed & (contents of s)
-					end if
-				end repeat
-			end repeat
-		end repeat
-	end tell
-	return "notfound"
-end run
-`
-
-// scriptITermWrite types item 2 of argv into the session whose unique ID
-// is item 1, as if typed (no newline added).
-const scriptITermWrite = `on run argv
-	set wanted to item 1 of argv
-	set typed to item 2 of argv
-	if application id "com.googlecode.iterm2" is not running then return "notrunning"
-	tell application id "com.googlecode.iterm2"
-		repeat with w in windows
-			repeat with t in tabs of w
-				repeat with s in sessions of t
-					if unique ID of s is wanted then
-						tell s to write text typed newline no
-						return "ok"
-					end if
-				end repeat
-			end repeat
-		end repeat
-	end tell
-	return "notfound"
-end run
-`
+// The AppleScript programs an iTerm2 answer runs: iTerm2's session loop
+// (terminal.ITermScript, shared with jump) with what to do with the
+// session. The session id and the keys reach them as argv (passed to
+// `osascript -` as separate arguments), never spliced into script text.
+// Neither launches iTerm2 when it is not running.
+var (
+	// scriptITermRead prints "ok", the session's name (its title) and
+	// its visible contents, one per line, for the session whose unique
+	// ID is item 1 of argv; or a word saying why not.
+	scriptITermRead = terminal.ITermScript("unique ID",
+		[]string{`return "ok" & linefeed & (name of s) & linefeed & (contents of s)`})
+	// scriptITermWrite types item 2 of argv into the session whose
+	// unique ID is item 1, as if typed (no newline added).
+	scriptITermWrite = terminal.ITermScript("unique ID",
+		[]string{"tell s to write text typed newline no", `return "ok"`},
+		"set typed to item 2 of argv")
+)
 
 // iTermStepTimeout bounds one osascript call (the Automation prompt is
 // the jump's to show: an answer that meets it fails and says so).
@@ -75,7 +45,7 @@ type ITermTerminal struct {
 
 // NewITermTerminal checks the session id.
 func NewITermTerminal(guid string) (*ITermTerminal, error) {
-	if !jump.ValidITermSession(guid) {
+	if !terminal.ValidITermSession(guid) {
 		return nil, fmt.Errorf("%q is not an iTerm2 session id", guid)
 	}
 	return &ITermTerminal{Session: guid}, nil
@@ -144,10 +114,10 @@ func (t *ITermTerminal) Type(ctx context.Context, live Live) error {
 }
 
 // runOsascript runs `osascript -` with script on stdin and args as its
-// argv: no shell, no text spliced into the script (jump.RunProcess: killed
+// argv: no shell, no text spliced into the script (terminal.RunProcess: killed
 // with its process group when ctx ends).
 func runOsascript(ctx context.Context, script string, args ...string) (string, error) {
-	out, err := jump.RunProcess(ctx, append([]string{jump.OsascriptPath, "-"}, args...), script, nil)
+	out, err := terminal.RunProcess(ctx, append([]string{terminal.OsascriptPath, "-"}, args...), script, nil)
 	switch {
 	case err == nil:
 		return out, nil

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -38,7 +39,7 @@ const maxLoggedPrompt = 600
 
 // AppendLog adds one line to the log at path (0600, in a 0700 directory).
 func AppendLog(path string, e Entry) error {
-	e.Prompt = clip(e.Prompt, maxLoggedPrompt)
+	e.Prompt = text.Clip(e.Prompt, maxLoggedPrompt)
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err

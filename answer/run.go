@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/mew-dev/mew/internal/text"
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/rules"
 	runwrap "github.com/mew-dev/mew/screen/run"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // RunTerminal is a `mew run` wrapper's terminal, through its answer
@@ -22,7 +22,7 @@ type RunTerminal struct {
 
 // NewRunTerminal checks the socket path.
 func NewRunTerminal(socket string) (*RunTerminal, error) {
-	if !jump.ValidSocket(socket) {
+	if !terminal.ValidSocket(socket) {
 		return nil, fmt.Errorf("%q is not a socket path", socket)
 	}
 	return &RunTerminal{Socket: socket}, nil

@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mew-dev/mew/jump"
 	runwrap "github.com/mew-dev/mew/screen/run"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/tmux"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // Ways Mew types into a terminal (Target.Via, session.Shown.AnswerVia).
@@ -52,13 +52,13 @@ func LocalHost(mewHome string) Host {
 }
 
 // Plan finds where to type an answer to rec. It is pure: a record's
-// values are used only in the shapes jump's validators accept.
+// values are used only in the shapes terminal's validators accept.
 func Plan(rec session.Record, h Host) Target {
 	goos := h.GOOS
 	sc, p := rec.Screen, rec.Process
 	if sc != nil && sc.Via == ViaRun && !sc.Background {
 		path := runwrap.Socket(h.MewHome, sc.Pid)
-		if sc.Pid <= 0 || !jump.ValidSocket(path) {
+		if sc.Pid <= 0 || !terminal.ValidSocket(path) {
 			return Target{Why: "the `mew run` wrapper's answer socket is unknown (or its path too long): answer in the terminal"}
 		}
 		return Target{Via: ViaRun, Run: path, Why: "the `mew run` wrapper of pid " + strconv.Itoa(sc.Pid)}
@@ -68,25 +68,25 @@ func Plan(rec session.Record, h Host) Target {
 		// hooks' record may name another: an agent's daemon started
 		// elsewhere).
 		switch {
-		case !jump.ValidTmuxPane(sc.Pane):
+		case !terminal.ValidTmuxPane(sc.Pane):
 			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
-		case h.TmuxSocket != "" && !jump.ValidSocket(h.TmuxSocket):
+		case h.TmuxSocket != "" && !terminal.ValidSocket(h.TmuxSocket):
 			return Target{Why: "the tmux socket Mew reads is not a plain path: answer in the terminal"}
 		}
 		return Target{Via: ViaTmux, Pane: sc.Pane, Socket: h.TmuxSocket, Why: "tmux pane " + sc.Pane}
 	}
 	if p != nil && p.Tmux != nil && p.Tmux.Pane != "" {
 		socket := p.Tmux.Socket
-		if socket != "" && !jump.ValidSocket(socket) {
+		if socket != "" && !terminal.ValidSocket(socket) {
 			return Target{Why: "the tmux socket recorded for the session is not a plain path: answer in the terminal"}
 		}
-		if !jump.ValidTmuxPane(p.Tmux.Pane) {
+		if !terminal.ValidTmuxPane(p.Tmux.Pane) {
 			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
 		}
 		return Target{Via: ViaTmux, Pane: p.Tmux.Pane, Socket: socket, Why: "tmux pane " + p.Tmux.Pane}
 	}
 	if p != nil && p.Env["ITERM_SESSION_ID"] != "" && (p.Host == nil || p.Host.BundleID == "" || p.Host.BundleID == iTermBundle) {
-		guid := jump.ITermSession(p.Env["ITERM_SESSION_ID"])
+		guid := terminal.ITermSession(p.Env["ITERM_SESSION_ID"])
 		switch {
 		case guid == "":
 			return Target{Why: "the iTerm2 session id recorded for the session is not one: answer in the terminal"}

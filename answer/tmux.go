@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/tmux"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // TmuxTerminal is a tmux pane: read with capture-pane (the visible rows,
@@ -28,7 +28,7 @@ type TmuxTerminal struct {
 // NewTmuxTerminal checks the pane id; the pane's foreground job is read
 // from this machine's process table.
 func NewTmuxTerminal(r tmux.Runner, pane string) (*TmuxTerminal, error) {
-	if !jump.ValidTmuxPane(pane) {
+	if !terminal.ValidTmuxPane(pane) {
 		return nil, fmt.Errorf("%q is not a tmux pane id", pane)
 	}
 	return &TmuxTerminal{Runner: r, Pane: pane, Procs: tmux.LocalProcs{}}, nil

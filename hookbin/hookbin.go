@@ -1,5 +1,6 @@
-// Package hookbin is the mew-hook program: Claude Code runs it for every hook
-// event with the payload on stdin. It folds the event into the session's file
+// Package hookbin is the mew-hook program: every agent Mew installs hooks
+// into (Claude Code, and the others with --agent=NAME) runs it for each
+// hook event with the payload on stdin. It folds the event into the session's file
 // and must never interfere with the agent: nothing on stdout, exit 0 on every
 // input, and bounded time even when the state directory is locked forever.
 // Anything worth saying goes to a size-capped $MEW_HOME/mew-hook.log.
@@ -7,7 +8,6 @@ package hookbin
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -20,6 +20,7 @@ import (
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // Time limits. Claude Code's own timeout for Mew's hook entries is 10 s
@@ -260,43 +261,6 @@ func (o *Options) agent() string {
 	return o.Agent
 }
 
-// envForJump are the variables a jump needs to find the terminal tab or
-// pane: each terminal's own handle for the session's tab, recorded at
-// SessionStart (README, "Jump precision"), and what tells which app it is.
-var envForJump = []string{
-	"TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TERM_SESSION_ID", "ITERM_SESSION_ID",
-	"TMUX", "TMUX_PANE", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET",
-	"KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "KITTY_PID", "__CFBundleIdentifier",
-	"WARP_FOCUS_URL", "ZELLIJ", "ZELLIJ_PANE_ID", "ZELLIJ_SESSION_NAME", "GHOSTTY_SURFACE_ID",
-	// Set by `mew run` for its child: the person's terminal, outside the
-	// wrapper's own PTY.
-	RunTtyEnv,
-	"VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_PID", "VSCODE_CWD",
-}
-
-// EnvForJump lists the variables a jump needs (for sources that read
-// another process's environment, such as Codex's TUI).
-func EnvForJump() []string { return envForJump }
-
-// JumpEnv keeps the variables a jump needs from an environment (plain,
-// bounded values only) and the tmux pane they name.
-func JumpEnv(getenv func(string) string) (map[string]string, *session.Tmux) {
-	env := map[string]string{}
-	for _, k := range envForJump {
-		v := getenv(k)
-		if v != "" && len(v) <= maxEnvValue && printable(v) {
-			env[k] = v
-		}
-	}
-	return env, tmuxFromEnv(env["TMUX"], env["TMUX_PANE"])
-}
-
-const maxEnvValue = 512
-
-// RunTtyEnv names the terminal `mew run` itself runs in; its child's own
-// terminal is the wrapper's PTY, which no terminal app knows.
-const RunTtyEnv = "MEW_RUN_TTY"
-
 // captureProcess records the agent process: the nearest ancestor of the hook
 // that is not a shell, its start time, terminal and environment.
 func captureProcess(o *Options) *session.Process {
@@ -305,77 +269,10 @@ func captureProcess(o *Options) *session.Process {
 		o.Log.Printf("-", "cannot find the agent process above the hook: %v", err)
 		agent = proctree.Proc{}
 	}
-	p := DescribeAgent(agent, o.Procs, o.Getenv, o.Tty)
+	p := terminal.DescribeAgent(agent, o.Procs, o.Getenv, o.Tty)
 	p.HookPid = o.Pid
 	return p
 }
 
-// DescribeAgent records an agent process for liveness and jumps: its start
-// time, terminal, the environment variables that name its tab or pane, and
-// its ancestors up to the terminal app (`mew run` records its child the
-// same way). A zero agent records the environment only.
-func DescribeAgent(agent proctree.Proc, procs proctree.Table, getenv func(string) string, tty func(int) (string, error)) *session.Process {
-	p := &session.Process{}
-	p.Env, p.Tmux = JumpEnv(getenv)
-	p.Headless = headless(getenv)
-	if agent.Pid <= 0 {
-		return p
-	}
-	p.Pid, p.StartMs, p.Name = agent.Pid, agent.StartMs, agent.Name
-	if tty != nil {
-		p.Tty, _ = tty(agent.Pid)
-	}
-	for i, a := range proctree.Ancestors(procs, agent.Pid) {
-		if i == 16 {
-			break
-		}
-		p.Ancestors = append(p.Ancestors, session.Ancestor{Pid: a.Pid, Name: a.Name, Exe: a.Exe})
-		if p.Host == nil {
-			// The host app by path alone (no plist read here); jump
-			// confirms it from the bundle's Info.plist.
-			if app := proctree.OutermostApp(a.Exe); app != "" {
-				p.Host = &session.Host{AppPath: app, Pid: a.Pid}
-			}
-		}
-	}
-	return p
-}
-
-// headless says whether no person attends the session: Claude Code tells
-// its hooks in CLAUDE_CODE_SESSION_ATTENDED (0 for `claude -p` and SDK
-// apps, 1 for the interactive CLI, in 2.1.328); without it, an sdk-*
-// CLAUDE_CODE_ENTRYPOINT (sdk-cli for -p, sdk-ts, sdk-py) says the same.
-func headless(getenv func(string) string) bool {
-	switch getenv("CLAUDE_CODE_SESSION_ATTENDED") {
-	case "0":
-		return true
-	case "1":
-		return false
-	}
-	return strings.HasPrefix(getenv("CLAUDE_CODE_ENTRYPOINT"), "sdk-")
-}
-
-// tmuxFromEnv parses $TMUX ("socket,server-pid,session") and $TMUX_PANE.
-func tmuxFromEnv(tmux, pane string) *session.Tmux {
-	if tmux == "" {
-		return nil
-	}
-	t := &session.Tmux{Pane: pane}
-	parts := strings.Split(tmux, ",")
-	t.Socket = parts[0]
-	if len(parts) > 1 {
-		fmt.Sscanf(parts[1], "%d", &t.ServerPid)
-	}
-	return t
-}
-
-func printable(s string) bool {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
+// clipForLog flattens a value quoted in the log to one short line.
 func clipForLog(s string) string { return text.OneLine(s, 80) }

@@ -1,8 +1,10 @@
-// Package install puts Mew's hook into Claude Code's settings and takes it
-// out again (`mew install`, `mew uninstall`), and checks the set-up
-// (`mew doctor`).
+// Package install puts Mew's hook into every agent it supports and takes
+// it out again (`mew install`, `mew uninstall`), and checks the set-up
+// (`mew doctor`). The agents are one table (Agents): Claude Code, Codex
+// and Gemini CLI run the hook command from their settings files; OpenCode
+// and Amp load a small plugin file that forwards to it (plugin.go).
 //
-// The settings file is the person's dotfile: only the value of its top-level
+// A settings file is the person's dotfile: only the value of its top-level
 // "hooks" key ever changes, every other byte stays, and the person's own hooks
 // are kept. Mew's entries are recognised by their command (IsMewCommand).
 package install

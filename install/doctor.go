@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // Level is how much a finding of `mew doctor` matters.
@@ -354,7 +355,7 @@ func checkVersion(o DoctorOptions, title, exe, tested string, add addFunc) {
 	case err != nil || ver == "":
 		add(Warning, "`%s --version` failed: %v", exe, err)
 	default:
-		add(OK, "%s %s (%s)", title, clip(ver, 80), exe)
+		add(OK, "%s %s (%s)", title, text.Clip(ver, 81), exe)
 	}
 }
 
@@ -362,13 +363,6 @@ func firstLine(s string) string {
 	s = strings.TrimLeft(s, "\r\n")
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		return s[:i]
-	}
-	return s
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
 	}
 	return s
 }

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // DefaultStepTimeout bounds each command of a jump. AppleScript that walks a
@@ -73,11 +72,11 @@ var ErrBadStep = errors.New("refused step")
 // checkStep is the last line of defence for plans that did not come from
 // Make: an absolute program, no NUL bytes, only known scripts.
 func checkStep(s Step) error {
-	if len(s.Argv) == 0 || !ValidPath(s.Argv[0]) {
+	if len(s.Argv) == 0 || !terminal.ValidPath(s.Argv[0]) {
 		return fmt.Errorf("%w: the program must be an absolute path", ErrBadStep)
 	}
 	if s.ScriptName != "" && Scripts[s.ScriptName] == "" {
-		return fmt.Errorf("%w: unknown script %q", ErrBadStep, clip(s.ScriptName))
+		return fmt.Errorf("%w: unknown script %q", ErrBadStep, text.Clip(s.ScriptName, maxQuoted))
 	}
 	for _, a := range append(append([]string{}, s.Argv...), s.Env...) {
 		if strings.ContainsRune(a, 0) {
@@ -137,7 +136,7 @@ func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
 		case err != nil:
 			sr.Error = err.Error()
 		case s.Want != "" && sr.Output != s.Want:
-			sr.Error = "answered " + strconvQuote(clip(sr.Output))
+			sr.Error = "answered " + strconvQuote(text.Clip(sr.Output, maxQuoted))
 		default:
 			sr.OK = true
 		}
@@ -216,7 +215,7 @@ func FrontBundleID(out string) string {
 			continue
 		}
 		val = strings.TrimSpace(val)
-		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && ValidBundleID(val[1:len(val)-1]) {
+		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && terminal.ValidBundleID(val[1:len(val)-1]) {
 			return val[1 : len(val)-1]
 		}
 	}
@@ -271,74 +270,20 @@ func message(r Result) string {
 	return "did not jump: " + detail
 }
 
-// CommandExec runs steps as processes: argument vectors, the AppleScript on
-// standard input, no shell. A step that outlives its context is killed with
-// its whole process group.
+// CommandExec runs steps as processes (terminal.RunProcess): argument
+// vectors, the AppleScript on standard input, no shell. A step that
+// outlives its context is killed with its whole process group.
 type CommandExec struct{}
-
-// maxOutput bounds what is kept of a command's output.
-const maxOutput = 64 << 10
 
 // Run runs one step.
 func (CommandExec) Run(ctx context.Context, s Step) (string, error) {
 	if err := checkStep(s); err != nil {
 		return "", err
 	}
-	return RunProcess(ctx, s.Argv, s.Script(), s.Env)
-}
-
-// OsascriptPath is macOS's osascript.
-const OsascriptPath = osascriptPath
-
-// RunProcess runs argv (no shell) with stdin and env added to Mew's, and
-// returns its output; the error names the program and the first line of
-// what it said. A process that outlives ctx is killed with its whole
-// process group, and ctx's error is returned.
-func RunProcess(ctx context.Context, argv []string, stdin string, env []string) (string, error) {
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return stdout.String(), ctx.Err()
-	}
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		if msg != "" {
-			return stdout.String(), fmt.Errorf("%s: %v: %s", filepath.Base(argv[0]), err, clip(msg))
-		}
-		return stdout.String(), fmt.Errorf("%s: %v", filepath.Base(argv[0]), err)
-	}
-	return stdout.String(), nil
+	return terminal.RunProcess(ctx, s.Argv, s.Script(), s.Env)
 }
 
 // Query runs a read-only command for Gather.
 func Query(ctx context.Context, argv []string) (string, error) {
 	return CommandExec{}.Run(ctx, Step{Argv: argv})
 }
-
-// capped keeps the first maxOutput bytes written to it.
-type capped struct{ b []byte }
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := maxOutput - len(c.b); room > 0 {
-		if len(p) > room {
-			c.b = append(c.b, p[:room]...)
-		} else {
-			c.b = append(c.b, p...)
-		}
-	}
-	return len(p), nil
-}
-
-func (c *capped) String() string { return string(c.b) }

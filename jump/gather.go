@@ -12,8 +12,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // System is what Gather reads the machine through; tests pass fakes.
@@ -65,7 +67,7 @@ func Gather(ctx context.Context, rec session.Record, sys System) Facts {
 		return gatherFromRegistry(rec, sys, f)
 	}
 	f.Agent.Pid, f.Agent.Tty, f.Agent.Env = proc.Pid, proc.Tty, proc.Env
-	if t := proc.Env["MEW_RUN_TTY"]; t != "" && ValidTty(sys.GOOS, t) {
+	if t := proc.Env["MEW_RUN_TTY"]; t != "" && terminal.ValidTty(sys.GOOS, t) {
 		// Under `mew run` the agent's own terminal is the wrapper's PTY:
 		// the person's tab is the wrapper's terminal.
 		f.Agent.Tty = t
@@ -149,7 +151,7 @@ func zellijOf(proc *session.Process, sys System) *Zellij {
 func gatherZellij(z *Zellij, proc *session.Process, sys System, f *Facts) {
 	f.Zellij = z
 	for _, a := range proc.Ancestors {
-		if filepath.Base(a.Exe) == "zellij" && ValidPath(a.Exe) && sys.executable(a.Exe) {
+		if filepath.Base(a.Exe) == "zellij" && terminal.ValidPath(a.Exe) && sys.executable(a.Exe) {
 			f.Tools.Zellij = a.Exe
 			break
 		}
@@ -165,7 +167,7 @@ func gatherZellij(z *Zellij, proc *session.Process, sys System, f *Facts) {
 		f.Host = h
 		return
 	}
-	f.HostWhy = fmt.Sprintf("the terminal showing the zellij session is not known ($TERM_PROGRAM %q)", clip(proc.Env["TERM_PROGRAM"]))
+	f.HostWhy = fmt.Sprintf("the terminal showing the zellij session is not known ($TERM_PROGRAM %q)", text.Clip(proc.Env["TERM_PROGRAM"], maxQuoted))
 }
 
 // maxRecordedAncestors is how many ancestors the hook records at most.
@@ -220,7 +222,7 @@ func underTmux(chain []proctree.Proc) bool {
 // the ancestors the hook recorded (the bundle confirmed by its Info.plist),
 // or from the live tree while the agent runs.
 func recordedHost(proc *session.Process, alive bool, sys System) (*Host, string) {
-	if h := proc.Host; h != nil && sys.GOOS == "darwin" && ValidBundleID(h.BundleID) {
+	if h := proc.Host; h != nil && sys.GOOS == "darwin" && terminal.ValidBundleID(h.BundleID) {
 		return &Host{Kind: KindOf(h.BundleID), BundleID: h.BundleID, AppPath: h.AppPath, Pid: h.Pid}, ""
 	}
 	var chain []proctree.Proc
@@ -273,7 +275,7 @@ func hostInChain(chain []proctree.Proc, sys System) (*Host, string) {
 func gatherTmux(ctx context.Context, rt *session.Tmux, sys System, f *Facts) {
 	t := &Tmux{Socket: rt.Socket, Pane: rt.Pane, ServerPid: rt.ServerPid}
 	f.Tmux = t
-	if !ValidSocket(t.Socket) || !ValidTmuxPane(t.Pane) {
+	if !terminal.ValidSocket(t.Socket) || !terminal.ValidTmuxPane(t.Pane) {
 		return // Make explains
 	}
 	f.Tools.Tmux = tmuxBinary(rt.ServerPid, sys)
@@ -363,7 +365,7 @@ func lastClient(out string) *Client {
 // search path.
 func tmuxBinary(serverPid int, sys System) string {
 	if serverPid > 1 {
-		if p, err := sys.Procs.Get(serverPid); err == nil && filepath.Base(p.Exe) == "tmux" && ValidPath(p.Exe) && sys.executable(p.Exe) {
+		if p, err := sys.Procs.Get(serverPid); err == nil && filepath.Base(p.Exe) == "tmux" && terminal.ValidPath(p.Exe) && sys.executable(p.Exe) {
 			return p.Exe
 		}
 	}
@@ -373,7 +375,7 @@ func tmuxBinary(serverPid int, sys System) string {
 func findTool(name string, sys System) string {
 	for _, dir := range append(append([]string{}, sys.Path...), ToolDirs...) {
 		p := filepath.Join(dir, name)
-		if ValidPath(p) && sys.executable(p) {
+		if terminal.ValidPath(p) && sys.executable(p) {
 			return p
 		}
 	}
@@ -396,7 +398,7 @@ func gatherForHost(sys System, f *Facts) {
 		case sys.GOOS != "darwin" && h.Exe != "":
 			p = filepath.Join(filepath.Dir(h.Exe), name)
 		}
-		if p != "" && ValidPath(p) && sys.executable(p) {
+		if p != "" && terminal.ValidPath(p) && sys.executable(p) {
 			return p
 		}
 		return findTool(name, sys)
@@ -435,7 +437,7 @@ func EditorFolders(storage []byte) []string {
 		if p == "" {
 			p = "/"
 		}
-		if ValidPath(p) && !seen[p] {
+		if terminal.ValidPath(p) && !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}

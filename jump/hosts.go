@@ -3,6 +3,8 @@ package jump
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/mew-dev/mew/terminal"
 )
 
 // Kind is how Mew can reach into a host application.
@@ -90,7 +92,7 @@ func hostName(h Host) string {
 	if h.Exe != "" {
 		return filepath.Base(h.Exe)
 	}
-	if ValidBundleID(h.BundleID) {
+	if terminal.ValidBundleID(h.BundleID) {
 		return h.BundleID
 	}
 	return "the terminal"

@@ -1,7 +1,8 @@
 // Package jump takes the person from a session to the terminal tab or tmux
 // pane it runs in. Planning is pure: Make turns the facts about a session
 // (its record, its host application found from the process tree, its tmux
-// client) into a Plan of argument vectors; Gather collects those facts;
+// client) into a Plan of argument vectors, with one planner per
+// multiplexer and terminal (planners.go); Gather collects those facts;
 // Execute and Runner carry a plan out, one jump at a time.
 //
 // A jump to the wrong tab is worse than none: when a plan cannot point at the
@@ -10,7 +11,11 @@ package jump
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // Precision says how close a jump gets to the session.
@@ -51,7 +56,7 @@ func lower(a, b Precision) Precision {
 // Program paths on macOS: absolute, so the app's minimal PATH can't
 // substitute another program.
 const (
-	osascriptPath = "/usr/bin/osascript"
+	osascriptPath = terminal.OsascriptPath
 	openPath      = "/usr/bin/open"
 	lsappinfoPath = "/usr/bin/lsappinfo"
 )
@@ -70,7 +75,24 @@ type Step struct {
 	// Asks names the application whose Automation permission the step
 	// may make macOS ask for (AppleScript to it): see PromptTimeout.
 	Asks string `json:"asks,omitempty"`
+	// Kind is how the step reaches its target, set by the planner that
+	// made it; Plan.Mechanism lists the kinds of a plan's steps.
+	Kind StepKind `json:"-"`
 }
+
+// StepKind is how a step reaches its target.
+type StepKind string
+
+const (
+	StepAppleScript StepKind = "applescript"  // osascript with one of Scripts
+	StepOpenURL     StepKind = "open-url"     // open(1) a terminal's URL for the tab
+	StepOpenFolder  StepKind = "open-folder"  // open(1) a folder in its editor
+	StepActivate    StepKind = "activate"     // open(1) the application: to the front
+	StepTmux        StepKind = "tmux"         // tmux switch-client
+	StepZellij      StepKind = "zellij"       // zellij action focus-pane-id
+	StepWezTermCLI  StepKind = "wezterm-cli"  // wezterm cli activate-pane
+	StepKittyRemote StepKind = "kitty-remote" // kitten @ focus-window
+)
 
 // Verify is the check, after the outer steps, that the host really is the
 // frontmost application (macOS).
@@ -225,74 +247,27 @@ type place struct {
 }
 
 // Make plans the jump for one session. It decides everything and runs
-// nothing.
+// nothing: the multiplexer's planner (tmux, zellij) selects the pane and
+// says where its terminal is, then the host's planner (hostPlanners)
+// reaches into the terminal application.
 func Make(f Facts) Plan {
 	p := Plan{SessionID: f.SessionID, Precision: None, Mechanism: "none"}
-	var why []string
-	var pl place
-	if t := f.Tmux; t != nil {
-		p.Target.TmuxSocket, p.Target.TmuxPane = t.Socket, t.Pane
-		if step, target, reason := tmuxStep(f); reason == "" {
-			p.Inner = append(p.Inner, step)
-			p.Target.TmuxClient = target
-			why = append(why, fmt.Sprintf("tmux: switch the client on %s to pane %s", target, t.Pane))
-			pl = place{tty: target, env: t.Client.Env, tmux: true}
-		} else {
-			why = append(why, "tmux: "+reason)
-			pl = place{ttyWhy: "the tmux pane cannot be selected", tmux: true}
-		}
-	} else if z := f.Zellij; z != nil {
-		p.Target.ZellijSess, p.Target.ZellijPane = z.Session, z.Pane
-		switch {
-		case !ValidZellijSession(z.Session):
-			why = append(why, fmt.Sprintf("zellij: the recorded session name %q is not one Mew passes on", clip(z.Session)))
-		case !ValidPaneNumber(z.Pane):
-			why = append(why, fmt.Sprintf("zellij: the recorded pane %q is not a pane number", clip(z.Pane)))
-		case !ValidPath(f.Tools.Zellij):
-			why = append(why, "zellij: the zellij program was not found")
-		default:
-			p.Inner = append(p.Inner, Step{
-				Name:  fmt.Sprintf("zellij: focus pane %s of session %s", z.Pane, z.Session),
-				Argv:  []string{f.Tools.Zellij, "--session", z.Session, "action", "focus-pane-id", z.Pane},
-				Gives: Pane,
-			})
-			why = append(why, fmt.Sprintf("zellij: pane %s of session %s", z.Pane, z.Session))
-		}
-		// The terminal showing the zellij client is known at best by its
-		// app ($TERM_PROGRAM); ids inherited from the tab that created the
-		// session may name another tab now: none of them is used.
-		pl = place{ttyWhy: "which of its tabs shows the zellij session is not known", zellij: true}
-	} else {
-		pl = agentPlace(f)
+	g := &planning{f: f, p: &p}
+	switch {
+	case f.Tmux != nil:
+		g.pl = g.planTmux()
+	case f.Zellij != nil:
+		g.pl = g.planZellij()
+	default:
+		g.pl = agentPlace(f)
 	}
 	if f.Host == nil {
-		hw := f.HostWhy
-		if hw == "" {
-			hw = "no terminal application was found above the agent process"
-		}
-		if len(p.Inner) > 0 && f.GOOS != "darwin" {
-			// Linux raises no windows: selecting the pane in its client
-			// is the whole jump.
-			why = append(why, hw)
-			p.Precision, p.Mechanism = p.Outcome(true, None), mechanism(p)
-		} else {
-			// On macOS a pane switched in a terminal nobody can bring
-			// forward (or a client over ssh) is no jump: change nothing.
-			if len(p.Inner) > 0 && f.Tmux != nil {
-				why = []string{fmt.Sprintf("tmux: pane %s is seen through the client on %s, but %s", p.Target.TmuxPane, p.Target.TmuxClient, hw)}
-			} else if len(p.Inner) > 0 {
-				why = append(why, hw)
-			} else {
-				why = append(why, hw)
-			}
-			why[len(why)-1] += "; nothing to bring forward"
-			p.Inner, p.Target.TmuxClient = nil, ""
-		}
-		p.Why = strings.Join(why, "; ")
+		g.noHost()
+		p.Why = strings.Join(g.why, "; ")
 		return p
 	}
-	planHost(f, *f.Host, pl, &p, &why)
-	p.Why = strings.Join(why, "; ")
+	g.planHost(*f.Host)
+	p.Why = strings.Join(g.why, "; ")
 	best := None
 	for _, s := range p.Outer {
 		if s.Gives.rank() > best.rank() {
@@ -307,6 +282,31 @@ func Make(f Facts) Plan {
 	return p
 }
 
+// noHost ends a plan that found no host application.
+func (g *planning) noHost() {
+	f, p := g.f, g.p
+	hw := f.HostWhy
+	if hw == "" {
+		hw = "no terminal application was found above the agent process"
+	}
+	if len(p.Inner) > 0 && f.GOOS != "darwin" {
+		// Linux raises no windows: selecting the pane in its client
+		// is the whole jump.
+		g.why = append(g.why, hw)
+		p.Precision, p.Mechanism = p.Outcome(true, None), mechanism(*p)
+		return
+	}
+	// On macOS a pane switched in a terminal nobody can bring forward (or
+	// a client over ssh) is no jump: change nothing.
+	if len(p.Inner) > 0 && f.Tmux != nil {
+		g.why = []string{fmt.Sprintf("tmux: pane %s is seen through the client on %s, but %s", p.Target.TmuxPane, p.Target.TmuxClient, hw)}
+	} else {
+		g.why = append(g.why, hw)
+	}
+	g.why[len(g.why)-1] += "; nothing to bring forward"
+	p.Inner, p.Target.TmuxClient = nil, ""
+}
+
 // agentPlace is the agent's own terminal. A tty or a working directory
 // identifies a tab only while the agent holds it: once the agent has exited,
 // the same tty may belong to another tab.
@@ -316,286 +316,25 @@ func agentPlace(f Facts) place {
 	switch {
 	case a.Tty == "":
 		pl.ttyWhy = "no terminal device was recorded for the agent"
-	case !ValidTty(f.GOOS, a.Tty):
-		pl.ttyWhy = fmt.Sprintf("the recorded terminal %q is not a terminal device name", clip(a.Tty))
+	case !terminal.ValidTty(f.GOOS, a.Tty):
+		pl.ttyWhy = fmt.Sprintf("the recorded terminal %q is not a terminal device name", text.Clip(a.Tty, maxQuoted))
 	case !a.Alive:
 		pl.ttyWhy = fmt.Sprintf("the agent process has exited, so %s may belong to another tab now", a.Tty)
 	default:
 		pl.tty = a.Tty
 	}
-	if a.Alive && ValidPath(a.Cwd) {
+	if a.Alive && terminal.ValidPath(a.Cwd) {
 		pl.cwd = a.Cwd
 	}
 	return pl
 }
 
-// tmuxStep is `tmux -S socket switch-client -c client -t pane`: the client
-// shows the pane's session, window and pane in one step.
-func tmuxStep(f Facts) (Step, string, string) {
-	t := f.Tmux
-	switch {
-	case t.Why != "":
-		return Step{}, "", t.Why
-	case !ValidSocket(t.Socket):
-		return Step{}, "", fmt.Sprintf("the recorded socket %q is not a usable socket path", clip(t.Socket))
-	case !ValidTmuxPane(t.Pane):
-		return Step{}, "", fmt.Sprintf("the recorded pane %q is not a tmux pane id", clip(t.Pane))
-	case !ValidPath(f.Tools.Tmux):
-		return Step{}, "", "the tmux program was not found"
-	case t.Client == nil:
-		return Step{}, "", "no client is attached to the tmux server"
-	case t.Client.Control:
-		return Step{}, "", "the only clients are control-mode clients (tmux integration), whose tabs Mew cannot select"
-	case !ValidTty(f.GOOS, t.Client.Tty):
-		return Step{}, "", fmt.Sprintf("the client's terminal %q is not a terminal device name", clip(t.Client.Tty))
-	}
-	return Step{
-		Name:  fmt.Sprintf("tmux: show pane %s on the client %s", t.Pane, t.Client.Tty),
-		Argv:  []string{f.Tools.Tmux, "-S", t.Socket, "switch-client", "-c", t.Client.Tty, "-t", t.Pane},
-		Gives: Pane,
-	}, t.Client.Tty, ""
-}
-
-// planHost adds the steps that reach into the host application.
-func planHost(f Facts, h Host, pl place, p *Plan, why *[]string) {
-	name := hostName(h)
-	p.Host = name
-	if ValidBundleID(h.BundleID) {
-		p.BundleID = h.BundleID
-	}
-	darwin := f.GOOS == "darwin"
-	var activate *Step
-	if darwin {
-		activate = activateStep(h, name)
-	}
-	say := func(format string, args ...any) { *why = append(*why, fmt.Sprintf(format, args...)) }
-	osa := func(script, arg string, gives Precision, what string) Step {
-		return Step{
-			Name: what, Argv: []string{osascriptPath, "-", arg},
-			ScriptName: script, Want: "ok", Gives: gives, Asks: name,
-		}
-	}
-
-	kind := h.Kind
-	if !darwin {
-		kind = KindOfExe(h.Exe)
-	}
-	switch kind {
-	case KindTerminal:
-		if pl.tty != "" {
-			p.Target.Tty = pl.tty
-			p.Outer = append(p.Outer, osa("terminal-tab", pl.tty, Tab, "Terminal: select the tab on "+pl.tty))
-			say("Terminal: the tab on %s", pl.tty)
-		} else {
-			say("Terminal: %s; bringing Terminal forward only", pl.ttyWhy)
-		}
-	case KindITerm:
-		// Its own id first: the reveal URL selects window, tab and split
-		// inside iTerm2, with no Automation prompt.
-		if u := ITermRevealURL(pl.env["ITERM_SESSION_ID"]); u != "" {
-			p.Target.ITermURL = u
-			p.Outer = append(p.Outer, Step{Name: "iTerm2: reveal the session by its URL", Argv: []string{openPath, u}, Gives: Pane})
-		}
-		guid := ITermSession(pl.env["ITERM_SESSION_ID"])
-		if guid != "" {
-			p.Target.ITermSession = guid
-			p.Outer = append(p.Outer, osa("iterm-by-id", guid, Pane, "iTerm2: select session "+guid))
-		}
-		if pl.tty != "" {
-			p.Target.Tty = pl.tty
-			p.Outer = append(p.Outer, osa("iterm-by-tty", pl.tty, Pane, "iTerm2: select the session on "+pl.tty))
-		}
-		if p.Target.ITermURL != "" {
-			say("iTerm2: its reveal URL (no Automation prompt), else by AppleScript")
-		}
-		switch {
-		case guid != "" && pl.tty != "":
-			say("iTerm2: the session %s, else the one on %s", guid, pl.tty)
-		case guid != "":
-			say("iTerm2: the session %s", guid)
-		case pl.tty != "":
-			say("iTerm2: the session on %s (no session id recorded)", pl.tty)
-		default:
-			say("iTerm2: no session id, and %s; bringing iTerm2 forward only", pl.ttyWhy)
-		}
-	case KindWarp:
-		u := pl.env["WARP_FOCUS_URL"]
-		switch {
-		case u == "":
-			say("%s: no focus URL recorded (Warp before v0.2026.05.27); bringing %s forward only", name, name)
-		case !ValidWarpURL(u):
-			say("%s: the recorded focus URL %q is not a warp:// link; bringing %s forward only", name, clip(u), name)
-		default:
-			p.Target.WarpURL = u
-			p.Outer = append(p.Outer, Step{Name: name + ": open the tab's focus URL", Argv: []string{openPath, u}, Gives: Tab})
-			say("%s: the tab of its focus URL", name)
-		}
-	case KindGhostty:
-		if pl.tty != "" {
-			p.Target.Tty = pl.tty
-			p.Outer = append(p.Outer, osa("ghostty-by-tty", pl.tty, Pane, "Ghostty: focus the terminal on "+pl.tty))
-		}
-		if pl.cwd != "" && !pl.tmux && !pl.zellij {
-			p.Target.Cwd = pl.cwd
-			p.Outer = append(p.Outer, osa("ghostty-by-cwd", pl.cwd, Pane, "Ghostty: focus the one terminal in "+pl.cwd))
-		}
-		switch {
-		case pl.tty != "" && p.Target.Cwd != "":
-			say("Ghostty: the terminal on %s (needs a Ghostty with the tty property), else the only terminal whose working directory is %s", pl.tty, pl.cwd)
-		case pl.tty != "":
-			say("Ghostty: the terminal on %s (needs a Ghostty with the tty property)", pl.tty)
-		case p.Target.Cwd != "":
-			say("Ghostty: the only terminal whose working directory is %s (two there: Ghostty forward only)", pl.cwd)
-		default:
-			say("Ghostty: %s; bringing Ghostty forward only", pl.ttyWhy)
-		}
-	case KindWezTerm:
-		pane := pl.env["WEZTERM_PANE"]
-		switch {
-		case !ValidPaneNumber(pane):
-			say("WezTerm: no pane id recorded; bringing WezTerm forward only")
-		case !ValidPath(f.Tools.WezTerm):
-			say("WezTerm: the wezterm program was not found; bringing WezTerm forward only")
-		default:
-			step := Step{
-				Name:  "WezTerm: activate pane " + pane,
-				Argv:  []string{f.Tools.WezTerm, "cli", "--no-auto-start", "activate-pane", "--pane-id", pane},
-				Gives: Pane,
-			}
-			if sock := pl.env["WEZTERM_UNIX_SOCKET"]; ValidSocket(sock) {
-				step.Env = []string{"WEZTERM_UNIX_SOCKET=" + sock}
-			}
-			p.Target.WezTermPane = pane
-			p.Inner = append(p.Inner, step)
-			p.InnerShowsHost = true
-			say("WezTerm: pane %s", pane)
-		}
-	case KindKitty:
-		win, listen := pl.env["KITTY_WINDOW_ID"], pl.env["KITTY_LISTEN_ON"]
-		switch {
-		case !ValidPaneNumber(win):
-			say("kitty: no window id recorded; bringing kitty forward only")
-		case !ValidKittyListen(listen):
-			say("kitty: remote control is off (no usable KITTY_LISTEN_ON); bringing kitty forward only")
-		case !ValidPath(f.Tools.Kitten):
-			say("kitty: the kitten program was not found; bringing kitty forward only")
-		default:
-			p.Target.KittyWindow, p.Target.KittyListen = win, listen
-			p.Inner = append(p.Inner, Step{
-				Name:  "kitty: focus window " + win,
-				Argv:  []string{f.Tools.Kitten, "@", "--to", listen, "focus-window", "--match", "id:" + win},
-				Gives: Pane,
-			})
-			p.InnerShowsHost = true
-			say("kitty: window %s", win)
-		}
-	case KindVSCode:
-		folder, reason := editorFolder(pl, f.Agent.Cwd, f.EditorFolders)
-		if folder != "" && activate != nil {
-			p.Target.Folder = folder
-			app := []string{"-b", h.BundleID}
-			if ValidAppPath(h.AppPath) {
-				app = []string{"-a", h.AppPath}
-			}
-			p.Outer = append(p.Outer, Step{
-				Name:  fmt.Sprintf("%s: bring the window of %s forward", name, folder),
-				Argv:  append(append([]string{openPath}, app...), folder),
-				Gives: Window,
-			})
-			say("%s: the window of %s (opening a folder that is already open focuses its window)", name, folder)
-		} else if darwin {
-			say("%s: %s; bringing %s forward only", name, reason, name)
-		}
-	default:
-		if darwin {
-			say("%s: Mew cannot select its tabs; bringing %s forward", name, name)
-		} else {
-			say("%s: on Linux Mew reaches only into tmux, WezTerm and kitty", name)
-		}
-	}
-	if activate != nil {
-		p.Outer = append(p.Outer, *activate)
-		if ValidBundleID(h.BundleID) {
-			p.Verify = &Verify{
-				BundleID: h.BundleID, Lsappinfo: lsappinfoPath,
-				Reopen: Step{Name: "open " + name + " with LaunchServices", Argv: []string{openPath, "-b", h.BundleID}, Gives: App},
-			}
-		}
-	} else if darwin {
-		say("no valid bundle id or application path to bring %s forward", name)
-	}
-}
-
-// activateStep brings the host application forward (macOS).
-func activateStep(h Host, name string) *Step {
-	var argv []string
-	switch {
-	case ValidBundleID(h.BundleID):
-		argv = []string{openPath, "-b", h.BundleID}
-	case ValidAppPath(h.AppPath):
-		argv = []string{openPath, "-a", h.AppPath}
-	default:
-		return nil
-	}
-	return &Step{Name: "bring " + name + " forward", Argv: argv, Gives: App}
-}
-
-// editorFolder picks the editor window to bring forward: the one open
-// folder that contains the session's working directory. Opening any other
-// folder would open a new window, so without exactly one match the plan only
-// activates the editor.
-func editorFolder(pl place, cwd string, open []string) (string, string) {
-	switch {
-	case pl.tmux || pl.zellij:
-		return "", "the session runs in a multiplexer, so its editor window is not known"
-	case !ValidPath(cwd):
-		return "", "no working directory recorded"
-	case len(open) == 0:
-		return "", "the editor's open folders are not known"
-	}
-	var found []string
-	for _, f := range open {
-		if ValidPath(f) && (cwd == f || strings.HasPrefix(cwd, f+"/") || f == "/") {
-			found = append(found, f)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return "", "no open folder contains " + cwd
-	case 1:
-		return found[0], ""
-	}
-	return "", fmt.Sprintf("%d open folders contain %s", len(found), cwd)
-}
-
+// mechanism lists the kinds of the plan's steps, in order, once each.
 func mechanism(p Plan) string {
 	var m []string
-	add := func(s string) {
-		for _, x := range m {
-			if x == s {
-				return
-			}
-		}
-		m = append(m, s)
-	}
 	for _, s := range append(append([]Step{}, p.Inner...), p.Outer...) {
-		switch {
-		case s.ScriptName != "":
-			add("applescript")
-		case len(s.Argv) == 2 && s.Argv[0] == openPath:
-			add("open-url")
-		case len(s.Argv) > 3 && s.Argv[3] == "action":
-			add("zellij")
-		case len(s.Argv) > 3 && s.Argv[0] == openPath:
-			add("open-folder")
-		case len(s.Argv) > 0 && s.Argv[0] == openPath:
-			add("activate")
-		case len(s.Argv) > 3 && s.Argv[3] == "switch-client":
-			add("tmux")
-		case len(s.Argv) > 1 && s.Argv[1] == "cli":
-			add("wezterm-cli")
-		case len(s.Argv) > 1 && s.Argv[1] == "@":
-			add("kitty-remote")
+		if k := string(s.Kind); k != "" && !slices.Contains(m, k) {
+			m = append(m, k)
 		}
 	}
 	if len(m) == 0 {
@@ -604,9 +343,6 @@ func mechanism(p Plan) string {
 	return strings.Join(m, "+")
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}
+// maxQuoted bounds a recorded value quoted in a plan's reason or a step's
+// error (text.Clip): 80 characters and "…".
+const maxQuoted = 81

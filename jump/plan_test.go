@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mew-dev/mew/terminal"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -327,7 +329,7 @@ func TestPlansNeverSpliceValues(t *testing.T) {
 		p := Make(f)
 		values := targetValues(p.Target)
 		for _, s := range append(append([]Step{}, p.Inner...), p.Outer...) {
-			if !ValidPath(s.Argv[0]) {
+			if !terminal.ValidPath(s.Argv[0]) {
 				t.Errorf("%s: %s: program %q is not an absolute path", name, s.Name, s.Argv[0])
 			}
 			if f.GOOS != "darwin" && (s.Argv[0] == osascriptPath || s.Argv[0] == openPath) {
@@ -452,47 +454,6 @@ func TestOutcome(t *testing.T) {
 	for i, c := range cases {
 		if got := c.p.Outcome(c.innerOK, c.outer); got != c.want {
 			t.Errorf("case %d: Outcome(%v, %s) = %s, want %s", i, c.innerOK, c.outer, got, c.want)
-		}
-	}
-}
-
-func TestValidators(t *testing.T) {
-	for _, c := range []struct {
-		goos, tty string
-		ok        bool
-	}{
-		{"darwin", "/dev/ttys003", true}, {"darwin", "/dev/tty5", true}, {"darwin", "/dev/pts/3", false},
-		{"darwin", "/dev/ttys003 ", false}, {"darwin", "/dev/ttys", false}, {"linux", "/dev/pts/12", true},
-		{"linux", "/dev/ttys003", false}, {"linux", "/dev/pts/../sda", false},
-	} {
-		if ValidTty(c.goos, c.tty) != c.ok {
-			t.Errorf("ValidTty(%s, %q) != %v", c.goos, c.tty, c.ok)
-		}
-	}
-	if ITermSession("w0t1p0:"+guid) != guid || ITermSession(guid) != "" || ITermSession("w0t0p0:"+guid+"x") != "" {
-		t.Error("ITermSession")
-	}
-	for s, ok := range map[string]bool{"%0": true, "%123": true, "%": false, "5": false, "%5 ": false, "%5;x": false} {
-		if ValidTmuxPane(s) != ok {
-			t.Errorf("ValidTmuxPane(%q) != %v", s, ok)
-		}
-	}
-	for s, ok := range map[string]bool{"/tmp/x": true, "/tmp/../x": false, "tmp/x": false, "/tmp/x\n": false, "": false, "/tmp/x/": false} {
-		if ValidPath(s) != ok {
-			t.Errorf("ValidPath(%q) != %v", s, ok)
-		}
-	}
-	if ValidSocket("/" + strings.Repeat("a", 200)) {
-		t.Error("overlong socket accepted")
-	}
-	for s, ok := range map[string]bool{"unix:/tmp/k": true, "unix:@kitty": true, "unix:@": false, "tcp:localhost:1": false, "unix:rel": false} {
-		if ValidKittyListen(s) != ok {
-			t.Errorf("ValidKittyListen(%q) != %v", s, ok)
-		}
-	}
-	for s, ok := range map[string]bool{"com.apple.Terminal": true, "-n": false, "a..b": false, "x y": false, "": false} {
-		if ValidBundleID(s) != ok {
-			t.Errorf("ValidBundleID(%q) != %v", s, ok)
 		}
 	}
 }

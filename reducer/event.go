@@ -182,14 +182,6 @@ func errorKind(raw json.RawMessage) string {
 // oneLine makes agent text safe to show on one line (see internal/text).
 func oneLine(s string, n int) string { return text.OneLine(s, n) }
 
-// clip bounds a path-like field without altering it otherwise.
-func clip(s string) string {
-	if len(s) > maxFieldString {
-		return s[:maxFieldString]
-	}
-	return s
-}
-
 // decode runs generated code on data. The top-level easyjson package is
 // avoided on purpose: it links net/http (see tools/gen-json.sh).
 func decode(data []byte, v interface{ UnmarshalEasyJSON(*jlexer.Lexer) }) error {

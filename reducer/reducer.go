@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -46,10 +47,10 @@ func Fold(h *session.HookState, ev *Event, now time.Time) { FoldMono(h, ev, now,
 func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 	h.EventCount++
 	if ev.Cwd != "" {
-		h.Cwd = clip(ev.Cwd)
+		h.Cwd = text.Truncate(ev.Cwd, maxFieldString)
 	}
 	if ev.TranscriptPath != "" {
-		h.TranscriptPath = clip(ev.TranscriptPath)
+		h.TranscriptPath = text.Truncate(ev.TranscriptPath, maxFieldString)
 	}
 	if ev.PermissionMode != "" {
 		h.PermissionMode = oneLine(ev.PermissionMode, 40)

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -119,7 +120,7 @@ func (p *Pattern) UnmarshalText(b []byte) error {
 		// The error quotes the expression compiled, with the (?m) Mew adds.
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 		msg = strings.Replace(msg, "`(?m)", "`", 1)
-		return fmt.Errorf("bad pattern %q: %s", clipPattern(src), msg)
+		return fmt.Errorf("bad pattern %q: %s", text.Clip(src, 60), msg)
 	}
 	p.re, p.src = re, src
 	return nil
@@ -130,13 +131,6 @@ func (p *Pattern) String() string { return p.src }
 
 // MatchString reports whether the pattern matches s.
 func (p *Pattern) MatchString(s string) bool { return p.re.MatchString(s) }
-
-func clipPattern(s string) string {
-	if len(s) > 60 {
-		return s[:57] + "..."
-	}
-	return s
-}
 
 // Classify returns the state a frame shows. A frame no rule matches is
 // unknown (a blank or half-drawn screen): callers keep their previous

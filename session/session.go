@@ -254,7 +254,7 @@ type Process struct {
 	HookPid   int               `json:"hook_pid,omitempty"`
 	Ancestors []Ancestor        `json:"ancestors,omitempty"`
 	// Headless: no person attends the session (`claude -p`, an SDK app);
-	// see hookbin.headless.
+	// see terminal.DescribeAgent.
 	Headless bool `json:"headless,omitempty"`
 }
 

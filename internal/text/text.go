@@ -143,14 +143,46 @@ func isOneLine(s string, n int) bool {
 	return (count == 0 || !prevSpace) && (n <= 0 || count <= n)
 }
 
-// Clip cuts s to at most n runes, the last one "…" when cut.
+// Two ways to bound a string, one per meaning; neither ever cuts a
+// character in half:
+//
+//   - Clip is for showing: at most n characters (runes), the last one "…"
+//     when anything was cut. Messages, logs and labels quote values with it.
+//   - Truncate is for keeping: at most maxBytes bytes, no mark. Fields
+//     stored in a file, whose limit is a size, are bounded with it.
+//
+// OneLine (above) is Clip for untrusted prose: it also flattens the text.
+
+// Clip cuts s to at most n characters (runes), the last one "…" when cut;
+// "" when n <= 0.
 func Clip(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	if utf8.RuneCountInString(s) <= n {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// Truncate cuts s to at most maxBytes bytes, back to the start of the
+// character that would be cut, with no mark; "" when maxBytes <= 0.
+func Truncate(s string, maxBytes int) string {
+	if len(s) <= maxBytes {
+		return s
+	}
+	if maxBytes <= 0 {
+		return ""
+	}
+	i := maxBytes
+	// A character is at most utf8.UTFMax bytes: past that the bytes are
+	// not UTF-8 anyway, and the cut stays where it was.
+	for j := i; j >= 0 && j > i-utf8.UTFMax; j-- {
+		if utf8.RuneStart(s[j]) {
+			i = j
+			break
+		}
+	}
+	return s[:i]
 }

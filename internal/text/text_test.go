@@ -3,6 +3,7 @@ package text
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestOneLine(t *testing.T) {
@@ -33,9 +34,55 @@ func TestClip(t *testing.T) {
 		in   string
 		n    int
 		want string
-	}{{"abc", 3, "abc"}, {"abcd", 3, "ab…"}, {"ééé", 2, "é…"}, {"x", 0, ""}} {
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "ab…"},
+		{"", 3, ""},
+		{"x", 0, ""},
+		{"x", -1, ""},
+		{"ab", 1, "…"},
+		{"ééé", 3, "ééé"}, // 6 bytes, 3 characters: not cut
+		{"ééé", 2, "é…"},  // two-byte runes
+		{"日本語テキスト", 4, "日本語…"}, // three-byte runes
+		{"a😀b😀c", 4, "a😀b…"},   // four-byte runes
+		{"éé", 3, "é…"},     // a combining mark is a rune of its own
+	} {
 		if got := Clip(c.in, c.n); got != c.want {
 			t.Errorf("Clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc"},
+		{"abc", 0, ""},
+		{"abc", -1, ""},
+		{"", 0, ""},
+		{"éé", 4, "éé"},
+		{"éé", 3, "é"},   // would cut the second é in half
+		{"éé", 1, ""},    // not even one
+		{"日本語", 7, "日本"}, // 9 bytes; 7 falls inside 語
+		{"日本語", 6, "日本"}, // on a boundary
+		{"a😀", 4, "a"},   // inside a four-byte rune
+		{"a😀", 5, "a😀"},
+		{"ab\xff\xfe", 3, "ab\xff"}, // invalid UTF-8 is cut where it is
+		{"\x80\x80\x80\x80\x80", 4, "\x80\x80\x80\x80"},
+	} {
+		got := Truncate(c.in, c.n)
+		if got != c.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+		if len(got) > max(c.n, 0) {
+			t.Errorf("Truncate(%q, %d): %d bytes", c.in, c.n, len(got))
+		}
+		if utf8.ValidString(c.in) && !utf8.ValidString(got) {
+			t.Errorf("Truncate(%q, %d) = %q: cut a character", c.in, c.n, got)
 		}
 	}
 }

@@ -1,28 +1,28 @@
 // Package combine derives the state Mew shows for a session from what each
 // source last observed: Mew's hooks, Claude Code's own session registry, an
-// agent's own log, the screen and the liveness of the agent process. It is pure; every rule below is pinned
-// by the recorded real runs in ../shared/fixtures (see combine_test.go and
-// monitor's replay tests).
+// agent's own log, the screen and the liveness of the agent process
+// (package liveness). It is pure; every rule below is pinned by the
+// recorded real runs in testdata/fixtures at the repository's root (see
+// combine_test.go and monitor's replay tests).
 package combine
 
 import (
 	"path/filepath"
 	"time"
 
+	"github.com/mew-dev/mew/monitor/liveness"
 	"github.com/mew-dev/mew/session"
 )
 
-// Liveness is what the process check found.
-type Liveness int
+// Liveness is what the process check found: liveness.State, under the
+// name combine's callers know it by.
+type Liveness = liveness.State
 
+// The liveness states (see liveness.State).
 const (
-	// Unknown: nothing to check (no pid recorded) or the check failed; the
-	// sources decide.
-	Unknown Liveness = iota
-	Alive
-	// Dead: the pid is gone, or now belongs to a process that started at
-	// another time (pid reuse).
-	Dead
+	Unknown = liveness.Unknown
+	Alive   = liveness.Alive
+	Dead    = liveness.Dead
 )
 
 // Registry statuses Claude Code writes.

@@ -8,9 +8,21 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
+)
+
+// State is what the process check found.
+type State int
+
+const (
+	// Unknown: nothing to check (no pid recorded) or the check failed; the
+	// sources decide.
+	Unknown State = iota
+	Alive
+	// Dead: the pid is gone, or now belongs to a process that started at
+	// another time (pid reuse).
+	Dead
 )
 
 // startSlack absorbs clock rounding between the registry's startedAt and the
@@ -28,7 +40,7 @@ type Checker struct {
 // Check returns the liveness of rec's agent process. Claude Code's own pid
 // (registry) is preferred; the hook's record, then the screen's, are used
 // otherwise.
-func (c Checker) Check(rec session.Record) combine.Liveness {
+func (c Checker) Check(rec session.Record) State {
 	if r := rec.Registry; r != nil && r.Pid > 0 {
 		return c.checkRegistry(r)
 	}
@@ -40,10 +52,10 @@ func (c Checker) Check(rec session.Record) combine.Liveness {
 		alive, err := proctree.SameProcess(c.Procs, s.Pid, s.StartMs)
 		return verdict(alive, err)
 	}
-	return combine.Unknown
+	return Unknown
 }
 
-func (c Checker) checkRegistry(r *session.RegistryState) combine.Liveness {
+func (c Checker) checkRegistry(r *session.RegistryState) State {
 	// procStart is exact where it can be read (Linux: clock ticks).
 	if c.TicksToMs != nil && r.ProcStart != "" {
 		if ticks, err := strconv.ParseUint(r.ProcStart, 10, 64); err == nil {
@@ -55,25 +67,25 @@ func (c Checker) checkRegistry(r *session.RegistryState) combine.Liveness {
 	}
 	p, err := c.Procs.Get(r.Pid)
 	if errors.Is(err, proctree.ErrNoProcess) {
-		return combine.Dead
+		return Dead
 	}
 	if err != nil {
-		return combine.Unknown
+		return Unknown
 	}
 	// Elsewhere: the process must have started before the session did; one
 	// that started later is a new process that reused the pid.
 	if !r.StartedAt.IsZero() && p.StartMs != 0 && time.UnixMilli(p.StartMs).After(r.StartedAt.Add(startSlack)) {
-		return combine.Dead
+		return Dead
 	}
-	return combine.Alive
+	return Alive
 }
 
-func verdict(alive bool, err error) combine.Liveness {
+func verdict(alive bool, err error) State {
 	switch {
 	case err != nil:
-		return combine.Unknown
+		return Unknown
 	case alive:
-		return combine.Alive
+		return Alive
 	}
-	return combine.Dead
+	return Dead
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 )
@@ -32,18 +31,18 @@ func TestCheck(t *testing.T) {
 		name string
 		rec  session.Record
 		c    Checker
-		want combine.Liveness
+		want State
 	}{
-		{"hook record, same process", session.Record{Process: &session.Process{Pid: 100, StartMs: started + 300}}, Checker{Procs: procs}, combine.Alive},
-		{"hook record, pid gone", session.Record{Process: &session.Process{Pid: 999, StartMs: started}}, Checker{Procs: procs}, combine.Dead},
-		{"hook record, pid reused", session.Record{Process: &session.Process{Pid: 200, StartMs: started}}, Checker{Procs: procs}, combine.Dead},
-		{"nothing to check", session.Record{}, Checker{Procs: procs}, combine.Unknown},
-		{"registry procStart in ticks matches", session.Record{Registry: &session.RegistryState{Pid: 100, ProcStart: "0"}}, Checker{Procs: procs, TicksToMs: ticks}, combine.Alive},
-		{"registry procStart of another process", session.Record{Registry: &session.RegistryState{Pid: 100, ProcStart: "99999"}}, Checker{Procs: procs, TicksToMs: ticks}, combine.Dead},
-		{"registry pid reused after startedAt", session.Record{Registry: &session.RegistryState{Pid: 200, StartedAt: startedAt}}, Checker{Procs: procs}, combine.Dead},
-		{"registry process started before the session", session.Record{Registry: &session.RegistryState{Pid: 100, StartedAt: startedAt}}, Checker{Procs: procs}, combine.Alive},
-		{"registry pid gone", session.Record{Registry: &session.RegistryState{Pid: 300}}, Checker{Procs: procs}, combine.Dead},
-		{"registry preferred over a stale hook pid", session.Record{Process: &session.Process{Pid: 999}, Registry: &session.RegistryState{Pid: 100, StartedAt: startedAt}}, Checker{Procs: procs}, combine.Alive},
+		{"hook record, same process", session.Record{Process: &session.Process{Pid: 100, StartMs: started + 300}}, Checker{Procs: procs}, Alive},
+		{"hook record, pid gone", session.Record{Process: &session.Process{Pid: 999, StartMs: started}}, Checker{Procs: procs}, Dead},
+		{"hook record, pid reused", session.Record{Process: &session.Process{Pid: 200, StartMs: started}}, Checker{Procs: procs}, Dead},
+		{"nothing to check", session.Record{}, Checker{Procs: procs}, Unknown},
+		{"registry procStart in ticks matches", session.Record{Registry: &session.RegistryState{Pid: 100, ProcStart: "0"}}, Checker{Procs: procs, TicksToMs: ticks}, Alive},
+		{"registry procStart of another process", session.Record{Registry: &session.RegistryState{Pid: 100, ProcStart: "99999"}}, Checker{Procs: procs, TicksToMs: ticks}, Dead},
+		{"registry pid reused after startedAt", session.Record{Registry: &session.RegistryState{Pid: 200, StartedAt: startedAt}}, Checker{Procs: procs}, Dead},
+		{"registry process started before the session", session.Record{Registry: &session.RegistryState{Pid: 100, StartedAt: startedAt}}, Checker{Procs: procs}, Alive},
+		{"registry pid gone", session.Record{Registry: &session.RegistryState{Pid: 300}}, Checker{Procs: procs}, Dead},
+		{"registry preferred over a stale hook pid", session.Record{Process: &session.Process{Pid: 999}, Registry: &session.RegistryState{Pid: 100, StartedAt: startedAt}}, Checker{Procs: procs}, Alive},
 	}
 	for _, c := range cases {
 		if got := c.c.Check(c.rec); got != c.want {
@@ -60,10 +59,10 @@ func TestRealProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := Checker{Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs}
-	if got := c.Check(session.Record{Process: &session.Process{Pid: self.Pid, StartMs: self.StartMs}}); got != combine.Alive {
+	if got := c.Check(session.Record{Process: &session.Process{Pid: self.Pid, StartMs: self.StartMs}}); got != Alive {
 		t.Fatalf("self: %v", got)
 	}
-	if got := c.Check(session.Record{Process: &session.Process{Pid: self.Pid, StartMs: self.StartMs - 60_000}}); got != combine.Dead {
+	if got := c.Check(session.Record{Process: &session.Process{Pid: self.Pid, StartMs: self.StartMs - 60_000}}); got != Dead {
 		t.Fatalf("self with another start time: %v", got)
 	}
 }

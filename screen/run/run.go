@@ -26,12 +26,12 @@ import (
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
-	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // SweepEvery is how often the screen is classified (never per write).
@@ -125,7 +125,7 @@ func start(o Options) (w *wrapper, code int, err error) {
 
 	env := o.Env
 	if w.outerTty != "" {
-		env = append(env[:len(env):len(env)], hookbin.RunTtyEnv+"="+w.outerTty)
+		env = append(env[:len(env):len(env)], terminal.RunTtyEnv+"="+w.outerTty)
 	}
 	var cmd *exec.Cmd
 	if len(o.Leader) > 0 {
@@ -417,7 +417,7 @@ func (w *wrapper) write(st session.ScreenState) error {
 		s := st
 		rec.Screen = &s
 		if !existed || rec.Process == nil {
-			p := hookbin.DescribeAgent(agent, procs, getenv, func(int) (string, error) { return w.slaveName, nil })
+			p := terminal.DescribeAgent(agent, procs, getenv, func(int) (string, error) { return w.slaveName, nil })
 			rec.Process = p
 		}
 		return true
@@ -428,7 +428,7 @@ func (w *wrapper) write(st session.ScreenState) error {
 func (w *wrapper) cmdEnv() []string {
 	env := w.o.Env
 	if w.outerTty != "" {
-		env = append(env[:len(env):len(env)], hookbin.RunTtyEnv+"="+w.outerTty)
+		env = append(env[:len(env):len(env)], terminal.RunTtyEnv+"="+w.outerTty)
 	}
 	return env
 }

@@ -105,12 +105,12 @@ func ParseLine(b []byte) (Line, bool) {
 	l := Line{At: at.UTC()}
 	switch raw.Type {
 	case "session_meta":
-		l.Event, l.SessionID, l.Cwd = "session_meta", p.ID, clip(p.Cwd)
+		l.Event, l.SessionID, l.Cwd = "session_meta", p.ID, pathOrNone(p.Cwd)
 		if l.SessionID == "" {
 			l.SessionID = p.SessionID
 		}
 	case "turn_context":
-		l.Event, l.Cwd = "turn_context", clip(p.Cwd)
+		l.Event, l.Cwd = "turn_context", pathOrNone(p.Cwd)
 	case "event_msg":
 		switch p.Type {
 		case "task_started":
@@ -216,7 +216,9 @@ func titleFrom(prompt string) string {
 	return text.OneLine(p, maxTitle)
 }
 
-func clip(s string) string {
+// pathOrNone is s, or "" when it is too long to be a path (not a
+// clipped path: a cut one would name another folder).
+func pathOrNone(s string) string {
 	if len(s) > maxPath {
 		return ""
 	}

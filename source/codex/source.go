@@ -16,12 +16,12 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/source/procscan"
 	"github.com/mew-dev/mew/store"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // Defaults of Source.
@@ -362,11 +362,11 @@ func (s *Source) jumpEnv(pid int) (map[string]string, *session.Tmux) {
 	if environ == nil {
 		environ = proctree.Environ
 	}
-	vars, err := environ(pid, hookbin.EnvForJump())
+	vars, err := environ(pid, terminal.EnvVars())
 	if err != nil {
 		return nil, nil
 	}
-	return hookbin.JumpEnv(func(k string) string { return vars[k] })
+	return terminal.Env(func(k string) string { return vars[k] })
 }
 
 // daemonPid is the pid in $CODEX_HOME/app-server-daemon/daemon.pid, 0 when

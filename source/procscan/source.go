@@ -25,11 +25,11 @@ import (
 
 	"github.com/shirou/gopsutil/v3/process"
 
-	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // DefaultPoll is how often Watch reads the process table.
@@ -259,8 +259,8 @@ func (s *Source) mine(e *entry) bool {
 func readDetail(pid int) detail {
 	var d detail
 	d.tty, _ = proctree.Tty(pid)
-	if vars, err := proctree.Environ(pid, hookbin.EnvForJump()); err == nil {
-		d.env, d.tmux = hookbin.JumpEnv(func(k string) string { return vars[k] })
+	if vars, err := proctree.Environ(pid, terminal.EnvVars()); err == nil {
+		d.env, d.tmux = terminal.Env(func(k string) string { return vars[k] })
 		if len(d.env) == 0 {
 			d.env = nil
 		}

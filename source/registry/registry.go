@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -89,7 +90,7 @@ func Parse(data []byte) (Doc, error) {
 		d.StatusAt = millis(num(raw["updatedAt"]))
 	}
 	if !session.ValidID(d.SessionID) {
-		return Doc{}, fmt.Errorf("%w: sessionId %q", ErrNotSession, clip(d.SessionID))
+		return Doc{}, fmt.Errorf("%w: sessionId %q", ErrNotSession, text.Clip(d.SessionID, 61))
 	}
 	if d.Pid <= 0 {
 		return Doc{}, fmt.Errorf("%w: no pid", ErrNotSession)
@@ -249,11 +250,4 @@ func millis(ms int64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(ms).UTC()
-}
-
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }

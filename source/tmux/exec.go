@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mew-dev/mew/jump"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // Runner runs one tmux command and returns its output lines.
@@ -102,7 +102,7 @@ func captureAll(ctx context.Context, r Runner, ids []string) map[string][]string
 	out := make(map[string][]string, len(ids))
 	var valid []string
 	for _, id := range ids {
-		if jump.ValidTmuxPane(id) {
+		if terminal.ValidTmuxPane(id) {
 			valid = append(valid, id)
 		}
 	}

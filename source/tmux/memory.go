@@ -13,9 +13,9 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/store"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // A one-shot read (Scan: `mew status`) sees each pane once. With Memory
@@ -59,7 +59,7 @@ func (s *Source) recall() {
 	}
 	s.panes = map[string]*pane{}
 	for id, sp := range saved {
-		if !jump.ValidTmuxPane(id) {
+		if !terminal.ValidTmuxPane(id) {
 			continue
 		}
 		p := &pane{id: id, agent: sp.Agent, fg: sp.Fg, fgStart: sp.FgStart, fgAgent: sp.FgAgent, since: sp.Since, bgSince: sp.BgSince}

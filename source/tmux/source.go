@@ -13,12 +13,12 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // SweepEvery is how often the panes are read (never per write: a pane's
@@ -176,7 +176,7 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	out := make([]paneInfo, 0, len(lines))
 	for _, l := range lines {
 		f := strings.SplitN(l, "\t", 6)
-		if len(f) < 6 || !jump.ValidTmuxPane(f[0]) {
+		if len(f) < 6 || !terminal.ValidTmuxPane(f[0]) {
 			continue
 		}
 		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", title: f[5]}
@@ -190,7 +190,7 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 // Capture returns a pane's visible rows (no scrollback: a prompt that
 // scrolled away was answered).
 func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
-	if !jump.ValidTmuxPane(paneID) {
+	if !terminal.ValidTmuxPane(paneID) {
 		return nil, fmt.Errorf("%q is not a tmux pane id", paneID)
 	}
 	return r.Run(ctx, "capture-pane", "-p", "-t", paneID)

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // server is a private tmux server for one test.
@@ -170,13 +170,13 @@ func TestScanWithoutServer(t *testing.T) {
 
 func TestPaneIDs(t *testing.T) {
 	for _, id := range []string{"%0", "%12"} {
-		if !jump.ValidTmuxPane(id) {
-			t.Errorf("jump.ValidTmuxPane(%q) = false", id)
+		if !terminal.ValidTmuxPane(id) {
+			t.Errorf("terminal.ValidTmuxPane(%q) = false", id)
 		}
 	}
 	for _, id := range []string{"", "%", "12", "%1;kill-server", "%-1", "%1 ", "%99999999999"} {
-		if jump.ValidTmuxPane(id) {
-			t.Errorf("jump.ValidTmuxPane(%q) = true", id)
+		if terminal.ValidTmuxPane(id) {
+			t.Errorf("terminal.ValidTmuxPane(%q) = true", id)
 		}
 	}
 	if _, err := Capture(context.Background(), Exec{}, "%1;kill-server"); err == nil {

@@ -1,37 +1,47 @@
-package jump
+package terminal
 
 import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-// Every value a plan hands to a command comes from a session record, a
-// terminal's environment or another process: each is checked against the
-// narrow shape it must have before it goes anywhere.
+// Every value a jump, an answer or a source hands to a command comes from
+// a session record, a terminal's environment or another process: each is
+// checked against the narrow shape it must have before it goes anywhere.
 var (
-	darwinTty   = regexp.MustCompile(`^/dev/ttys?[0-9]+$`)
-	linuxTty    = regexp.MustCompile(`^/dev/pts/[0-9]+$`)
-	itermGUID   = regexp.MustCompile(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
-	tmuxPane    = regexp.MustCompile(`^%[0-9]{1,9}$`)
-	smallNumber = regexp.MustCompile(`^[0-9]{1,9}$`)
-	bundleID    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$`)
-	kittyName   = regexp.MustCompile(`^@[A-Za-z0-9._-]{1,100}$`)
-	itermID     = regexp.MustCompile(`^w[0-9]{1,4}t[0-9]{1,4}p[0-9]{1,4}:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
-	zellijName  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
-	warpURL     = regexp.MustCompile(`^warp(preview|dev|local)?://[A-Za-z0-9/_.:?=&%-]{1,400}$`)
+	darwinTty   = pattern{expr: `^/dev/ttys?[0-9]+$`}
+	linuxTty    = pattern{expr: `^/dev/pts/[0-9]+$`}
+	itermGUID   = pattern{expr: `^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`}
+	tmuxPane    = pattern{expr: `^%[0-9]{1,9}$`}
+	smallNumber = pattern{expr: `^[0-9]{1,9}$`}
+	bundleID    = pattern{expr: `^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$`}
+	kittyName   = pattern{expr: `^@[A-Za-z0-9._-]{1,100}$`}
+	itermID     = pattern{expr: `^w[0-9]{1,4}t[0-9]{1,4}p[0-9]{1,4}:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`}
+	zellijName  = pattern{expr: `^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`}
+	warpURL     = pattern{expr: `^warp(preview|dev|local)?://[A-Za-z0-9/_.:?=&%-]{1,400}$`}
 )
 
-// ITermRevealURL is iTerm2's URL that reveals a session (window, tab and
-// split at once, no Automation prompt): iTerm2 takes the whole
-// $ITERM_SESSION_ID ("w0t1p0:GUID") and looks the GUID up. "" when env is
-// not such an id.
-func ITermRevealURL(env string) string {
-	if !itermID.MatchString(env) {
-		return ""
-	}
-	return "iterm2:reveal?sessionid=" + env
+// pattern is a regular expression compiled on first use. The hook links
+// this package (for Env and DescribeAgent) and never validates: compiled
+// at start, these cost every hook call over a millisecond and 12,000
+// allocations (GODEBUG=inittrace=1).
+type pattern struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
 }
+
+// MatchString reports whether s matches the whole pattern.
+func (p *pattern) MatchString(s string) bool {
+	p.once.Do(func() { p.re = regexp.MustCompile(p.expr) })
+	return p.re.MatchString(s)
+}
+
+// ValidITermSessionID reports whether s is a whole $ITERM_SESSION_ID:
+// "w0t1p0:GUID" (window, tab, split and the session's GUID).
+func ValidITermSessionID(s string) bool { return itermID.MatchString(s) }
 
 // ValidWarpURL reports whether s is the tab link Warp gives its shells in
 // $WARP_FOCUS_URL: a warp:// URL (or a preview or dev channel's) of plain

@@ -1,0 +1,17 @@
+on run argv
+	set wanted to item 1 of argv
+	-- ARGV
+	if application id "com.googlecode.iterm2" is not running then return "notrunning"
+	tell application id "com.googlecode.iterm2"
+		repeat with w in windows
+			repeat with t in tabs of w
+				repeat with s in sessions of t
+					if PROPERTY of s is wanted then
+						-- FOUND
+					end if
+				end repeat
+			end repeat
+		end repeat
+	end tell
+	return "notfound"
+end run
