@@ -270,3 +270,40 @@ func TestRunFollowsCtrlZ(t *testing.T) {
 		t.Fatalf("exit: %v, want the agent's 4", err)
 	}
 }
+
+// An agent that floods its terminal with "insert 1000 lines" and exits:
+// the person's terminal is back (cooked, `mew run` gone) within a second
+// of the agent's exit, not once Mew's emulator has read it all. The
+// terminal is large, so even capped counts keep the emulator busy for
+// seconds. The ceiling checked is 3× that goal: a loaded machine may miss
+// the goal, only a wait for the emulator misses the ceiling.
+func TestRunExitDoesNotWaitForTheEmulator(t *testing.T) {
+	mew, err := testbin.Build("github.com/mew-dev/mew/cmd/mew")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	agent := filepath.Join(dir, "agent")
+	os.WriteFile(agent, []byte("#!/usr/bin/env python3\nimport os\nos.write(1, b'\\x1b[1000L' * 37449)\nos.write(1, b'bye from the agent')\n"), 0o755)
+	env := append(os.Environ(), "MEW_HOME="+filepath.Join(dir, "mew"), "MEW_TMUX_SOCKET="+filepath.Join(dir, "none"), "TERM=xterm-256color")
+	person := newTerminal(t)
+	pty.Setsize(person.master, &pty.Winsize{Rows: 120, Cols: 400})
+	cooked, err := unix.IoctlGetTermios(int(person.slave.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := person.start(t, env, mew, "run", "--", agent)
+	exited := make(chan error, 1)
+	go func() { exited <- run.Wait() }()
+	person.waitFor(t, "bye from the agent")
+	seen := time.Now()
+	select {
+	case err := <-exited:
+		t.Logf("mew run exited %v after the agent's last bytes reached the terminal (%v)", time.Since(seen).Round(time.Millisecond), err)
+	case <-time.After(3 * time.Second):
+		t.Fatalf("mew run still holds the terminal %v after the agent's last bytes", time.Since(seen).Round(time.Millisecond))
+	}
+	if now, _ := unix.IoctlGetTermios(int(person.slave.Fd()), unix.TCGETS); *now != *cooked {
+		t.Errorf("the terminal was not restored")
+	}
+}
