@@ -96,7 +96,7 @@ func Answer(ctx context.Context, r Remote, ssh, id string, c session.Choice, run
 
 func knownOutcome(o answer.Outcome) bool {
 	switch o {
-	case answer.Answered, answer.Refused, answer.Stuck, answer.Failed, answer.NoTerminal:
+	case answer.Answered, answer.Refused, answer.Stuck, answer.Failed, answer.NoTerminal, answer.Changed:
 		return true
 	}
 	return false

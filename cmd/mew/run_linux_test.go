@@ -23,13 +23,13 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// fakeClaude draws Claude Code's permission dialog, waits for a line,
+// fakeClaude draws Claude Code's permission dialog, waits for a key,
 // draws a finished turn, prints its terminal size when asked, and exits
 // with 7. Named claude, it is sniffed as Claude Code by its process.
 const fakeClaude = `#!/bin/bash
 printf '\033]0;✳ Claude Code\007\033[2J\033[H'
 printf ' Bash command\r\n   touch x\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel · Tab to amend\r\n'
-read -r answer
+IFS= read -rsn1 answer
 printf '\033[2J\033[H● Done (%s).\r\n\r\n✻ Worked for 1s\r\n❯ \r\n  ⏸ manual mode on · ? for shortcuts\r\n' "$answer"
 read -r _
 stty size
@@ -120,7 +120,7 @@ func TestRunWrapsAnAgentTransparently(t *testing.T) {
 	direct := newTerminal(t)
 	cmd := direct.start(t, env, filepath.Join(bin, "claude"))
 	direct.waitFor(t, "Esc to cancel")
-	direct.master.Write([]byte("1\r"))
+	direct.master.Write([]byte("1"))
 	direct.waitFor(t, "? for shortcuts")
 	direct.master.Write([]byte("\r"))
 	direct.waitFor(t, "32 120")
@@ -177,10 +177,11 @@ func TestRunWrapsAnAgentTransparently(t *testing.T) {
 	if err != nil || !resp.OK || resp.Screen.State != session.ScreenBlocked {
 		t.Fatalf("screen: %+v %v", resp, err)
 	}
-	if r, err := runwrap.Call(ctx, sock, runwrap.Request{Op: "type", Rule: resp.Screen.Rule, Prompt: "another prompt", Keys: "2\r"}); err != nil || r.OK {
+	yes := &session.Choice{N: 1, Label: "Yes"}
+	if r, err := runwrap.Call(ctx, sock, runwrap.Request{Op: "type", Rule: resp.Screen.Rule, Prompt: "another prompt", Choice: yes}); err != nil || r.OK {
 		t.Fatalf("typed for a prompt that is not shown: %+v %v", r, err)
 	}
-	if r, err := runwrap.Call(ctx, sock, runwrap.Request{Op: "type", Rule: resp.Screen.Rule, Prompt: resp.Screen.Prompt, Keys: "1\r"}); err != nil || !r.OK {
+	if r, err := runwrap.Call(ctx, sock, runwrap.Request{Op: "type", Rule: resp.Screen.Rule, Prompt: resp.Screen.Prompt, Choice: yes}); err != nil || !r.OK {
 		t.Fatalf("answer refused: %+v %v", r, err)
 	}
 	person.waitFor(t, "Done (1)")
