@@ -73,21 +73,58 @@ func (t *TmuxTerminal) agentInFront(panePid string) error {
 	return nil
 }
 
-// Type implements Terminal: each key its own send-keys, a character
-// with -l (literally, never read as a key name), a name as the tmux key
-// of that name (rules.ValidKey's names are tmux's).
+// Type implements Terminal (TypeRead without the read).
 func (t *TmuxTerminal) Type(ctx context.Context, live Live) error {
-	for _, k := range live.Keys {
+	args, err := t.sendKeys(live.Keys)
+	if err != nil {
+		return err
+	}
+	_, err = t.Runner.Run(ctx, args...)
+	return err
+}
+
+// TypeRead implements FrameTyper. One tmux command list reads the title
+// and the rows, then sends the keys: the server reads no output of the
+// pane between two commands of a list, so the frame returned is the one
+// the keys went to (a separate capture, then send-keys, left 4-76 ms for
+// the prompt to change under the keys).
+func (t *TmuxTerminal) TypeRead(ctx context.Context, live Live) (rules.Frame, error) {
+	send, err := t.sendKeys(live.Keys)
+	if err != nil {
+		return rules.Frame{}, err
+	}
+	args := append([]string{"display-message", "-p", "-t", t.Pane, "#{pane_title}", ";", "capture-pane", "-p", "-t", t.Pane, ";"}, send...)
+	lines, err := t.Runner.Run(ctx, args...)
+	if err != nil || len(lines) == 0 {
+		// Whether the keys went is unknown: the caller says they may have.
+		if err == nil {
+			err = fmt.Errorf("tmux gave no screen")
+		}
+		return rules.Frame{}, err
+	}
+	return rules.Frame{Title: lines[0], Rows: lines[1:]}, nil
+}
+
+// sendKeys is the send-keys commands (a list) that type keys: a
+// character with -l (literally, never read as a key name), a name as the
+// tmux key of that name (rules.ValidKey's names are tmux's).
+func (t *TmuxTerminal) sendKeys(keys []string) ([]string, error) {
+	var args []string
+	for i, k := range keys {
 		if !rules.ValidKey(k) {
-			return fmt.Errorf("%q is not a key", k)
+			return nil, fmt.Errorf("%q is not a key", k)
 		}
-		args := []string{"send-keys", "-t", t.Pane, k}
+		if i > 0 {
+			args = append(args, ";")
+		}
 		if len(k) == 1 {
-			args = []string{"send-keys", "-t", t.Pane, "-l", k}
-		}
-		if _, err := t.Runner.Run(ctx, args...); err != nil {
-			return err
+			args = append(args, "send-keys", "-t", t.Pane, "-l", k)
+		} else {
+			args = append(args, "send-keys", "-t", t.Pane, k)
 		}
 	}
-	return nil
+	if len(args) == 0 {
+		return nil, fmt.Errorf("no keys to type")
+	}
+	return args, nil
 }
