@@ -68,9 +68,30 @@ func (t *TmuxTerminal) agentInFront(panePid string) error {
 		return fmt.Errorf("cannot read the foreground job of pane %s: %v", t.Pane, err)
 	}
 	if proctree.IsShell(p.Name) {
+		// `tmux new-session "claude; …"` runs sh -c, which stays the
+		// foreground job with the agent its child (the tmux source lists
+		// the pane so): a shell running a command is no person's prompt.
+		if argv, err := t.Procs.Cmdline(fg); err == nil && runsCommand(argv) {
+			return nil
+		}
 		return fmt.Errorf("a shell (%s) is in the foreground of pane %s: no agent runs there now", p.Name, t.Pane)
 	}
 	return nil
+}
+
+// runsCommand reports a shell's command line that runs a command string
+// (sh -c '…', bash -lc '…') rather than reading a person's commands.
+func runsCommand(argv []string) bool {
+	for i := 1; i+1 < len(argv); i++ {
+		a := argv[i]
+		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+			return false // the options end here
+		}
+		if strings.ContainsRune(a, 'c') {
+			return true
+		}
+	}
+	return false
 }
 
 // Type implements Terminal (TypeRead without the read).

@@ -249,3 +249,41 @@ func TestTmuxAnswerToAPromptThatChangedIsNotAnswered(t *testing.T) {
 		t.Fatalf("the agent read %q, but the answer says %s (keys %v)", k, res.Outcome, res.Keys)
 	}
 }
+
+// `tmux new-session "claude; …"`: tmux runs the command with sh -c, which
+// stays the pane's foreground job, the agent its child. The tmux source
+// lists such a pane as answerable; the answer must go through too.
+func TestTmuxAnswersAnAgentRunByAShellCommand(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	bin := fakeagent.Write(t, dir)
+	socket, keylog := filepath.Join(dir, "sock"), filepath.Join(dir, "keys.log")
+	out, err := exec.Command("tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}",
+		"-x", "100", "-y", "20", "-e", "KEYLOG="+keylog, "-e", "PAUSE=60", bin+"; sleep 60").CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux: %v: %s", err, out)
+	}
+	defer exec.Command("tmux", "-S", socket, "kill-server").Run()
+	pane := strings.TrimSpace(string(out))
+	term, _ := NewTmuxTerminal(tmux.Exec{Socket: socket}, pane)
+	probe := *term
+	probe.Procs = nil // to see the rows whatever the foreground job
+	w := waitPrompt(t, &probe, 1)
+	res := Do(context.Background(), term, claude, w, Options{})
+	if data, _ := os.ReadFile(keylog); res.Outcome != Answered || strings.TrimSpace(string(data)) != "1" {
+		t.Fatalf("%+v; the agent read %q", res, data)
+	}
+}
+
+func TestRunsCommand(t *testing.T) {
+	for argv, want := range map[string]bool{
+		"sh -c claude;sleep": true, "bash -lc claude": true, "/bin/sh -e -c x": true,
+		"bash": false, "bash --norc --noprofile": false, "zsh -l": false, "sh script.sh -c x": false, "sh -c": false,
+	} {
+		if got := runsCommand(strings.Fields(argv)); got != want {
+			t.Errorf("%q: %v", argv, got)
+		}
+	}
+}
