@@ -252,3 +252,31 @@ func TestLogIsCappedAndPrivate(t *testing.T) {
 		t.Errorf("entry %+v %v", got, err)
 	}
 }
+
+// A prompt with a credential in its command: the log keeps the command,
+// not the secret (the adversarial run found a bearer token in 10/10 lines).
+func TestLogRedactsSecrets(t *testing.T) {
+	path := LogPath(t.TempDir())
+	secrets := []string{"abc123def456ghi789", "sk-live-0123456789abcdefXYZ", "hunter2pass", "s3cr3tvalue", "ghp_0123456789abcdefghijABCDEF", "pa55word",
+		"AKIAABCDEFGHIJKLMNOP", "eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4"}
+	prompt := "Bash command\ncurl -H 'Authorization: Bearer abc123def456ghi789' https://api.x/v1\n" +
+		"OPENAI_API_KEY=sk-live-0123456789abcdefXYZ run\nmysql --password=hunter2pass -u root\n" +
+		`echo '{"client_secret": "s3cr3tvalue"}'` + "\ngit push https://ghp_0123456789abcdefghijABCDEF@github.com/x\n" +
+		"psql postgres://admin:pa55word@db/x\naws AKIAABCDEFGHIJKLMNOP\ncurl -b jwt=eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4\nDo you want to proceed?"
+	e := Entry{At: time.Unix(100, 0), Session: "s1", Agent: "claude", Choice: session.Choice{N: 1, Label: "Yes"}, Prompt: prompt,
+		Outcome: Refused, Message: `typed nothing: the prompt changed: "curl -H 'Authorization: Bearer abc123def456ghi789'" is now "x"`}
+	if err := AppendLog(path, e); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	for _, s := range secrets {
+		if strings.Contains(string(data), s) {
+			t.Errorf("the log keeps %q: %s", s, data)
+		}
+	}
+	for _, keep := range []string{"curl -H", "https://api.x/v1", "mysql --password=", "Do you want to proceed?", "github.com/x"} {
+		if !strings.Contains(string(data), keep) {
+			t.Errorf("the log lost %q: %s", keep, data)
+		}
+	}
+}
