@@ -75,27 +75,9 @@ func (t *ITermTerminal) Read(ctx context.Context) (rules.Frame, error) {
 	return rules.Frame{Rows: rows, Title: title}, nil
 }
 
-// keyBytes is what a key sends on a terminal (xterm's sequences).
-var keyBytes = map[string]string{
-	"Enter": "\r", "Escape": "\x1b", "Tab": "\t", "BTab": "\x1b[Z", "Space": " ",
-	"Up": "\x1b[A", "Down": "\x1b[B", "Right": "\x1b[C", "Left": "\x1b[D",
-}
-
-// KeyBytes turns keys into the bytes a terminal sends for them.
-func KeyBytes(keys []string) (string, error) {
-	var b strings.Builder
-	for _, k := range keys {
-		switch {
-		case !rules.ValidKey(k):
-			return "", fmt.Errorf("%q is not a key", k)
-		case len(k) == 1:
-			b.WriteString(k)
-		default:
-			b.WriteString(keyBytes[k])
-		}
-	}
-	return b.String(), nil
-}
+// KeyBytes turns keys into the bytes a terminal sends for them
+// (rules.KeyBytes: the `mew run` wrapper types the same).
+func KeyBytes(keys []string) (string, error) { return rules.KeyBytes(keys) }
 
 // Type implements Terminal.
 func (t *ITermTerminal) Type(ctx context.Context, live Live) error {

@@ -37,6 +37,9 @@ import (
 // SweepEvery is how often the screen is classified (never per write).
 const SweepEvery = 700 * time.Millisecond
 
+// finishWait bounds the wait for the last screen after the agent exits.
+const finishWait = 300 * time.Millisecond
+
 // Options are the wrapper's inputs.
 type Options struct {
 	Argv   []string // the agent and its arguments
@@ -182,8 +185,22 @@ func (w *wrapper) loop() int {
 			case <-outDone:
 			case <-time.After(2 * time.Second):
 			}
+			// The terminal goes back first; the last screen is recorded
+			// if the emulator catches up soon, else not waited for: a
+			// backlog of hostile output must not keep the person's shell
+			// (liveness sees the agent gone either way).
+			w.restore()
 			cancel()
-			w.finish()
+			finished := make(chan struct{})
+			go w.guard(func() {
+				defer close(finished)
+				w.finish()
+			})
+			select {
+			case <-finished:
+			case <-time.After(finishWait):
+				w.o.Log("the last screen was not recorded: the emulator was still reading a backlog")
+			}
 			return exitCode(ws)
 		case <-stops:
 			suspended = true
