@@ -2,6 +2,7 @@ package remote
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -62,10 +63,17 @@ const (
 	DefaultGrace      = 1500 * time.Millisecond
 	DefaultMinBackoff = 500 * time.Millisecond
 	DefaultMaxBackoff = 15 * time.Second
-	// maxSessions bounds what one host may list.
+	// maxSessions bounds what one host may list: a line with more ends
+	// the connection.
 	maxSessions = 1000
-	// maxLine bounds one line of the feed (a list of maxSessions).
-	maxLine = 16 << 20
+	// maxSessionBytes bounds one session of the feed. A host's texts are
+	// 400 runes at most (reducer), so a real session is a few KiB.
+	maxSessionBytes = 32 << 10
+	// maxLine bounds one line of the feed. A list is decoded one session
+	// at a time and stops at maxSessions, so what a hostile host can make
+	// this machine hold is about one line plus maxSessions small sessions,
+	// never the gigabytes a line of a million "{}" would decode into.
+	maxLine = 4 << 20
 )
 
 func (o *Options) defaults() {
@@ -268,7 +276,7 @@ func (h *Hub) attempt(ctx context.Context, hs *hostState, once bool) (got bool) 
 		for sc.Scan() {
 			var le lineOrErr
 			le.at = h.o.Now()
-			if err := json.Unmarshal(sc.Bytes(), &le.line); err != nil {
+			if err := decodeLine(sc.Bytes(), &le.line); err != nil {
 				le.err = fmt.Errorf("the host sent something that is not Mew's feed: %v", err)
 			}
 			select {
@@ -281,6 +289,9 @@ func (h *Hub) attempt(ctx context.Context, hs *hostState, once bool) (got bool) 
 			}
 		}
 		if err := sc.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				err = fmt.Errorf("the host sent a line of more than %d MiB", maxLine>>20)
+			}
 			select {
 			case lines <- lineOrErr{err: fmt.Errorf("reading the feed: %v", err)}:
 			case <-readDone:
@@ -349,6 +360,89 @@ func (h *Hub) attempt(ctx context.Context, hs *hostState, once bool) (got bool) 
 	}
 }
 
+// decodeLine decodes one line of the feed into l. Its list is read one
+// session at a time: a host that lists more than maxSessions, or one
+// session of more than maxSessionBytes, is refused before the rest is
+// decoded.
+func decodeLine(b []byte, l *Line) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := expectDelim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "feed":
+			err = dec.Decode(&l.Feed)
+		case "version":
+			err = dec.Decode(&l.Version)
+		case "at":
+			err = dec.Decode(&l.At)
+		case "sessions":
+			err = decodeSessions(dec, l)
+		default: // errors (shown by the host's own mew), and anything newer
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", key, err)
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("more than one value on a line")
+	}
+	return nil
+}
+
+func decodeSessions(dec *json.Decoder, l *Line) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		l.Sessions = nil // null: a heartbeat, as when absent
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return fmt.Errorf("not a list")
+	}
+	list := []session.Shown{}
+	for dec.More() {
+		if len(list) == maxSessions {
+			return fmt.Errorf("more than %d sessions", maxSessions)
+		}
+		start := dec.InputOffset()
+		var s session.Shown
+		if err := dec.Decode(&s); err != nil {
+			return err
+		}
+		if dec.InputOffset()-start > maxSessionBytes {
+			return fmt.Errorf("a session of more than %d KiB", maxSessionBytes>>10)
+		}
+		list = append(list, s)
+	}
+	l.Sessions = &list
+	return expectDelim(dec, ']')
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("expected %q, got %v", want, tok)
+	}
+	return nil
+}
+
 // seen folds one line into the host's state.
 func (h *Hub) seen(hs *hostState, l Line, at time.Time, skew time.Duration) {
 	h.mu.Lock()
@@ -366,7 +460,7 @@ func (h *Hub) seen(hs *hostState, l Line, at time.Time, skew time.Duration) {
 		hs.gen++
 	}
 	if l.Sessions != nil {
-		list, dropped := normalize(*l.Sessions, hs.remote.Name, skew)
+		list, dropped := normalize(*l.Sessions, hs.remote.Name, skew, at)
 		if !reflect.DeepEqual(list, hs.sessions) {
 			hs.sessions, changed = list, true
 		}
@@ -431,8 +525,8 @@ func (h *Hub) lost(hs *hostState, why string, now bool) {
 
 // normalize makes a host's list safe to merge: valid ids only, each once,
 // at most maxSessions; Host set to the remote's name (whatever the host
-// said), times moved by skew.
-func normalize(in []session.Shown, name string, skew time.Duration) ([]session.Shown, int) {
+// said), times moved by skew and clamped (clampSince).
+func normalize(in []session.Shown, name string, skew time.Duration, now time.Time) ([]session.Shown, int) {
 	out := make([]session.Shown, 0, len(in))
 	seen := make(map[string]bool, len(in))
 	dropped := 0
@@ -447,10 +541,28 @@ func normalize(in []session.Shown, name string, skew time.Duration) ([]session.S
 		if skew != 0 && !s.Since.IsZero() {
 			s.Since = s.Since.Add(skew)
 		}
-		s.Since = s.Since.UTC()
+		s.Since = clampSince(s.Since, now)
 		out = append(out, s)
 	}
 	return out, dropped
+}
+
+// clampSince keeps a host's time between the Unix epoch and now (this
+// machine's): a host whose clock says year 1 or 9999 (the skew is then
+// absurd too, and only saturates) would otherwise make times no JSON can
+// hold, and `mew status --json` would fail for every session, this
+// machine's included. A time before the epoch is unknown (zero); one
+// after now is now.
+func clampSince(t, now time.Time) time.Time {
+	switch {
+	case t.IsZero():
+		return t
+	case t.Before(time.Unix(0, 0)):
+		return time.Time{}
+	case t.After(now):
+		return now.UTC()
+	}
+	return t.UTC()
 }
 
 // maxField bounds each text field a host sends.
@@ -507,7 +619,11 @@ func (h *Hub) readCache(name string) (cached, bool) {
 	if json.Unmarshal(data, &c) != nil || c.LastSeen.IsZero() {
 		return cached{}, false // a damaged cache is only a cache
 	}
-	c.Sessions, _ = normalize(c.Sessions, name, 0)
+	now := h.o.Now()
+	c.Sessions, _ = normalize(c.Sessions, name, 0, now)
+	if c.LastSeen.After(now) {
+		c.LastSeen = now
+	}
 	return c, true
 }
 
