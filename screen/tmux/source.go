@@ -198,7 +198,9 @@ func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
 
 // sweep reads every pane once and returns the observations of the panes
 // that run an agent: one `tmux` process lists the panes, one more captures
-// every pane that runs (or may run) an agent.
+// every pane that runs (or may run) an agent (a few more past ~90 panes).
+// An agent's pane whose screen could not be read is listed with its last
+// state, and the error is an *UnreadPanes naming it.
 func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]source.Observation, error) {
 	infos, err := listPanes(ctx, r)
 	if err != nil {
@@ -230,7 +232,7 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 		}
 	}
 	s.reading, s.swept = len(wanted), now
-	screens := captureAll(ctx, r, wanted)
+	screens, unread := captureAll(ctx, r, wanted)
 	var out []source.Observation
 	for _, info := range live {
 		rows, captured := screens[info.id]
@@ -243,7 +245,7 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 			delete(s.panes, id)
 		}
 	}
-	return out, nil
+	return out, unread
 }
 
 // sweepDue reports whether the panes are to be swept now: some pane runs
@@ -333,10 +335,9 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	case !background:
 		p.bgSince = time.Time{}
 	}
-	if !background {
-		if !captured {
-			return source.Observation{}, false
-		}
+	// A screen that could not be read keeps the last state (as a blank
+	// one does): the agent is still listed, never dropped unsaid.
+	if !background && captured {
 		p.tracker.Observe(book.Set(p.agent), rules.Frame{Rows: rows, Title: info.title}, now)
 	}
 	st := p.tracker.State
@@ -401,16 +402,18 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	s.recall()
 	book, rulesErrs := s.Rules()
 	obs, err := s.sweep(ctx, Exec{Socket: s.Socket}, book)
-	if err == nil {
+	var unread *UnreadPanes
+	partial := errors.As(err, &unread)
+	if err == nil || partial {
 		s.remember() // best effort: a read that cannot be kept is still a read
 	}
-	if errors.Is(err, ErrNoServer) {
+	if errors.Is(err, ErrNoServer) && !partial {
 		obs, err = nil, nil
 	}
-	if err == nil {
+	if err == nil || partial {
 		// The person's broken rules files are said (the embedded rules are
 		// in force for those agents).
-		err = errors.Join(rulesErrs...)
+		err = errors.Join(append([]error{err}, rulesErrs...)...)
 	}
 	return obs, err
 }
@@ -500,6 +503,10 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation) boo
 		}
 		book, _ := s.Rules()
 		obs, err := s.sweep(ctx, r, book)
+		var unread *UnreadPanes
+		if errors.As(err, &unread) {
+			err = nil // the panes not read keep their last state
+		}
 		switch {
 		case err == nil:
 			answered, failed = true, 0
