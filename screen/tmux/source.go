@@ -146,6 +146,7 @@ type pane struct {
 	// The foreground job last looked at, and the agent it is ("" for none).
 	fg       int
 	fgStart  int64
+	fgName   string // an exec keeps the pid and start: a shell's child becomes the agent
 	fgAgent  string
 	fgSniffs int // screen sniffs left for a job that is no agent by its process
 	tracker  screen.Tracker
@@ -258,7 +259,7 @@ func (s *Source) sweepDue(now time.Time) bool {
 		return true
 	}
 	for _, p := range s.panes {
-		if proc := s.foreground(p.pid); proc.Pid != p.fg || proc.StartMs != p.fgStart {
+		if proc := s.foreground(p.pid); proc.Pid != p.fg || proc.StartMs != p.fgStart || proc.Name != p.fgName {
 			return true // a new job, or another process under the same pid
 		}
 	}
@@ -288,10 +289,12 @@ func (s *Source) foreground(pid int) proctree.Proc {
 func (s *Source) identify(book *rules.Book, p *pane, info paneInfo) bool {
 	proc := s.foreground(info.pid)
 	fg := proc.Pid
-	if fg != p.fg || proc.StartMs != p.fgStart {
-		// A new foreground job: which agent is it, by its process?
+	if fg != p.fg || proc.StartMs != p.fgStart || proc.Name != p.fgName {
+		// A new foreground job (or one that exec'd: a shell forks, and its
+		// child is a shell until it execs the agent): which agent is it, by
+		// its process?
 		argv, _ := s.Procs.Cmdline(fg)
-		p.fg, p.fgStart = fg, proc.StartMs
+		p.fg, p.fgStart, p.fgName = fg, proc.StartMs, proc.Name
 		p.fgAgent = book.SniffProcess(proc.Name, argv)
 		if p.fgAgent == "" && proctree.IsShell(proc.Name) {
 			// `sh -c 'claude --resume x'` (tmux runs a window's command so):
