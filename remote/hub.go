@@ -611,7 +611,8 @@ func (h *Hub) readCache(name string) (cached, bool) {
 	if p == "" {
 		return cached{}, false
 	}
-	data, err := os.ReadFile(p)
+	// Mew writes at most a list of maxSessions; more is not its cache.
+	data, err := readRegular(p, 2*maxLine)
 	if err != nil {
 		return cached{}, false
 	}

@@ -498,3 +498,22 @@ func TestHubClampsAbsurdTimes(t *testing.T) {
 		}
 	}
 }
+
+// A cache that is not a regular file is no cache (a link to /dev/zero
+// would be read forever).
+func TestHubCacheIsARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "box.json")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *Hub, 1)
+	go func() { done <- New(Options{Remotes: []Remote{{Name: "box", Host: "box"}}, CacheDir: dir}) }()
+	select {
+	case h := <-done:
+		if got := h.Sessions(); len(got) != 0 {
+			t.Errorf("sessions from /dev/zero: %+v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("New did not return")
+	}
+}
