@@ -56,6 +56,11 @@ func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			msg := strings.TrimSpace(string(ee.Stderr))
+			if notYours(msg) {
+				// Else taken for no server ("error connecting to"): the
+				// person would see no tmux sessions and no reason.
+				return nil, fmt.Errorf("the tmux server at %s is not one this user may use (%s): Mew reads the tmux of the user it runs as; MEW_TMUX_SOCKET names another server", SocketPath(e.Socket), firstLine(msg))
+			}
 			if noServer(msg) {
 				return nil, ErrNoServer
 			}
@@ -75,6 +80,12 @@ func socketArgs(socket string, args []string) []string {
 		return append([]string{"-u"}, args...)
 	}
 	return append([]string{"-u", "-S", socket}, args...)
+}
+
+// notYours: the socket is another user's (connect is refused), or a
+// server refuses this user (tmux 3.3's server-access).
+func notYours(msg string) bool {
+	return strings.Contains(msg, "Permission denied") || strings.Contains(msg, "access not allowed")
 }
 
 func noServer(msg string) bool {

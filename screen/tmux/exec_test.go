@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -254,5 +256,22 @@ func TestSweepSaysWhichPanesItCouldNotRead(t *testing.T) {
 	}
 	if len(obs) != 2 || blocked(obs) != 2 {
 		t.Errorf("observations %+v, want %s and %s, both still blocked", obs, a, b)
+	}
+}
+
+// A server of another user refuses the connection: that is said, not
+// taken for no server at all (no sessions and no reason why).
+func TestAnotherUsersServerIsSaid(t *testing.T) {
+	for _, msg := range []string{"error connecting to /tmp/tmux-501/default (Permission denied)", "access not allowed"} {
+		bin := t.TempDir()
+		script := "#!/bin/sh\necho '" + msg + "' >&2\nexit 1\n"
+		if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", bin)
+		_, err := Exec{Socket: "/tmp/tmux-501/default"}.Run(context.Background(), "list-panes", "-a")
+		if err == nil || errors.Is(err, ErrNoServer) || !strings.Contains(err.Error(), "/tmp/tmux-501/default is not one this user may use") || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: %v, want it said whose server it is", msg, err)
+		}
 	}
 }
