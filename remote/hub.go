@@ -54,6 +54,10 @@ type Options struct {
 	// doubles after each attempt that got no list, and starts over after
 	// one that did.
 	MinBackoff, MaxBackoff time.Duration
+	// CacheEvery: a host's list is written to CacheDir at most this often
+	// while it changes (a host whose list changes all the time rewrote the
+	// file at every change), and at once when the host is lost.
+	CacheEvery time.Duration
 }
 
 // Defaults of Options.
@@ -63,6 +67,7 @@ const (
 	DefaultGrace      = 1500 * time.Millisecond
 	DefaultMinBackoff = 500 * time.Millisecond
 	DefaultMaxBackoff = 15 * time.Second
+	DefaultCacheEvery = 5 * time.Second
 	// maxSessions bounds what one host may list: a line with more ends
 	// the connection.
 	maxSessions = 1000
@@ -87,6 +92,7 @@ func (o *Options) defaults() {
 	set(&o.Grace, DefaultGrace)
 	set(&o.MinBackoff, DefaultMinBackoff)
 	set(&o.MaxBackoff, DefaultMaxBackoff)
+	set(&o.CacheEvery, DefaultCacheEvery)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -120,6 +126,10 @@ type hostState struct {
 	remote   Remote
 	sessions []session.Shown // Host set, Since on this machine's clock
 	gen      int             // bumped at every change of Link, for the grace timer
+	// cachedAt is when the list was last written to the cache; pending
+	// is the write waiting for CacheEvery to pass since.
+	cachedAt time.Time
+	pending  *time.Timer
 }
 
 // Hub follows every remote. Run it, read Sessions after each signal on
@@ -214,6 +224,19 @@ func (h *Hub) Run(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
+	// A write held back by CacheEvery is made now: the next Mew starts
+	// from the last list seen.
+	for _, hs := range h.hosts {
+		h.mu.Lock()
+		held := hs.pending != nil
+		if held {
+			h.cacheNow(hs)
+		}
+		h.mu.Unlock()
+		if held {
+			h.writeCache(hs)
+		}
+	}
 }
 
 // Once asks every host for its list once, at the same time, and returns
@@ -466,15 +489,51 @@ func (h *Hub) seen(hs *hostState, l Line, at time.Time, skew time.Duration) {
 		}
 		hs.Sessions, hs.Dropped = len(list), dropped
 	}
-	var snapshot cached
+	write := false
 	if changed {
-		snapshot = cached{LastSeen: at, Sessions: hs.sessions}
+		write = h.cacheSoon(hs)
 	}
 	h.mu.Unlock()
+	if write {
+		h.writeCache(hs)
+	}
 	if changed {
 		h.notify()
-		h.writeCache(hs.remote.Name, snapshot)
 	}
+}
+
+// cacheSoon (under mu) arranges for the host's list to be cached: now
+// (the caller writes, when it returns true) if the last write is
+// CacheEvery old, else once it is, with the list as it is then.
+func (h *Hub) cacheSoon(hs *hostState) bool {
+	if hs.pending != nil {
+		return false // the pending write takes the latest list
+	}
+	wait := h.o.CacheEvery - h.o.Now().Sub(hs.cachedAt)
+	if wait <= 0 {
+		hs.cachedAt = h.o.Now()
+		return true
+	}
+	hs.pending = time.AfterFunc(wait, func() {
+		h.mu.Lock()
+		if hs.pending == nil {
+			h.mu.Unlock()
+			return // cacheNow wrote it meanwhile
+		}
+		hs.pending, hs.cachedAt = nil, h.o.Now()
+		h.mu.Unlock()
+		h.writeCache(hs)
+	})
+	return false
+}
+
+// cacheNow (under mu) takes over a pending write: the caller writes now.
+func (h *Hub) cacheNow(hs *hostState) {
+	if hs.pending != nil {
+		hs.pending.Stop()
+		hs.pending = nil
+	}
+	hs.cachedAt = h.o.Now()
 }
 
 // lost records that a connection ended or could not be made. A host that
@@ -496,12 +555,12 @@ func (h *Hub) lost(hs *hostState, why string, now bool) {
 			if expired {
 				hs.Link = Offline
 				hs.gen++
+				h.cacheNow(hs)
 			}
-			snap := cached{LastSeen: hs.LastSeen, Sessions: hs.sessions}
 			h.mu.Unlock()
 			if expired {
+				h.writeCache(hs)
 				h.notify()
-				h.writeCache(hs.remote.Name, snap)
 			}
 		})
 		h.mu.Unlock()
@@ -515,12 +574,14 @@ func (h *Hub) lost(hs *hostState, why string, now bool) {
 	write := hs.Link != Connecting
 	hs.Link = Offline
 	hs.gen++
-	snap := cached{LastSeen: hs.LastSeen, Sessions: hs.sessions}
-	h.mu.Unlock()
-	h.notify()
 	if write {
-		h.writeCache(hs.remote.Name, snap)
+		h.cacheNow(hs)
 	}
+	h.mu.Unlock()
+	if write {
+		h.writeCache(hs)
+	}
+	h.notify()
 }
 
 // normalize makes a host's list safe to merge: valid ids only, each once,
@@ -628,9 +689,20 @@ func (h *Hub) readCache(name string) (cached, bool) {
 	return c, true
 }
 
-func (h *Hub) writeCache(name string, c cached) {
-	p := h.cachePath(name)
-	if p == "" || c.LastSeen.IsZero() {
+// writeCache writes the host's list as it is now. The list is taken
+// under the write lock: of two writes at once, the last one written holds
+// the latest list.
+func (h *Hub) writeCache(hs *hostState) {
+	p := h.cachePath(hs.remote.Name)
+	if p == "" {
+		return
+	}
+	h.writing.Lock()
+	defer h.writing.Unlock()
+	h.mu.Lock()
+	c := cached{LastSeen: hs.LastSeen, Sessions: hs.sessions}
+	h.mu.Unlock()
+	if c.LastSeen.IsZero() {
 		return
 	}
 	if c.Sessions == nil {
@@ -640,8 +712,6 @@ func (h *Hub) writeCache(name string, c cached) {
 	if err != nil {
 		return
 	}
-	h.writing.Lock()
-	defer h.writing.Unlock()
 	if err := os.MkdirAll(h.o.CacheDir, dirMode); err != nil {
 		return
 	}

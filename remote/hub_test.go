@@ -517,3 +517,45 @@ func TestHubCacheIsARegularFile(t *testing.T) {
 		t.Fatal("New did not return")
 	}
 }
+
+// A host whose list changes all the time has it cached at most every
+// CacheEvery (it was rewritten at every change), and at once when the
+// host is lost.
+func TestHubThrottlesCacheWrites(t *testing.T) {
+	dir := t.TempDir()
+	link := newLink()
+	h := hubFor(t, link, Options{CacheDir: dir, CacheEvery: time.Hour})
+	cachedIDs := func() string {
+		data, _ := os.ReadFile(filepath.Join(dir, "box.json"))
+		var c cached
+		json.Unmarshal(data, &c)
+		var ids []string
+		for _, s := range c.Sessions {
+			ids = append(ids, s.ID)
+		}
+		return strings.Join(ids, ",")
+	}
+	waitCache := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); cachedIDs() != want; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("cache holds %q, want %q", cachedIDs(), want)
+			}
+		}
+	}
+	c := link.next(t)
+	c.send(t, snapshot(time.Now(), true, shown("s0", session.Working)))
+	waitCache("s0") // the first list is written at once
+	for i := 1; i <= 50; i++ {
+		c.send(t, snapshot(time.Now(), false, shown(fmt.Sprintf("s%d", i), session.Working)))
+	}
+	waitFor(t, h, "the 50th list", func(s []session.Shown, _ HostStatus) bool { return len(s) == 1 && s[0].ID == "s50" })
+	// Each list is folded in (and was written) before the next is read.
+	if got := cachedIDs(); got != "s0" {
+		t.Errorf("the cache was rewritten within CacheEvery: it holds %q", got)
+	}
+	link.setRefuse(errors.New("Connection refused"))
+	c.hangup()
+	waitFor(t, h, "offline", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Offline })
+	waitCache("s50")
+}
