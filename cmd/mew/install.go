@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,10 +11,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen/tmux"
 )
 
 func init() {
@@ -337,6 +341,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		findings = append(findings, doctorRemotes(env.MewHome)...)
 	}
 	findings = append(findings, doctorRules(env.MewHome)...)
+	findings = append(findings, doctorTmux()...)
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)
 	}
@@ -350,6 +355,25 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "Mew is set up.")
 	return 0
+}
+
+// doctorTmux says when the tmux server Mew reads refuses it (another
+// user's): its panes are then never read, and status shows none.
+func doctorTmux() []install.Finding {
+	socket := tmux.SocketFromEnv()
+	if _, err := os.Stat(tmux.SocketPath(socket)); err != nil {
+		return nil // no server to read
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err := tmux.Exec{Socket: socket}.Run(ctx, "list-sessions", "-F", "#{session_id}")
+	if err == nil || errors.Is(err, tmux.ErrNoServer) {
+		return nil
+	}
+	return []install.Finding{{Level: install.Warning, Text: fmt.Sprintf("tmux: %v (its panes are not read)", err)}}
 }
 
 // doctorRules reports the person's screen rules: each file refused (the

@@ -33,6 +33,12 @@ const (
 	// maxTails bounds the files followed at once; the least recently
 	// modified go first.
 	maxTails = 256
+	// abandonedAfter: a working session's rollout not written for this
+	// long, with no process that could run it (no TUI of its own, no
+	// daemon, no headless codex), was left mid-turn (a crash, a kill, a
+	// reboot): it is exited, not working. A turn writes its rollout as it
+	// goes; the bound leaves room for a tool that runs long and quiet.
+	abandonedAfter = 15 * time.Minute
 )
 
 // Source is the Codex monitor source: each recent rollout's session with
@@ -292,11 +298,17 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 	var uis []UI
 	var daemon *procscan.Proc
 	daemonPid := s.daemonPid()
+	headless := false // a codex without a terminal that runs a session (codex exec in a script)
 	for i, p := range procs {
 		if u, ok := AsUI(p); ok {
 			uis = append(uis, u)
 		} else if p.Pid == daemonPid && Daemon(p) {
 			daemon = &procs[i]
+		} else if p.Tty == "" && !Daemon(p) {
+			p.Tty = "?" // would it be a UI, given a terminal?
+			if _, ok := AsUI(p); ok {
+				headless = true
+			}
 		}
 	}
 	assigned := Assign(sessions, uis)
@@ -329,6 +341,9 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 				o.Process = term.Process // --no-daemon: the TUI runs the session
 			}
 		} else {
+			if daemon == nil && !headless && lg.State == session.Working && now.Sub(t.mod) > abandonedAfter {
+				lg.State, lg.Source, lg.Since = session.Exited, "rollout:abandoned", t.mod.UTC()
+			}
 			term.Gone = true
 			// Seen going: from then. Never seen: when the session was last
 			// heard of (it did not just end).

@@ -107,6 +107,9 @@ func TestWatch(t *testing.T) {
 	os.MkdirAll(dayDir(home, c.now()), 0o700)
 	f2 := filepath.Join(dayDir(home, c.now()), "rollout-2026-12-02T00-01-00-"+id2+".jsonl")
 	appendTo(t, f2, started+"\n")
+	// Written now on the test's clock (a rollout not written for long is
+	// abandoned).
+	os.Chtimes(f2, c.now(), c.now())
 	wait("the session of the new day", state(id2, session.Working))
 
 	tuiMu.Lock()
@@ -162,5 +165,51 @@ func TestScanProcesses(t *testing.T) {
 	obs, err = src.Scan(context.Background())
 	if err == nil || len(obs) != 1 || obs[0].Terminal != nil {
 		t.Fatalf("unreadable table: %v %+v", err, obs)
+	}
+}
+
+// A rollout left mid-turn (Codex killed, the machine rebooted) says
+// working for ever: with nothing that could run it and no write for
+// abandonedAfter, it is exited. 255 of them were listed as working.
+func TestAbandonedRolloutIsNotWorking(t *testing.T) {
+	home := t.TempDir()
+	now := time.Now()
+	os.MkdirAll(dayDir(home, now), 0o700)
+	old, fresh := sessionID(now.Add(-time.Hour), 1), sessionID(now.Add(-time.Minute), 2)
+	oldPath := filepath.Join(dayDir(home, now), "rollout-x-"+old+".jsonl")
+	appendTo(t, oldPath, started+"\n")
+	appendTo(t, filepath.Join(dayDir(home, now), "rollout-y-"+fresh+".jsonl"), started+"\n")
+	lastWrite := now.Add(-abandonedAfter - time.Minute)
+	if err := os.Chtimes(oldPath, lastWrite, lastWrite); err != nil {
+		t.Fatal(err)
+	}
+	var procs []procscan.Proc
+	src := &Source{
+		Home:    home,
+		Procs:   func(context.Context) ([]procscan.Proc, error) { return procs, nil },
+		Environ: func(int, []string) (map[string]string, error) { return nil, nil },
+	}
+	obs, err := src.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := find(obs, old); o.Log == nil || o.Log.State != session.Exited || o.Log.Since.Sub(lastWrite).Abs() > time.Second {
+		t.Errorf("the abandoned rollout: %+v, want exited since its last write", o.Log)
+	}
+	if o, _ := find(obs, fresh); o.Log == nil || o.Log.State != session.Working {
+		t.Errorf("a rollout written a minute ago: %+v, want working", o.Log)
+	}
+	// A codex with no terminal (codex exec from a script) may be running
+	// it: it is not called exited.
+	procs = []procscan.Proc{{Pid: 77, Name: "codex", Args: []string{"codex", "exec", "fix it"}, Cwd: "/p", StartMs: now.Add(-2 * time.Hour).UnixMilli()}}
+	obs, _ = src.Scan(context.Background())
+	if o, _ := find(obs, old); o.Log == nil || o.Log.State != session.Working {
+		t.Errorf("with a headless codex running: %+v, want working", o.Log)
+	}
+	// Nor is a codex mcp-server (it runs no session).
+	procs = []procscan.Proc{{Pid: 78, Name: "codex", Args: []string{"codex", "mcp-server"}, StartMs: now.Add(-2 * time.Hour).UnixMilli()}}
+	obs, _ = src.Scan(context.Background())
+	if o, _ := find(obs, old); o.Log == nil || o.Log.State != session.Exited {
+		t.Errorf("with only codex mcp-server running: %+v, want exited", o.Log)
 	}
 }

@@ -18,12 +18,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -232,7 +234,24 @@ func (r Remote) SSHArgv(sshPath string, command ...string) ([]string, error) {
 			argv = append(argv, "-o", o)
 		}
 	}
-	return append(append(argv, "--", r.Host), strings.Join(command, " ")), nil
+	return append(append(argv, "--", sshDestination(r.Host)), strings.Join(command, " ")), nil
+}
+
+// sshDestination is host as ssh takes it: an IPv6 address written in
+// brackets ("root@[::1]", how URLs write one) without them, since ssh
+// would look the bracketed name up and never connect.
+func sshDestination(host string) string {
+	user, h, ok := strings.Cut(host, "@")
+	if !ok {
+		user, h = "", host
+	}
+	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+		h = h[1 : len(h)-1]
+	}
+	if ok {
+		return user + "@" + h
+	}
+	return h
 }
 
 var safeWordRe = regexp.MustCompile(`^~?[A-Za-z0-9._/+%=:,@-]+$`)
@@ -248,12 +267,12 @@ func safeWord(w string) bool {
 // Load reads the config in mewHome; a missing file is an empty config.
 // A file Mew cannot trust is an error, never half-used.
 func Load(mewHome string) (Config, error) {
-	data, err := os.ReadFile(ConfigPath(mewHome))
+	data, err := readRegular(ConfigPath(mewHome), maxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{Version: ConfigVersion}, nil
 	}
 	if err != nil {
-		return Config{}, err
+		return Config{}, fmt.Errorf("%s: %v", ConfigPath(mewHome), err)
 	}
 	var c Config
 	if err := json.Unmarshal(data, &c); err != nil {
@@ -266,6 +285,45 @@ func Load(mewHome string) (Config, error) {
 		return Config{}, fmt.Errorf("%s: %w", ConfigPath(mewHome), err)
 	}
 	return c, nil
+}
+
+// maxConfig bounds remotes.json: maxRemotes remotes are a few KiB.
+const maxConfig = 256 << 10
+
+// readRegular reads the regular file at path (a symlink to one included)
+// of at most max bytes. Anything else is an error, found before reading:
+// remotes.json linked to /dev/zero took 3.3 GB in 20 s, a FIFO would block
+// the open (hence non-blocking).
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if m := fi.Mode(); !m.IsRegular() {
+		kind := "a device"
+		switch {
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a FIFO"
+		case m.IsDir():
+			kind = "a folder"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket"
+		}
+		return nil, fmt.Errorf("not a regular file: %s", kind)
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%d bytes, over the limit of %d", fi.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(data)) > max {
+		err = fmt.Errorf("over the limit of %d bytes", max)
+	}
+	return data, err
 }
 
 // Validate checks every remote and that names are unique.
