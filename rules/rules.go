@@ -136,10 +136,10 @@ func (p *Pattern) UnmarshalText(b []byte) error {
 	}
 	size, err := programSize("(?m)" + src)
 	if err != nil {
-		return fmt.Errorf("bad pattern %q: %v", clipPattern(src), err)
+		return fmt.Errorf("bad pattern %q: %v", text.Clip(src, 60), err)
 	}
 	if size > maxProgram {
-		return fmt.Errorf("pattern %q compiles to %d instructions, over the limit of %d: make it simpler", clipPattern(src), size, maxProgram)
+		return fmt.Errorf("pattern %q compiles to %d instructions, over the limit of %d: make it simpler", text.Clip(src, 60), size, maxProgram)
 	}
 	p.re, p.src, p.size = re, src, size
 	return nil

@@ -16,7 +16,7 @@ import (
 	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
-	"github.com/mew-dev/mew/screen/tmux"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 func init() {
