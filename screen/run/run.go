@@ -34,9 +34,6 @@ import (
 	"github.com/mew-dev/mew/terminal"
 )
 
-// SweepEvery is how often the screen is classified (never per write).
-const SweepEvery = 700 * time.Millisecond
-
 // finishWait bounds the wait for the last screen after the agent exits.
 const finishWait = 300 * time.Millisecond
 
@@ -336,7 +333,7 @@ func (w *wrapper) feed() {
 }
 
 func (w *wrapper) sweepLoop(ctx context.Context) {
-	t := time.NewTicker(SweepEvery)
+	t := time.NewTicker(screen.SweepEvery)
 	defer t.Stop()
 	for {
 		select {

@@ -164,19 +164,19 @@ func NormalizeOption(s string) (string, error) {
 	}
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 	if !ok || key == "" || value == "" {
-		return "", fmt.Errorf("ssh option %q: want Key=Value, e.g. Port=2222", clip(s))
+		return "", fmt.Errorf("ssh option %q: want Key=Value, e.g. Port=2222", text.OneLine(s, 80))
 	}
 	name, allowed := allowedOptions[strings.ToLower(key)]
 	if !allowed {
 		for _, f := range forcedOptions {
 			if strings.EqualFold(strings.SplitN(f, "=", 2)[0], key) {
-				return "", fmt.Errorf("ssh option %s: Mew sets %s itself for its background connections", clip(key), f)
+				return "", fmt.Errorf("ssh option %s: Mew sets %s itself for its background connections", text.OneLine(key, 80), f)
 			}
 		}
-		return "", fmt.Errorf("ssh option %q is not one Mew passes on; set it for this host in ~/.ssh/config (Mew's ssh reads it)", clip(key))
+		return "", fmt.Errorf("ssh option %q is not one Mew passes on; set it for this host in ~/.ssh/config (Mew's ssh reads it)", text.OneLine(key, 80))
 	}
 	if !optValueRe.MatchString(value) {
-		return "", fmt.Errorf("ssh option %s: the value %q has spaces, quotes or control characters", name, clip(value))
+		return "", fmt.Errorf("ssh option %s: the value %q has spaces, quotes or control characters", name, text.OneLine(value, 80))
 	}
 	return name + "=" + value, nil
 }
@@ -184,10 +184,10 @@ func NormalizeOption(s string) (string, error) {
 // Validate checks every field of r; the error says which and why.
 func (r Remote) Validate() error {
 	if !ValidName(r.Name) {
-		return fmt.Errorf("remote name %q: use 1-32 letters, digits, '-' or '_', starting with a letter or digit", clip(r.Name))
+		return fmt.Errorf("remote name %q: use 1-32 letters, digits, '-' or '_', starting with a letter or digit", text.OneLine(r.Name, 80))
 	}
 	if !ValidHost(r.Host) {
-		return fmt.Errorf("remote %s: host %q is not [user@]host (a host name, an alias of ~/.ssh/config or an IP address; set the port with --ssh-option Port=N)", r.Name, clip(r.Host))
+		return fmt.Errorf("remote %s: host %q is not [user@]host (a host name, an alias of ~/.ssh/config or an IP address; set the port with --ssh-option Port=N)", r.Name, text.OneLine(r.Host, 80))
 	}
 	for _, o := range r.SSHOptions {
 		n, err := NormalizeOption(o)
@@ -195,11 +195,11 @@ func (r Remote) Validate() error {
 			return fmt.Errorf("remote %s: %w", r.Name, err)
 		}
 		if n != o {
-			return fmt.Errorf("remote %s: ssh option %q is not in the form %q", r.Name, clip(o), n)
+			return fmt.Errorf("remote %s: ssh option %q is not in the form %q", r.Name, text.OneLine(o, 80), n)
 		}
 	}
 	if r.Mew != "" && (!mewRe.MatchString(r.Mew) || strings.Contains(r.Mew, "..")) {
-		return fmt.Errorf("remote %s: mew command %q: use a plain path (letters, digits, '.', '_', '/', '+', '-', a leading '~')", r.Name, clip(r.Mew))
+		return fmt.Errorf("remote %s: mew command %q: use a plain path (letters, digits, '.', '_', '/', '+', '-', a leading '~')", r.Name, text.OneLine(r.Mew, 80))
 	}
 	return nil
 }
@@ -225,7 +225,7 @@ func (r Remote) SSHArgv(sshPath string, command ...string) ([]string, error) {
 	}
 	for _, w := range command {
 		if !safeWord(w) {
-			return nil, fmt.Errorf("remote command word %q needs quoting; refused", clip(w))
+			return nil, fmt.Errorf("remote command word %q needs quoting; refused", text.OneLine(w, 80))
 		}
 	}
 	argv := []string{sshPath, "-T"}
@@ -422,9 +422,5 @@ func (c *Config) Remove(name string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("no remote called %q (see `mew remote list`)", clip(name))
+	return fmt.Errorf("no remote called %q (see `mew remote list`)", text.OneLine(name, 80))
 }
-
-// clip makes a value from a command line or a file safe to quote in a
-// message.
-func clip(s string) string { return text.OneLine(s, 80) }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 )
@@ -133,14 +134,14 @@ func TestQuietServerIsListedLessOften(t *testing.T) {
 		t.Fatalf("a shell pane: %v %v", obs, err)
 	}
 	now := src.Now()
-	if src.sweepDue(now.Add(SweepEvery)) {
+	if src.sweepDue(now.Add(screen.SweepEvery)) {
 		t.Error("a quiet server was due for a sweep before quietSweepEvery")
 	}
 	if !src.sweepDue(now.Add(quietSweepEvery)) {
 		t.Error("a quiet server was never due")
 	}
 	s.tmux("send-keys", "-t", "work", s.fakeAgent(promptScreen), "Enter")
-	for deadline := time.Now().Add(5 * time.Second); !src.sweepDue(now.Add(SweepEvery)); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); !src.sweepDue(now.Add(screen.SweepEvery)); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("an agent started in the shell did not make a sweep due")
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -124,7 +125,7 @@ func TestAnExecIsANewForegroundJob(t *testing.T) {
 	}
 	src.swept = time.Now()
 	procs.proc.Name, procs.argv = "claude", []string{"claude"}
-	if !src.sweepDue(src.swept.Add(SweepEvery)) {
+	if !src.sweepDue(src.swept.Add(screen.SweepEvery)) {
 		t.Error("the exec did not make a sweep due")
 	}
 	if !src.identify(book, p, paneInfo{id: "%1", pid: 100}) || p.fgAgent != "claude" {

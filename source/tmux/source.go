@@ -21,15 +21,11 @@ import (
 	"github.com/mew-dev/mew/terminal"
 )
 
-// SweepEvery is how often the panes are read (never per write: a pane's
-// output comes in bursts, and a screen half-drawn is not a state).
-const SweepEvery = 700 * time.Millisecond
-
 // quietSweepEvery is how often the panes are listed while none runs an
-// agent (each list is a `tmux` process). In between, every SweepEvery,
+// agent (each list is a `tmux` process). In between, every screen.SweepEvery,
 // each known pane's foreground job is looked up in the process table (no
 // tmux), and a new one is swept at once; only a new pane waits for this.
-const quietSweepEvery = 3 * SweepEvery
+const quietSweepEvery = 3 * screen.SweepEvery
 
 // retryEvery is how often a server that is not running is looked for;
 // maxRetry when its socket is there but nobody answers on it.
@@ -421,7 +417,7 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	return obs, err
 }
 
-// Watch implements source.Source: a sweep every SweepEvery, sent when
+// Watch implements source.Source: a sweep every screen.SweepEvery, sent when
 // it changes. Without a server it looks again every few seconds (or at
 // once when its socket appears); it never starts one.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
@@ -487,12 +483,12 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 }
 
-// follow sweeps the server every SweepEvery while it answers; it reports
+// follow sweeps the server every screen.SweepEvery while it answers; it reports
 // whether it answered at all.
 func (s *Source) follow(ctx context.Context, send func([]source.Observation) bool) bool {
 	r := Exec{Socket: s.Socket}
 	answered := false
-	ticker := time.NewTicker(SweepEvery)
+	ticker := time.NewTicker(screen.SweepEvery)
 	defer ticker.Stop()
 	failed := 0
 	for first := true; ; first = false {
