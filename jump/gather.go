@@ -37,6 +37,9 @@ type System struct {
 	IsExecutable func(path string) bool
 	Home         string
 	Path         []string // directories searched for tmux, wezterm and kitten
+	// LookPath finds a program the directories above do not have
+	// (terminal.LookPath: the login shell's PATH); nil: none.
+	LookPath func(name string) (string, error)
 }
 
 // clientEnv are the variables of a tmux client's environment that name the
@@ -376,6 +379,11 @@ func findTool(name string, sys System) string {
 	for _, dir := range append(append([]string{}, sys.Path...), ToolDirs...) {
 		p := filepath.Join(dir, name)
 		if terminal.ValidPath(p) && sys.executable(p) {
+			return p
+		}
+	}
+	if sys.LookPath != nil {
+		if p, err := sys.LookPath(name); err == nil && terminal.ValidPath(p) && sys.executable(p) {
 			return p
 		}
 	}

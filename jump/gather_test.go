@@ -348,3 +348,22 @@ func TestGatherCodexGoesToTheTUI(t *testing.T) {
 		t.Fatalf("TUI gone: agent %+v tmux %+v", f.Agent, f.Tmux)
 	}
 }
+
+// An app started from Finder has launchd's PATH: a tool found only by the
+// login shell's PATH (System.LookPath) is still used, and only when it is
+// an executable absolute path.
+func TestFindToolFallsBackToLookPath(t *testing.T) {
+	execs := map[string]bool{"/brew/bin/tmux": true}
+	sys := System{Path: []string{"/usr/bin"}, IsExecutable: func(p string) bool { return execs[p] }}
+	if got := findTool("tmux", sys); got != "" {
+		t.Fatalf("without LookPath: %q", got)
+	}
+	sys.LookPath = func(name string) (string, error) { return "/brew/bin/" + name, nil }
+	if got := findTool("tmux", sys); got != "/brew/bin/tmux" {
+		t.Errorf("findTool = %q, want the login shell's tmux", got)
+	}
+	sys.LookPath = func(string) (string, error) { return "tmux", nil }
+	if got := findTool("tmux", sys); got != "" {
+		t.Errorf("a bare name was taken: %q", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/proctree/bundle"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // LocalSystem is this machine. The process table is proctree.Lean, the
@@ -29,6 +30,7 @@ func LocalSystem() System {
 		IsExecutable: isExecutable,
 		Home:         home,
 		Path:         filepath.SplitList(os.Getenv("PATH")),
+		LookPath:     terminal.LookPath,
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
+	programs "github.com/mew-dev/mew/terminal" // a test type is named terminal
 )
 
 func init() {
@@ -28,7 +28,7 @@ func agentsFor(name string, env install.Env) ([]install.Agent, error) {
 		a, err := install.AgentNamed(name)
 		return []install.Agent{a}, err
 	}
-	return install.Detect(env, exec.LookPath), nil
+	return install.Detect(env, programs.LookPath), nil
 }
 
 // agentNames lists the names --agent takes.
@@ -329,9 +329,13 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		o.HookSource, _ = install.HookNextTo(exe)
 	}
 	o.Cwd, _ = os.Getwd()
-	o.Claude, _ = exec.LookPath("claude")
-	o.Codex, _ = exec.LookPath("codex")
-	o.LookPath = exec.LookPath
+	// By absolute path, from the login shell's PATH too: the app runs
+	// `mew doctor` with launchd's PATH, where no agent's CLI is. The CLIs'
+	// `--version` runs get that PATH as well (`#!/usr/bin/env node`).
+	o.Claude, _ = programs.LookPath("claude")
+	o.Codex, _ = programs.LookPath("codex")
+	o.LookPath = programs.LookPath
+	os.Setenv("PATH", programs.SearchPath())
 	findings := install.Doctor(o)
 	if !*local {
 		findings = append(findings, doctorRemotes(env.MewHome)...)

@@ -43,11 +43,17 @@ type Exec struct {
 	Socket string // -S path; "" for tmux's default
 }
 
-// Run runs `tmux [-S socket] args…`.
+// Run runs `tmux [-S socket] args…`, tmux by its absolute path
+// (terminal.LookPath: an app started from Finder has launchd's PATH, and
+// Homebrew's tmux is not on it).
 func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
+	tmux, err := terminal.LookPath("tmux")
+	if err != nil {
+		return nil, fmt.Errorf("tmux: %w", err)
+	}
 	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "tmux", socketArgs(e.Socket, args)...)
+	cmd := exec.CommandContext(ctx, tmux, socketArgs(e.Socket, args)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, err := cmd.Output()
 	if err != nil {

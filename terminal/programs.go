@@ -1,0 +1,254 @@
+package terminal
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Programs are found by absolute path, never by a bare name: an app
+// started from Finder or at login gets launchd's PATH
+// (/usr/bin:/bin:/usr/sbin:/sbin), where neither tmux (macOS ships none)
+// nor an agent's CLI is. Mew looks in its own PATH, then in the PATH the
+// person's login shell sets up (asked once, bounded), then in the places
+// package managers install to.
+
+// UsualDirs are where Homebrew (Apple silicon, Intel), MacPorts, pipx/npm
+// user installs and Nix put programs; home-relative entries start with
+// "~/".
+var UsualDirs = []string{
+	"/opt/homebrew/bin", "/usr/local/bin", "/opt/local/bin",
+	"~/.local/bin", "~/.nix-profile/bin", "/run/current-system/sw/bin",
+}
+
+// loginShellTimeout bounds asking the login shell for its PATH: a slow
+// profile must not hold the app's start (or `mew doctor`) longer.
+const loginShellTimeout = 3 * time.Second
+
+// Path-list bounds: what a hostile or broken profile can make Mew keep.
+const (
+	maxPathDirs = 256
+	maxPathDir  = 1024
+)
+
+// SearchDirs is the order programs are looked for in: own PATH, then the
+// login shell's, then UsualDirs (with "~/" made home-relative); each
+// directory once, only absolute, clean ones.
+func SearchDirs(own, login []string, home string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(d string) {
+		if strings.HasPrefix(d, "~/") {
+			if home == "" || !filepath.IsAbs(home) {
+				return
+			}
+			d = filepath.Join(home, d[2:])
+		}
+		if !validDir(d) {
+			return
+		}
+		d = filepath.Clean(d)
+		if !seen[d] && len(out) < 3*maxPathDirs {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	for _, list := range [][]string{own, login, UsualDirs} {
+		for _, d := range list {
+			add(d)
+		}
+	}
+	return out
+}
+
+// validDir is a directory entry Mew searches: absolute, bounded, with no
+// control character (a newline from a profile's banner, an escape).
+func validDir(d string) bool {
+	if d == "" || len(d) > maxPathDir || !filepath.IsAbs(d) {
+		return false
+	}
+	for _, r := range d {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// validProgramName is a name Find looks up: a plain file name.
+func validProgramName(name string) bool {
+	return name != "" && name != "." && name != ".." && len(name) <= 255 &&
+		!strings.ContainsAny(name, "/\x00") && validDir("/"+name)
+}
+
+// Find is the first dirs/name that isExec accepts, or "".
+func Find(name string, dirs []string, isExec func(string) bool) string {
+	if !validProgramName(name) {
+		return ""
+	}
+	for _, d := range dirs {
+		if p := filepath.Join(d, name); isExec(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// loginPathScript prints the PATH between two marks, so whatever the
+// profile itself prints (a banner, a fortune) is not taken for it. The
+// mark comes in as $1, never spliced into the script.
+const loginPathScript = `printf '\n%s%s%s\n' "$1" "$PATH" "$1"`
+
+// ParseLoginPath takes the PATH out of what loginPathScript printed with
+// mark: the text between the last two marks on one line, split at ':',
+// only valid directories kept, at most maxPathDirs.
+func ParseLoginPath(out, mark string) []string {
+	end := strings.LastIndex(out, mark)
+	if mark == "" || end < 0 {
+		return nil
+	}
+	start := strings.LastIndex(out[:end], mark)
+	if start < 0 {
+		return nil
+	}
+	val := out[start+len(mark) : end]
+	if strings.ContainsAny(val, "\n\r\x00") {
+		return nil
+	}
+	var dirs []string
+	for _, d := range filepath.SplitList(val) {
+		if validDir(d) && len(dirs) < maxPathDirs {
+			dirs = append(dirs, filepath.Clean(d))
+		}
+	}
+	return dirs
+}
+
+// LoginShell is the person's shell, for asking its PATH: $SHELL when it is
+// an absolute path, else the system's default (zsh on macOS).
+func LoginShell(shellEnv, goos string) string {
+	if validDir(shellEnv) && !strings.ContainsAny(shellEnv, " ") {
+		return filepath.Clean(shellEnv)
+	}
+	if goos == "darwin" {
+		return "/bin/zsh"
+	}
+	return "/bin/sh"
+}
+
+// LoginShellPath asks shell, started as a login shell, for its PATH
+// (`shell -l -c script mark`), within loginShellTimeout and with its
+// output bounded (RunProcess). The shell gets no terminal and no input.
+func LoginShellPath(ctx context.Context, shell string) ([]string, error) {
+	if !ValidPath(shell) {
+		return nil, errors.New("no usable login shell")
+	}
+	var nonce [12]byte
+	rand.Read(nonce[:])
+	mark := "MEWPATH" + hex.EncodeToString(nonce[:])
+	ctx, cancel := context.WithTimeout(ctx, loginShellTimeout)
+	defer cancel()
+	out, err := RunProcess(ctx, []string{shell, "-l", "-c", loginPathScript, "mew", mark}, "", nil)
+	if dirs := ParseLoginPath(out, mark); len(dirs) > 0 {
+		return dirs, nil
+	}
+	if err == nil {
+		err = errors.New("the login shell printed no PATH")
+	}
+	return nil, err
+}
+
+// isExecutableFile: a regular file with an execute bit (symlinks followed,
+// as Homebrew's bin entries are symlinks).
+func isExecutableFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
+}
+
+// programs is this process's lookup: the login shell is asked at most
+// once, and only when a program is not in the process's own PATH; a path
+// found is kept while it stays executable.
+type programs struct {
+	mu        sync.Mutex
+	found     map[string]string
+	loginOnce sync.Once
+	login     []string
+	// For tests: the environment and the login shell's answer.
+	getenv   func(string) string
+	askLogin func() []string
+	isExec   func(string) bool
+	homeDir  func() string
+}
+
+var local = newPrograms(os.Getenv, func() []string {
+	dirs, _ := LoginShellPath(context.Background(), LoginShell(os.Getenv("SHELL"), runtime.GOOS))
+	return dirs
+}, isExecutableFile, func() string { h, _ := os.UserHomeDir(); return h })
+
+func newPrograms(getenv func(string) string, askLogin func() []string, isExec func(string) bool, home func() string) *programs {
+	return &programs{found: map[string]string{}, getenv: getenv, askLogin: askLogin, isExec: isExec, homeDir: home}
+}
+
+// ErrNotFound means a program is in none of the searched directories.
+var ErrNotFound = errors.New("not found in PATH, the login shell's PATH or " + strings.Join(UsualDirs[:5], ", "))
+
+func (p *programs) lookPath(name string) (string, error) {
+	if !validProgramName(name) {
+		return "", &os.PathError{Op: "lookup", Path: name, Err: errors.New("not a program name")}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if path, ok := p.found[name]; ok && p.isExec(path) {
+		return path, nil
+	}
+	own := filepath.SplitList(p.getenv("PATH"))
+	home := p.homeDir()
+	if path := Find(name, SearchDirs(own, nil, home), p.isExec); path != "" {
+		p.found[name] = path
+		return path, nil
+	}
+	p.loginOnce.Do(func() { p.login = p.askLogin() })
+	if path := Find(name, SearchDirs(own, p.login, home), p.isExec); path != "" {
+		p.found[name] = path
+		return path, nil
+	}
+	return "", &os.PathError{Op: "lookup", Path: name, Err: ErrNotFound}
+}
+
+func (p *programs) searchPath() string {
+	p.loginOnce.Do(func() { p.login = p.askLogin() })
+	return strings.Join(SearchDirs(filepath.SplitList(p.getenv("PATH")), p.login, p.homeDir()), string(filepath.ListSeparator))
+}
+
+// LookPath is the absolute path of the program name (exec.LookPath's
+// signature): in Mew's PATH, else the login shell's, else UsualDirs. The
+// result is kept for the process's life while it stays executable.
+func LookPath(name string) (string, error) { return local.lookPath(name) }
+
+// SearchPath is every directory LookPath searches, as a PATH value: for a
+// child that itself finds programs by name (a CLI started with
+// `#!/usr/bin/env node`). It asks the login shell (once).
+func SearchPath() string { return local.searchPath() }
+
+// UTF8Locale is a UTF-8 locale that exists on goos, for a tool whose
+// output Mew parses: launchd gives an app no LANG, and a tool without one
+// prints non-ASCII text as "?" or "_".
+func UTF8Locale(goos string) string {
+	if goos == "darwin" {
+		return "en_US.UTF-8" // on every macOS; C.UTF-8 is not on all of them
+	}
+	return "C.UTF-8"
+}
+
+// LocaleEnv is the environment that forces UTF8Locale for one command.
+func LocaleEnv() []string {
+	l := UTF8Locale(runtime.GOOS)
+	return []string{"LANG=" + l, "LC_ALL=" + l}
+}
