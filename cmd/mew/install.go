@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mew-dev/mew/install"
+	"github.com/mew-dev/mew/internal/logfile"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
 	programs "github.com/mew-dev/mew/terminal" // a test type is named terminal
@@ -344,6 +345,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)
 	}
+	printLogTail(stdout, env.MewHome)
 	if install.Failed(findings) {
 		var titles []string
 		for _, a := range agents {
@@ -354,6 +356,27 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "Mew is set up.")
 	return 0
+}
+
+// doctorLogLines is how much of mew.log the doctor shows.
+const doctorLogLines = 10
+
+// printLogTail shows the end of mew.log: what the app and the long-running
+// modes last said (a failed jump, a refused notification, which tmux).
+func printLogTail(stdout io.Writer, mewHome string) {
+	path := logfile.PathIn(mewHome)
+	lines, err := logfile.Tail(path, doctorLogLines)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stdout, "Mew's log %s cannot be read: %v\n", path, err)
+	case len(lines) == 0:
+		fmt.Fprintf(stdout, "Mew's log %s is empty (the app and `mew watch` write it).\n", path)
+	default:
+		fmt.Fprintf(stdout, "The end of Mew's log (%s):\n", path)
+		for _, l := range lines {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
+	}
 }
 
 // doctorRules reports the person's screen rules: each file refused (the

@@ -135,8 +135,16 @@ exec env -i HOME="$H" PATH=/usr/bin:/bin:/usr/sbin:/sbin SHELL="$S" TMUX_TMPDIR=
 	return cmd
 }
 
-func TestLaunchEnvStatusWatchReadsTmuxPanes(t *testing.T) {
+// TestLaunchEnv: in the environment of an app started from Finder, the
+// tmux panes are still read, the doctor finds the agents, and both leave
+// their trace in mew.log.
+func TestLaunchEnv(t *testing.T) {
 	e := newLaunchEnv(t)
+	t.Run("status --watch reads the tmux panes", func(t *testing.T) { e.statusWatchReadsPanes(t) })
+	t.Run("doctor finds the agents and shows the log", func(t *testing.T) { e.doctorFindsAgents(t) })
+}
+
+func (e *launchEnv) statusWatchReadsPanes(t *testing.T) {
 	// The system's tmux is really out of reach in there.
 	if out, err := e.run("/bin/sh", "-c", "command -v tmux || echo none").Output(); err != nil || strings.TrimSpace(string(out)) != "none" {
 		t.Fatalf("tmux is still on launchd's PATH in the test's namespace: %q, %v", out, err)
@@ -181,11 +189,12 @@ func TestLaunchEnvStatusWatchReadsTmuxPanes(t *testing.T) {
 	}
 }
 
-func TestLaunchEnvDoctorFindsTheAgents(t *testing.T) {
-	e := newLaunchEnv(t)
+func (e *launchEnv) doctorFindsAgents(t *testing.T) {
 	out, _ := e.command("doctor", "--local").CombinedOutput() // exits 1: no hook is installed here
 	got := string(out)
 	for _, want := range []string{
+		// status --watch said which tmux it found, in the log.
+		"status[", "tmux: " + filepath.Join(e.brew, "tmux"),
 		"Claude Code 2.1.99 (Claude Code) (" + filepath.Join(e.brew, "claude") + ")",
 		"Codex codex-cli 0.169.0 (" + filepath.Join(e.brew, "codex") + ")",
 	} {
