@@ -27,6 +27,7 @@ import (
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/board/act"
+	"github.com/mew-dev/mew/internal/logfile"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
@@ -51,6 +52,7 @@ var (
 	answers  *act.Answerer
 	sessions *act.Sessions // the latest update's, what the panel shows
 	logger   *log.Logger
+	appLog   *logfile.Log // $MEW_HOME/mew.log
 	// notifyOK: UNUserNotificationCenter may be used (notificationsAvailable).
 	notifyOK  bool
 	notifyWhy string
@@ -78,6 +80,11 @@ func Run(stdout, stderr io.Writer) int {
 		return 1
 	}
 	mewHome = opts.Store.Home
+	// Started from Finder or at login, the app's stderr goes nowhere a
+	// person can read: everything it says goes to $MEW_HOME/mew.log too
+	// (Show Log, mew doctor).
+	appLog = logfile.Open(logfile.PathIn(mewHome), "app")
+	logger = log.New(io.MultiWriter(stderr, appLog), "", 0)
 	release, ok, err := acquireInstance(mewHome)
 	switch {
 	case err != nil:
@@ -88,6 +95,7 @@ func Run(stdout, stderr io.Writer) int {
 		return 0
 	}
 	defer release()
+	logStart()
 	if settings, err = loadSettings(mewHome); err != nil {
 		logger.Printf("settings: %v (using the defaults)", err)
 	}
@@ -247,6 +255,12 @@ func answerTo(id string, c session.Choice) {
 			mainAsync(func() { playSound(s) })
 		}
 	})
+}
+
+// logStart says in the log what this run found: the programs the app runs
+// and where they came from (an app has launchd's PATH, not the person's).
+func logStart() {
+	logger.Printf("started: pid %d, %s", os.Getpid(), foundProgramsLine())
 }
 
 // registeredBundle is the Mew.app LaunchServices knows for bundleID, its
