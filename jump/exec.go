@@ -251,7 +251,7 @@ func message(r Result) string {
 		case s.TimedOut:
 			detail += fmt.Sprintf("; macOS may be asking whether Mew may control %s: answer the prompt, then click again", s.Asks)
 		case strings.Contains(s.Error, "-1743"): // errAEEventNotPermitted
-			detail += fmt.Sprintf("; Mew may not control %s: allow it in System Settings › Privacy & Security › Automation", s.Asks)
+			detail += "; " + terminal.AutomationRefused(s.Asks)
 		}
 	}
 	if v := p.Verify; v != nil && r.Front != "" && r.Front != v.BundleID {

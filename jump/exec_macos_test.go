@@ -104,7 +104,7 @@ func TestRefusedAutomationIsExplained(t *testing.T) {
 		return "", nil
 	}}
 	res := ExecuteWith(context.Background(), e, terminalPlan(), Options{})
-	if !strings.Contains(res.Message, "Privacy & Security › Automation") {
+	if !strings.Contains(res.Message, "Privacy & Security › Automation") || !strings.Contains(res.Message, "tccutil reset AppleEvents dev.mew.Mew") {
 		t.Fatalf("%s", res.Message)
 	}
 }
