@@ -153,6 +153,9 @@ func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
 	}
 	outer := None
 	for _, s := range p.Outer {
+		if skipStep(s, o.Allowed) {
+			continue
+		}
 		if _, ok := run(s); ok {
 			outer = s.Gives
 			break
@@ -169,6 +172,13 @@ func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
 	}
 	res.Message = message(res)
 	return res
+}
+
+// skipStep says whether an outer step is left out: its application took
+// Mew's Apple Events already, so the AppleScript after it, which can say
+// that it did not find the session, is used instead (Step.OnlyUntilAllowed).
+func skipStep(s Step, allowed func(app string) bool) bool {
+	return s.OnlyUntilAllowed != "" && allowed != nil && allowed(s.OnlyUntilAllowed)
 }
 
 // verifyFront checks that v.BundleID is the frontmost application; when

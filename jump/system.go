@@ -20,17 +20,18 @@ import (
 func LocalSystem() System {
 	home, _ := os.UserHomeDir()
 	return System{
-		GOOS:         runtime.GOOS,
-		Procs:        proctree.Lean{WithExe: true},
-		BundleID:     bundle.ID,
-		Environ:      proctree.Environ,
-		Tty:          proctree.Tty,
-		Query:        Query,
-		ReadFile:     readSmallFile,
-		IsExecutable: isExecutable,
-		Home:         home,
-		Path:         filepath.SplitList(os.Getenv("PATH")),
-		LookPath:     terminal.LookPath,
+		GOOS:          runtime.GOOS,
+		Procs:         proctree.Lean{WithExe: true},
+		BundleID:      bundle.ID,
+		BundleVersion: bundle.Version,
+		Environ:       proctree.Environ,
+		Tty:           proctree.Tty,
+		Query:         Query,
+		ReadFile:      readSmallFile,
+		IsExecutable:  isExecutable,
+		Home:          home,
+		Path:          filepath.SplitList(os.Getenv("PATH")),
+		LookPath:      terminal.LookPath,
 	}
 }
 
