@@ -33,6 +33,7 @@ import (
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // darwinkit rule "AppKit only on the main thread": AppKit must run on the
@@ -74,6 +75,11 @@ var appDelegate *appkit.ApplicationDelegate
 // the main goroutine (cmd/mew's main), which init locked to thread 0.
 func Run(stdout, stderr io.Writer) int {
 	logger = log.New(stderr, "mew app: ", log.LstdFlags)
+	// launchd gives the app no TMUX_TMPDIR: take the login shell's, so
+	// the tmux source looks for the default server where it is.
+	if dir := terminal.LoginTmuxTmpdir(); dir != "" {
+		os.Setenv("TMUX_TMPDIR", dir)
+	}
 	opts, err := monitor.Default()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew app: %v\n", err)

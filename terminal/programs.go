@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -101,34 +102,48 @@ func Find(name string, dirs []string, isExec func(string) bool) string {
 	return ""
 }
 
-// loginPathScript prints the PATH between two marks, so whatever the
-// profile itself prints (a banner, a fortune) is not taken for it. The
-// mark comes in as $1, never spliced into the script.
-const loginPathScript = `printf '\n%s%s%s\n' "$1" "$PATH" "$1"`
+// loginEnvScript prints the PATH and TMUX_TMPDIR between marks, on one
+// line, so whatever the profile itself prints (a banner, a fortune) is not
+// taken for them. The mark comes in as $1, never spliced into the script.
+const loginEnvScript = `printf '\n%s%s%s%s%s\n' "$1" "$PATH" "$1" "$TMUX_TMPDIR" "$1"`
 
-// ParseLoginPath takes the PATH out of what loginPathScript printed with
-// mark: the text between the last two marks on one line, split at ':',
-// only valid directories kept, at most maxPathDirs.
-func ParseLoginPath(out, mark string) []string {
-	end := strings.LastIndex(out, mark)
-	if mark == "" || end < 0 {
-		return nil
+// LoginEnv is what Mew takes from the person's login shell.
+type LoginEnv struct {
+	Path []string // its PATH: valid directories only, at most maxPathDirs
+	// TmuxTmpdir is its TMUX_TMPDIR ("" when unset or not a valid
+	// directory): where tmux's default server has its socket.
+	TmuxTmpdir string
+}
+
+// ParseLoginEnv takes the values out of what loginEnvScript printed with
+// mark: the text between the last three marks, each value on one line.
+func ParseLoginEnv(out, mark string) (LoginEnv, bool) {
+	if mark == "" {
+		return LoginEnv{}, false
 	}
-	start := strings.LastIndex(out[:end], mark)
-	if start < 0 {
-		return nil
+	var cut [3]int
+	end := len(out)
+	for i := 2; i >= 0; i-- {
+		j := strings.LastIndex(out[:end], mark)
+		if j < 0 {
+			return LoginEnv{}, false
+		}
+		cut[i], end = j, j
 	}
-	val := out[start+len(mark) : end]
-	if strings.ContainsAny(val, "\n\r\x00") {
-		return nil
+	path, tmp := out[cut[0]+len(mark):cut[1]], out[cut[1]+len(mark):cut[2]]
+	if strings.ContainsAny(path+tmp, "\n\r\x00") {
+		return LoginEnv{}, false
 	}
-	var dirs []string
-	for _, d := range filepath.SplitList(val) {
-		if validDir(d) && len(dirs) < maxPathDirs {
-			dirs = append(dirs, filepath.Clean(d))
+	var env LoginEnv
+	for _, d := range filepath.SplitList(path) {
+		if validDir(d) && len(env.Path) < maxPathDirs {
+			env.Path = append(env.Path, filepath.Clean(d))
 		}
 	}
-	return dirs
+	if validDir(tmp) {
+		env.TmuxTmpdir = filepath.Clean(tmp)
+	}
+	return env, true
 }
 
 // LoginShell is the person's shell, for asking its PATH: $SHELL when it is
@@ -143,26 +158,27 @@ func LoginShell(shellEnv, goos string) string {
 	return "/bin/sh"
 }
 
-// LoginShellPath asks shell, started as a login shell, for its PATH
-// (`shell -l -c script mark`), within loginShellTimeout and with its
-// output bounded (RunProcess). The shell gets no terminal and no input.
-func LoginShellPath(ctx context.Context, shell string) ([]string, error) {
+// AskLoginShell asks shell, started as a login shell, for its PATH and
+// TMUX_TMPDIR (`shell -l -c script mark`), within loginShellTimeout and
+// with its output bounded (RunProcess). The shell gets no terminal and no
+// input.
+func AskLoginShell(ctx context.Context, shell string) (LoginEnv, error) {
 	if !ValidPath(shell) {
-		return nil, errors.New("no usable login shell")
+		return LoginEnv{}, errors.New("no usable login shell")
 	}
 	var nonce [12]byte
 	rand.Read(nonce[:])
-	mark := "MEWPATH" + hex.EncodeToString(nonce[:])
+	mark := "MEWENV" + hex.EncodeToString(nonce[:])
 	ctx, cancel := context.WithTimeout(ctx, loginShellTimeout)
 	defer cancel()
-	out, err := RunProcess(ctx, []string{shell, "-l", "-c", loginPathScript, "mew", mark}, "", nil)
-	if dirs := ParseLoginPath(out, mark); len(dirs) > 0 {
-		return dirs, nil
+	out, err := RunProcess(ctx, []string{shell, "-l", "-c", loginEnvScript, "mew", mark}, "", nil)
+	if env, ok := ParseLoginEnv(out, mark); ok && len(env.Path) > 0 {
+		return env, nil
 	}
 	if err == nil {
 		err = errors.New("the login shell printed no PATH")
 	}
-	return nil, err
+	return LoginEnv{}, err
 }
 
 // isExecutableFile: a regular file with an execute bit (symlinks followed,
@@ -179,20 +195,21 @@ type programs struct {
 	mu        sync.Mutex
 	found     map[string]string
 	loginOnce sync.Once
-	login     []string
+	asked     atomic.Bool // the login shell was asked: login is set
+	login     LoginEnv
 	// For tests: the environment and the login shell's answer.
 	getenv   func(string) string
-	askLogin func() []string
+	askLogin func() LoginEnv
 	isExec   func(string) bool
 	homeDir  func() string
 }
 
-var local = newPrograms(os.Getenv, func() []string {
-	dirs, _ := LoginShellPath(context.Background(), LoginShell(os.Getenv("SHELL"), runtime.GOOS))
-	return dirs
+var local = newPrograms(os.Getenv, func() LoginEnv {
+	env, _ := AskLoginShell(context.Background(), LoginShell(os.Getenv("SHELL"), runtime.GOOS))
+	return env
 }, isExecutableFile, func() string { h, _ := os.UserHomeDir(); return h })
 
-func newPrograms(getenv func(string) string, askLogin func() []string, isExec func(string) bool, home func() string) *programs {
+func newPrograms(getenv func(string) string, askLogin func() LoginEnv, isExec func(string) bool, home func() string) *programs {
 	return &programs{found: map[string]string{}, getenv: getenv, askLogin: askLogin, isExec: isExec, homeDir: home}
 }
 
@@ -214,17 +231,39 @@ func (p *programs) lookPath(name string) (string, error) {
 		p.found[name] = path
 		return path, nil
 	}
-	p.loginOnce.Do(func() { p.login = p.askLogin() })
-	if path := Find(name, SearchDirs(own, p.login, home), p.isExec); path != "" {
+	p.ask()
+	if path := Find(name, SearchDirs(own, p.login.Path, home), p.isExec); path != "" {
 		p.found[name] = path
 		return path, nil
 	}
 	return "", &os.PathError{Op: "lookup", Path: name, Err: ErrNotFound}
 }
 
+func (p *programs) ask() {
+	p.loginOnce.Do(func() {
+		p.login = p.askLogin()
+		p.asked.Store(true)
+	})
+}
+
 func (p *programs) searchPath() string {
-	p.loginOnce.Do(func() { p.login = p.askLogin() })
-	return strings.Join(SearchDirs(filepath.SplitList(p.getenv("PATH")), p.login, p.homeDir()), string(filepath.ListSeparator))
+	p.ask()
+	return strings.Join(SearchDirs(filepath.SplitList(p.getenv("PATH")), p.login.Path, p.homeDir()), string(filepath.ListSeparator))
+}
+
+// tmuxTmpdir is the login shell's TMUX_TMPDIR when Mew's own environment
+// has none; ask: ask the login shell if it was not asked yet.
+func (p *programs) tmuxTmpdir(ask bool) string {
+	if p.getenv("TMUX_TMPDIR") != "" {
+		return ""
+	}
+	if ask {
+		p.ask()
+	}
+	if !p.asked.Load() {
+		return ""
+	}
+	return p.login.TmuxTmpdir
 }
 
 // LookPath is the absolute path of the program name (exec.LookPath's
@@ -236,6 +275,17 @@ func LookPath(name string) (string, error) { return local.lookPath(name) }
 // child that itself finds programs by name (a CLI started with
 // `#!/usr/bin/env node`). It asks the login shell (once).
 func SearchPath() string { return local.searchPath() }
+
+// LoginTmuxTmpdir is the TMUX_TMPDIR the person's login shell sets when
+// Mew's own environment has none (an app started by launchd), else "":
+// tmux's default server then has its socket there, not under /tmp. It
+// asks the login shell (once).
+func LoginTmuxTmpdir() string { return local.tmuxTmpdir(true) }
+
+// KnownLoginTmuxTmpdir is LoginTmuxTmpdir when the login shell was asked
+// already (a program was not in Mew's own PATH), else "": it never starts
+// a shell.
+func KnownLoginTmuxTmpdir() string { return local.tmuxTmpdir(false) }
 
 // UTF8Locale is a UTF-8 locale that exists on goos, for a tool whose
 // output Mew parses: launchd gives an app no LANG, and a tool without one

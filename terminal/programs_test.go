@@ -45,32 +45,37 @@ func TestFindTakesTheFirstExecutable(t *testing.T) {
 	}
 }
 
-func TestParseLoginPath(t *testing.T) {
-	const mark = "MEWPATHabc"
+func TestParseLoginEnv(t *testing.T) {
+	const mark = "MEWENVabc"
+	line := func(path, tmp string) string { return mark + path + mark + tmp + mark }
 	cases := []struct {
 		name, out string
 		want      []string
+		tmp       string
+		ok        bool
 	}{
-		{"plain", "\n" + mark + "/opt/homebrew/bin:/usr/bin" + mark + "\n", []string{"/opt/homebrew/bin", "/usr/bin"}},
-		{"a banner before", "Welcome!\nLast login: today\n\n" + mark + "/a:/b" + mark + "\n", []string{"/a", "/b"}},
-		{"a banner naming a fake PATH first", mark + "/evil" + mark + "\n" + mark + "/good" + mark + "\n", []string{"/good"}},
-		{"relative and empty entries dropped", mark + "::.:bin:/ok/:/x/../y" + mark, []string{"/ok", "/y"}},
-		{"no closing mark", mark + "/opt/homebrew/bin", nil},
-		{"no mark", "/opt/homebrew/bin:/usr/bin\n", nil},
-		{"a newline inside", mark + "/a\n/b" + mark, nil},
-		{"escape sequences", mark + "/a\x1b]0;x\x07:/b" + mark, []string{"/b"}},
+		{"plain", "\n" + line("/opt/homebrew/bin:/usr/bin", "") + "\n", []string{"/opt/homebrew/bin", "/usr/bin"}, "", true},
+		{"TMUX_TMPDIR set", line("/a", "/Users/p/.tmux-sockets/") + "\n", []string{"/a"}, "/Users/p/.tmux-sockets", true},
+		{"a banner before", "Welcome!\nLast login: today\n\n" + line("/a:/b", "") + "\n", []string{"/a", "/b"}, "", true},
+		{"a banner naming a fake PATH first", line("/evil", "/evil") + "\n" + line("/good", "") + "\n", []string{"/good"}, "", true},
+		{"relative and empty entries dropped", line("::.:bin:/ok/:/x/../y", "relative"), []string{"/ok", "/y"}, "", true},
+		{"too few marks", mark + "/opt/homebrew/bin" + mark, nil, "", false},
+		{"no mark", "/opt/homebrew/bin:/usr/bin\n", nil, "", false},
+		{"a newline inside", line("/a\n/b", ""), nil, "", false},
+		{"escape sequences", line("/a\x1b]0;x\x07:/b", "/t\x1b[2J"), []string{"/b"}, "", true},
 	}
 	for _, c := range cases {
-		if got := ParseLoginPath(c.out, mark); !slices.Equal(got, c.want) {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		got, ok := ParseLoginEnv(c.out, mark)
+		if ok != c.ok || !slices.Equal(got.Path, c.want) || got.TmuxTmpdir != c.tmp {
+			t.Errorf("%s: got %q %q %v, want %q %q %v", c.name, got.Path, got.TmuxTmpdir, ok, c.want, c.tmp, c.ok)
 		}
 	}
-	huge := mark + strings.Repeat("/d:", 10000) + mark
-	if got := ParseLoginPath(huge, mark); len(got) > maxPathDirs {
-		t.Errorf("kept %d directories", len(got))
+	huge := line(strings.Repeat("/d:", 10000), "")
+	if got, _ := ParseLoginEnv(huge, mark); len(got.Path) > maxPathDirs {
+		t.Errorf("kept %d directories", len(got.Path))
 	}
-	if got := ParseLoginPath(mark+"/x"+mark, ""); got != nil {
-		t.Errorf("an empty mark matched: %q", got)
+	if _, ok := ParseLoginEnv(line("/x", ""), ""); ok {
+		t.Errorf("an empty mark matched")
 	}
 }
 
@@ -97,7 +102,11 @@ func TestLookPathAsksTheLoginShellOnceAndOnlyWhenNeeded(t *testing.T) {
 			return "/usr/bin:/bin"
 		}
 		return ""
-	}, func() []string { asked++; return []string{"/brew/bin"} }, func(s string) bool { return files[s] }, func() string { return "/home/p" })
+	}, func() LoginEnv { asked++; return LoginEnv{Path: []string{"/brew/bin"}, TmuxTmpdir: "/home/p/.tmux"} }, func(s string) bool { return files[s] }, func() string { return "/home/p" })
+
+	if got := p.tmuxTmpdir(false); got != "" || asked != 0 {
+		t.Errorf("before the login shell was asked: %q (asked %d)", got, asked)
+	}
 
 	if got, err := p.lookPath("osascript"); err != nil || got != "/usr/bin/osascript" {
 		t.Fatalf("osascript: %q, %v", got, err)
@@ -130,22 +139,39 @@ func TestLookPathAsksTheLoginShellOnceAndOnlyWhenNeeded(t *testing.T) {
 	if got := p.searchPath(); !strings.HasPrefix(got, "/usr/bin:/bin:/brew/bin:") {
 		t.Errorf("searchPath = %q", got)
 	}
+	if got := p.tmuxTmpdir(false); got != "/home/p/.tmux" {
+		t.Errorf("the login shell's TMUX_TMPDIR: %q", got)
+	}
+}
+
+// Mew's own TMUX_TMPDIR wins: the login shell is not asked for it.
+func TestOwnTmuxTmpdirWins(t *testing.T) {
+	asked := 0
+	p := newPrograms(func(k string) string {
+		if k == "TMUX_TMPDIR" {
+			return "/own"
+		}
+		return ""
+	}, func() LoginEnv { asked++; return LoginEnv{TmuxTmpdir: "/login"} }, func(string) bool { return false }, func() string { return "" })
+	if got := p.tmuxTmpdir(true); got != "" || asked != 0 {
+		t.Errorf("tmuxTmpdir = %q, asked %d", got, asked)
+	}
 }
 
 // The real login shell: a script standing in for the person's shell, with
 // a profile that prints a banner and a PATH of its own.
-func TestLoginShellPathRunsTheShell(t *testing.T) {
+func TestAskLoginShellRunsTheShell(t *testing.T) {
 	dir := t.TempDir()
 	sh := filepath.Join(dir, "shell")
-	script := "#!/bin/sh\n[ \"$1\" = -l ] || exit 3\nshift\necho 'Welcome to your shell'\nPATH=/brew/bin:/usr/bin\nexport PATH\nexec /bin/sh \"$@\"\n"
+	script := "#!/bin/sh\n[ \"$1\" = -l ] || exit 3\nshift\necho 'Welcome to your shell'\nPATH=/brew/bin:/usr/bin\nTMUX_TMPDIR=/sockets\nexport PATH TMUX_TMPDIR\nexec /bin/sh \"$@\"\n"
 	if err := os.WriteFile(sh, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got, err := LoginShellPath(context.Background(), sh)
-	if err != nil || !slices.Equal(got, []string{"/brew/bin", "/usr/bin"}) {
-		t.Errorf("LoginShellPath = %q, %v", got, err)
+	got, err := AskLoginShell(context.Background(), sh)
+	if err != nil || !slices.Equal(got.Path, []string{"/brew/bin", "/usr/bin"}) || got.TmuxTmpdir != "/sockets" {
+		t.Errorf("AskLoginShell = %+v, %v", got, err)
 	}
-	if _, err := LoginShellPath(context.Background(), "relative/sh"); err == nil {
+	if _, err := AskLoginShell(context.Background(), "relative/sh"); err == nil {
 		t.Errorf("a relative shell ran")
 	}
 }

@@ -17,9 +17,10 @@ import (
 
 // launchEnv is what an app started from Finder or at login runs with, as
 // far as Mew can tell: a home, launchd's PATH, the person's shell, and no
-// LANG, no TMUX. Here tmux and the agents' CLIs exist only in a
-// Homebrew-like folder that only the login shell's PATH names, and the
-// system's own tmux is hidden (a bind mount over it, in a mount namespace
+// LANG, no TMUX, no TMUX_TMPDIR. Here tmux and the agents' CLIs exist only
+// in a Homebrew-like folder that only the login shell's PATH names, the
+// tmux server's socket is under the TMUX_TMPDIR only the login shell sets,
+// and the system's own tmux is hidden (a bind mount over it, in a mount namespace
 // of the command's own).
 type launchEnv struct {
 	mew, home, brew, shell, tmuxTmp string
@@ -70,7 +71,8 @@ func newLaunchEnv(t *testing.T) *launchEnv {
 	write(filepath.Join(e.brew, "codex"), "#!/bin/sh\necho 'codex-cli 0.169.0'\n")
 	// The person's login shell: its profile prints a banner and puts
 	// Homebrew first on PATH, as `brew shellenv` in ~/.zprofile does.
-	write(e.shell, "#!/bin/sh\n[ \"$1\" = -l ] || exit 64\nshift\necho 'Last login: today'\nPATH="+e.brew+":/usr/bin:/bin\nexport PATH\nexec /bin/sh \"$@\"\n")
+	// It also sets TMUX_TMPDIR, which launchd does not pass on.
+	write(e.shell, "#!/bin/sh\n[ \"$1\" = -l ] || exit 64\nshift\necho 'Last login: today'\nPATH="+e.brew+":/usr/bin:/bin\nTMUX_TMPDIR="+e.tmuxTmp+"\nexport PATH TMUX_TMPDIR\nexec /bin/sh \"$@\"\n")
 
 	// The person's tmux server on its default socket (TMUX_TMPDIR), with a
 	// stand-in Claude Code showing a permission dialog in its only pane.
@@ -128,10 +130,10 @@ func (e *launchEnv) command(args ...string) *exec.Cmd { return e.run(e.mew, args
 // run is prog with args in the launch environment.
 func (e *launchEnv) run(prog string, args ...string) *exec.Cmd {
 	script := `for t in /usr/bin/tmux /usr/local/bin/tmux; do [ -e "$t" ] && mount --bind /dev/null "$t"; done
-exec env -i HOME="$H" PATH=/usr/bin:/bin:/usr/sbin:/sbin SHELL="$S" TMUX_TMPDIR="$T" "$@"`
+exec env -i HOME="$H" PATH=/usr/bin:/bin:/usr/sbin:/sbin SHELL="$S" "$@"`
 	argv := append(append([]string{}, e.hide...), "/bin/sh", "-c", script, "sh", prog)
 	cmd := exec.Command(argv[0], append(argv[1:], args...)...)
-	cmd.Env = []string{"H=" + e.home, "S=" + e.shell, "T=" + e.tmuxTmp, "PATH=/usr/bin:/bin:/usr/sbin:/sbin"}
+	cmd.Env = []string{"H=" + e.home, "S=" + e.shell, "PATH=/usr/bin:/bin:/usr/sbin:/sbin"}
 	return cmd
 }
 
@@ -194,7 +196,7 @@ func (e *launchEnv) doctorFindsAgents(t *testing.T) {
 	got := string(out)
 	for _, want := range []string{
 		// status --watch said which tmux it found, in the log.
-		"status[", "tmux: " + filepath.Join(e.brew, "tmux"),
+		"status[", "tmux: " + filepath.Join(e.brew, "tmux"), "TMUX_TMPDIR=" + e.tmuxTmp + ", from the login shell",
 		"Claude Code 2.1.99 (Claude Code) (" + filepath.Join(e.brew, "claude") + ")",
 		"Codex codex-cli 0.169.0 (" + filepath.Join(e.brew, "codex") + ")",
 	} {

@@ -15,7 +15,10 @@ import (
 
 // openLog opens $MEW_HOME/mew.log for a long-running mode (mew watch,
 // status --watch) and says what this run found: which tmux it uses and
-// where from, the first thing to know when no pane is read.
+// where from, the first thing to know when no pane is read. Started by
+// launchd (tmux found only through the login shell's PATH), the mode also
+// takes the login shell's TMUX_TMPDIR, where tmux's default server is;
+// call it before the monitor starts.
 func openLog(home, mode string) *logfile.Log {
 	l := logfile.Open(logfile.PathIn(home), mode)
 	tmux, err := programs.LookPath("tmux")
@@ -23,6 +26,10 @@ func openLog(home, mode string) *logfile.Log {
 		tmux = err.Error()
 	}
 	l.Printf("started: mew %s (%s/%s), pid %d; tmux: %s", remote.BuildVersion(), runtime.GOOS, runtime.GOARCH, os.Getpid(), tmux)
+	if dir := programs.KnownLoginTmuxTmpdir(); dir != "" {
+		os.Setenv("TMUX_TMPDIR", dir)
+		l.Printf("TMUX_TMPDIR=%s, from the login shell", dir)
+	}
 	return l
 }
 

@@ -65,6 +65,11 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdout, stderr io.Writer, started func(*tea.Program)) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The board owns the terminal: what it did and what went wrong goes
+	// to mew.log (opened before the monitor starts: see openLog).
+	l := openLog(o.Store.Home, title)
+	defer l.Close()
+	defer l.Printf("stopped")
 	updates, err := monitor.Watch(ctx, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew %s: %v\n", title, err)
@@ -79,11 +84,6 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	jumper := &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions}
 	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
 	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
-	// The board owns the terminal: what it did and what went wrong goes
-	// to mew.log.
-	l := openLog(o.Store.Home, title)
-	defer l.Close()
-	defer l.Printf("stopped")
 	problems := &problemLog{log: l}
 	go func() {
 		defer close(feed)

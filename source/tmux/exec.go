@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -54,6 +55,11 @@ func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tmux, socketArgs(e.Socket, args)...)
+	if dir := terminal.KnownLoginTmuxTmpdir(); dir != "" && e.Socket == "" {
+		// Launched by launchd: the default server's socket is where the
+		// person's shell puts it.
+		cmd.Env = append(os.Environ(), "TMUX_TMPDIR="+dir)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, err := cmd.Output()
 	if err != nil {
