@@ -152,3 +152,26 @@ func TestITermFirstCallWaitsForTheAutomationPrompt(t *testing.T) {
 		t.Errorf("deadlines %v", deadlines)
 	}
 }
+
+// BenchmarkITermScreenRows: the screen out of a 100k-line contents, as
+// the runner's cap left it (its head and tail, 64 KiB) and whole.
+func BenchmarkITermScreenRows(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&sb, "history line %d with some text to make it long enough\n", i)
+	}
+	sb.WriteString(" Do you want to proceed?\n ❯ 1. Yes\n   2. No\n")
+	whole := sb.String()
+	capped := whole[:4<<10] + whole[len(whole)-60<<10:]
+	for _, c := range []struct {
+		name, contents string
+	}{{"capped", capped}, {"whole-5MB", whole}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if rows := ScreenRows(c.contents, 50); len(rows) != 50 {
+					b.Fatal(len(rows))
+				}
+			}
+		})
+	}
+}

@@ -206,3 +206,17 @@ func TestCappedKeepsHeadAndTail(t *testing.T) {
 		t.Errorf("small = %q", small.String())
 	}
 }
+
+// BenchmarkAskLoginShell: what asking the login shell costs, once per
+// process and only when a program is not in Mew's own PATH (bash -l here,
+// with this machine's /etc/profile).
+func BenchmarkAskLoginShell(b *testing.B) {
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		b.Skip("no bash")
+	}
+	for b.Loop() {
+		if env, err := AskLoginShell(context.Background(), "/bin/bash"); err != nil || len(env.Path) == 0 {
+			b.Fatal(env, err)
+		}
+	}
+}
