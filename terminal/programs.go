@@ -2,12 +2,12 @@ package terminal
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -166,9 +166,10 @@ func AskLoginShell(ctx context.Context, shell string) (LoginEnv, error) {
 	if !ValidPath(shell) {
 		return LoginEnv{}, errors.New("no usable login shell")
 	}
-	var nonce [12]byte
-	rand.Read(nonce[:])
-	mark := "MEWENV" + hex.EncodeToString(nonce[:])
+	// Random enough to not occur in a banner by chance; the profile is the
+	// person's own, and crypto/rand would cost the hook (which links this
+	// package) its start-up.
+	mark := "MEWENV" + strconv.FormatUint(rand.Uint64(), 36) + strconv.FormatUint(rand.Uint64(), 36)
 	ctx, cancel := context.WithTimeout(ctx, loginShellTimeout)
 	defer cancel()
 	out, err := RunProcess(ctx, []string{shell, "-l", "-c", loginEnvScript, "mew", mark}, "", nil)
@@ -204,10 +205,23 @@ type programs struct {
 	homeDir  func() string
 }
 
-var local = newPrograms(os.Getenv, func() LoginEnv {
-	env, _ := AskLoginShell(context.Background(), LoginShell(os.Getenv("SHELL"), runtime.GOOS))
-	return env
-}, isExecutableFile, func() string { h, _ := os.UserHomeDir(); return h })
+// local is this process's lookup, made on first use: no initializer, so a
+// program that never looks anything up (the hook links this package)
+// links none of it.
+var (
+	localOnce sync.Once
+	localP    *programs
+)
+
+func local() *programs {
+	localOnce.Do(func() {
+		localP = newPrograms(os.Getenv, func() LoginEnv {
+			env, _ := AskLoginShell(context.Background(), LoginShell(os.Getenv("SHELL"), runtime.GOOS))
+			return env
+		}, isExecutableFile, func() string { h, _ := os.UserHomeDir(); return h })
+	})
+	return localP
+}
 
 func newPrograms(getenv func(string) string, askLogin func() LoginEnv, isExec func(string) bool, home func() string) *programs {
 	return &programs{found: map[string]string{}, getenv: getenv, askLogin: askLogin, isExec: isExec, homeDir: home}
@@ -269,23 +283,23 @@ func (p *programs) tmuxTmpdir(ask bool) string {
 // LookPath is the absolute path of the program name (exec.LookPath's
 // signature): in Mew's PATH, else the login shell's, else UsualDirs. The
 // result is kept for the process's life while it stays executable.
-func LookPath(name string) (string, error) { return local.lookPath(name) }
+func LookPath(name string) (string, error) { return local().lookPath(name) }
 
 // SearchPath is every directory LookPath searches, as a PATH value: for a
 // child that itself finds programs by name (a CLI started with
 // `#!/usr/bin/env node`). It asks the login shell (once).
-func SearchPath() string { return local.searchPath() }
+func SearchPath() string { return local().searchPath() }
 
 // LoginTmuxTmpdir is the TMUX_TMPDIR the person's login shell sets when
 // Mew's own environment has none (an app started by launchd), else "":
 // tmux's default server then has its socket there, not under /tmp. It
 // asks the login shell (once).
-func LoginTmuxTmpdir() string { return local.tmuxTmpdir(true) }
+func LoginTmuxTmpdir() string { return local().tmuxTmpdir(true) }
 
 // KnownLoginTmuxTmpdir is LoginTmuxTmpdir when the login shell was asked
 // already (a program was not in Mew's own PATH), else "": it never starts
 // a shell.
-func KnownLoginTmuxTmpdir() string { return local.tmuxTmpdir(false) }
+func KnownLoginTmuxTmpdir() string { return local().tmuxTmpdir(false) }
 
 // UTF8Locale is a UTF-8 locale that exists on goos, for a tool whose
 // output Mew parses: launchd gives an app no LANG, and a tool without one
