@@ -115,8 +115,10 @@ func (t *ITermTerminal) run(ctx context.Context, script string, args ...string) 
 		out, err = runOsascript(ctx, script, args...)
 	}
 	switch {
-	case err == nil:
-		iTermAllowed.Store(true) // the script ran: its events went through
+	case err == nil && (strings.HasPrefix(out, "ok") || strings.HasPrefix(out, "notfound")):
+		// Both come from inside `tell application`: its events went
+		// through ("notrunning" is said before any event is sent).
+		iTermAllowed.Store(true)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return "", fmt.Errorf("osascript gave no answer within %v (is macOS asking whether Mew may control iTerm2?)", timeout)
 	}

@@ -141,14 +141,17 @@ func TestITermFirstCallWaitsForTheAutomationPrompt(t *testing.T) {
 	}
 	iTermAllowed.Store(false)
 	var deadlines []time.Duration
+	reply := "notrunning"
 	term := &ITermTerminal{Session: "0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9", Run: func(ctx context.Context, _ string, _ ...string) (string, error) {
 		d, _ := ctx.Deadline()
 		deadlines = append(deadlines, time.Until(d))
-		return "ok\n2\nt\nrow\n", nil
+		return reply, nil
 	}}
+	term.Read(context.Background()) // iTerm2 not running: no event was sent
+	reply = "ok\n2\nt\nrow\n"
+	term.Read(context.Background()) // still the prompt's time; this one went through
 	term.Read(context.Background())
-	term.Read(context.Background())
-	if len(deadlines) != 2 || deadlines[0] < 60*time.Second || deadlines[1] > iTermStepTimeout {
+	if len(deadlines) != 3 || deadlines[0] < 60*time.Second || deadlines[1] < 60*time.Second || deadlines[2] > iTermStepTimeout {
 		t.Errorf("deadlines %v", deadlines)
 	}
 }

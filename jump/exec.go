@@ -140,8 +140,10 @@ func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
 		default:
 			sr.OK = true
 		}
-		if s.Asks != "" && err == nil && !timedOut && !slices.Contains(res.Allowed, s.Asks) {
-			res.Allowed = append(res.Allowed, s.Asks) // the script ran: its events went through
+		// The script ran inside `tell application`: its events went
+		// through. "notrunning" is said before any event is sent.
+		if s.Asks != "" && err == nil && !timedOut && sr.Output != "notrunning" && !slices.Contains(res.Allowed, s.Asks) {
+			res.Allowed = append(res.Allowed, s.Asks)
 		}
 		return sr.Output, sr.OK
 	}
