@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -48,6 +49,15 @@ type Exec struct {
 // (terminal.LookPath: an app started from Finder has launchd's PATH, and
 // Homebrew's tmux is not on it).
 func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
+	loginTmp := ""
+	if e.Socket == "" {
+		loginTmp = terminal.KnownLoginTmuxTmpdir()
+	}
+	// No socket, no server (tmux would only say so): and no lookup of a
+	// tmux that may not be installed, which can cost a login shell.
+	if !socketExists(e.socketPath(loginTmp)) {
+		return nil, ErrNoServer
+	}
 	tmux, err := terminal.LookPath("tmux")
 	if err != nil {
 		return nil, fmt.Errorf("tmux: %w", err)
@@ -55,10 +65,10 @@ func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tmux, socketArgs(e.Socket, args)...)
-	if dir := terminal.KnownLoginTmuxTmpdir(); dir != "" && e.Socket == "" {
+	if loginTmp != "" {
 		// Launched by launchd: the default server's socket is where the
 		// person's shell puts it.
-		cmd.Env = append(os.Environ(), "TMUX_TMPDIR="+dir)
+		cmd.Env = append(os.Environ(), "TMUX_TMPDIR="+loginTmp)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, err := cmd.Output()
@@ -74,6 +84,15 @@ func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
 		return nil, err
 	}
 	return splitLines(string(out)), nil
+}
+
+// socketPath is the socket the command goes to: -S, else tmux's default
+// (under loginTmp when the login shell's TMUX_TMPDIR is passed on).
+func (e Exec) socketPath(loginTmp string) string {
+	if e.Socket == "" && loginTmp != "" {
+		return filepath.Join(loginTmp, fmt.Sprintf("tmux-%d", os.Getuid()), "default")
+	}
+	return SocketPath(e.Socket)
 }
 
 // socketArgs starts every tmux command line: -u, because without a UTF-8

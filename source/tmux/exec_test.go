@@ -2,8 +2,10 @@ package tmux
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -145,5 +147,18 @@ func TestQuietServerIsListedLessOften(t *testing.T) {
 	}
 	if !src.sweepDue(src.Now().Add(time.Millisecond)) {
 		t.Error("a pane with an agent was not due at every tick")
+	}
+}
+
+// Without a server socket there is no server: Run says so without running
+// (or even finding) tmux, which may not be installed at all.
+func TestRunWithoutSocketIsNoServer(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := (Exec{Socket: filepath.Join(dir, "none")}).Run(context.Background(), "list-panes", "-a"); !errors.Is(err, ErrNoServer) {
+		t.Errorf("no socket: %v, want ErrNoServer", err)
+	}
+	t.Setenv("TMUX_TMPDIR", dir)
+	if _, err := (Exec{}).Run(context.Background(), "list-panes", "-a"); !errors.Is(err, ErrNoServer) {
+		t.Errorf("no default socket under TMUX_TMPDIR: %v, want ErrNoServer", err)
 	}
 }
