@@ -69,6 +69,17 @@ func SearchDirs(own, login []string, home string) []string {
 	return out
 }
 
+// ownDirs is the process's PATH, only its valid directories.
+func ownDirs(path []string) []string {
+	var out []string
+	for _, d := range path {
+		if validDir(d) {
+			out = append(out, filepath.Clean(d))
+		}
+	}
+	return out
+}
+
 // validDir is a directory entry Mew searches: absolute, bounded, with no
 // control character (a newline from a profile's banner, an escape).
 func validDir(d string) bool {
@@ -241,7 +252,9 @@ func (p *programs) lookPath(name string) (string, error) {
 	}
 	own := filepath.SplitList(p.getenv("PATH"))
 	home := p.homeDir()
-	if path := Find(name, SearchDirs(own, nil, home), p.isExec); path != "" {
+	// Mew's own PATH alone first: in a terminal it is the person's, and
+	// the login shell is not asked.
+	if path := Find(name, ownDirs(own), p.isExec); path != "" {
 		p.found[name] = path
 		return path, nil
 	}

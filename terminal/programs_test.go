@@ -114,12 +114,19 @@ func TestLookPathAsksTheLoginShellOnceAndOnlyWhenNeeded(t *testing.T) {
 	if asked != 0 {
 		t.Errorf("the login shell was asked for a program in PATH")
 	}
-	if got, err := p.lookPath("claude"); err != nil || got != "/home/p/.local/bin/claude" {
-		t.Fatalf("claude (a usual place): %q, %v", got, err)
-	}
 	if got, err := p.lookPath("tmux"); err != nil || got != "/brew/bin/tmux" {
 		t.Fatalf("tmux (the login PATH): %q, %v", got, err)
 	}
+	if got, err := p.lookPath("claude"); err != nil || got != "/home/p/.local/bin/claude" {
+		t.Fatalf("claude (a usual place): %q, %v", got, err)
+	}
+	// The login shell's PATH comes before the usual places.
+	files["/brew/bin/claude"] = true
+	delete(p.found, "claude")
+	if got, _ := p.lookPath("claude"); got != "/brew/bin/claude" {
+		t.Errorf("claude in both the login PATH and ~/.local/bin: %q", got)
+	}
+	delete(files, "/brew/bin/claude")
 	if _, err := p.lookPath("codex"); err == nil || !strings.Contains(err.Error(), "codex") {
 		t.Errorf("codex: %v, want not found naming it", err)
 	}
