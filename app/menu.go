@@ -110,7 +110,7 @@ func buildMenu(st menuState) []menuItem {
 		menuItem{Title: "Doctor…", Action: actionDoctor, Enabled: true,
 			ToolTip: "Check that Mew can see your sessions (mew doctor)"},
 		menuItem{Title: "Show Log", Action: actionShowLog, Enabled: true,
-			ToolTip: "What Mew did last: jumps, answers, problems (~/.mew/mew.log)"},
+			ToolTip: "What Mew did last: jumps, answers, problems ($MEW_HOME/mew.log)"},
 		sep,
 		menuItem{Title: "Sounds", Action: actionToggleSounds, Enabled: true, Checked: st.Sounds},
 		toggleItem("Notifications", actionToggleNotifications, st.Notifications),
