@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,9 +83,11 @@ func TestDoctorReportsRules(t *testing.T) {
 func TestDoctorSaysTheTmuxServerIsNotYours(t *testing.T) {
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "default")
-	if err := os.WriteFile(sock, nil, 0o600); err != nil {
+	l, err := net.Listen("unix", sock) // doctor asks tmux only where a server's socket is
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer l.Close()
 	script := "#!/bin/sh\necho 'error connecting to " + sock + " (Permission denied)' >&2\nexit 1\n"
 	if err := os.WriteFile(filepath.Join(dir, "tmux"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)

@@ -53,6 +53,16 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	if *watch {
 		ctx, stop := untilStopped()
 		defer stop()
+		// A long-running mode: what it says on stderr goes to mew.log too
+		// (started from launchd or over ssh, its stderr may go nowhere).
+		mode := "status"
+		if *feed {
+			mode = "feed"
+		}
+		l := openLog(o.Store.Home, mode)
+		defer l.Close()
+		defer l.Printf("stopped")
+		stderr = teeToLog(stderr, l)
 		if *feed {
 			return feedStatus(ctx, o, stdout, stderr) // this machine's sessions only
 		}

@@ -19,7 +19,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -45,11 +47,31 @@ type Exec struct {
 	Socket string // -S path; "" for tmux's default
 }
 
-// Run runs `tmux [-S socket] args…`.
+// Run runs `tmux [-S socket] args…`, tmux by its absolute path
+// (terminal.LookPath: an app started from Finder has launchd's PATH, and
+// Homebrew's tmux is not on it).
 func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
+	loginTmp := ""
+	if e.Socket == "" {
+		loginTmp = terminal.KnownLoginTmuxTmpdir()
+	}
+	// No socket, no server (tmux would only say so): and no lookup of a
+	// tmux that may not be installed, which can cost a login shell.
+	if !socketExists(e.socketPath(loginTmp)) {
+		return nil, ErrNoServer
+	}
+	tmux, err := terminal.LookPath("tmux")
+	if err != nil {
+		return nil, fmt.Errorf("tmux: %w", err)
+	}
 	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "tmux", socketArgs(e.Socket, args)...)
+	cmd := exec.CommandContext(ctx, tmux, socketArgs(e.Socket, args)...)
+	if loginTmp != "" {
+		// Launched by launchd: the default server's socket is where the
+		// person's shell puts it.
+		cmd.Env = append(os.Environ(), "TMUX_TMPDIR="+loginTmp)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	out, err := cmd.Output()
 	if err != nil {
@@ -69,6 +91,15 @@ func (e Exec) Run(ctx context.Context, args ...string) ([]string, error) {
 		return nil, err
 	}
 	return splitLines(string(out)), nil
+}
+
+// socketPath is the socket the command goes to: -S, else tmux's default
+// (under loginTmp when the login shell's TMUX_TMPDIR is passed on).
+func (e Exec) socketPath(loginTmp string) string {
+	if e.Socket == "" && loginTmp != "" {
+		return filepath.Join(loginTmp, fmt.Sprintf("tmux-%d", os.Getuid()), "default")
+	}
+	return SocketPath(e.Socket)
 }
 
 // socketArgs starts every tmux command line: -u, because without a UTF-8

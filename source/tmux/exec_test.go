@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -263,16 +264,35 @@ func TestSweepSaysWhichPanesItCouldNotRead(t *testing.T) {
 // A server of another user refuses the connection: that is said, not
 // taken for no server at all (no sessions and no reason why).
 func TestAnotherUsersServerIsSaid(t *testing.T) {
-	for _, msg := range []string{"error connecting to /tmp/tmux-501/default (Permission denied)", "access not allowed"} {
+	sock := filepath.Join(t.TempDir(), "default")
+	l, err := net.Listen("unix", sock) // Run goes on only where a server's socket is
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, msg := range []string{"error connecting to " + sock + " (Permission denied)", "access not allowed"} {
 		bin := t.TempDir()
 		script := "#!/bin/sh\necho '" + msg + "' >&2\nexit 1\n"
 		if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		t.Setenv("PATH", bin)
-		_, err := Exec{Socket: "/tmp/tmux-501/default"}.Run(context.Background(), "list-panes", "-a")
-		if err == nil || errors.Is(err, ErrNoServer) || !strings.Contains(err.Error(), "/tmp/tmux-501/default is not one this user may use") || !strings.Contains(err.Error(), msg) {
+		_, err := Exec{Socket: sock}.Run(context.Background(), "list-panes", "-a")
+		if err == nil || errors.Is(err, ErrNoServer) || !strings.Contains(err.Error(), sock+" is not one this user may use") || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%q: %v, want it said whose server it is", msg, err)
 		}
+	}
+}
+
+// Without a server socket there is no server: Run says so without running
+// (or even finding) tmux, which may not be installed at all.
+func TestRunWithoutSocketIsNoServer(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := (Exec{Socket: filepath.Join(dir, "none")}).Run(context.Background(), "list-panes", "-a"); !errors.Is(err, ErrNoServer) {
+		t.Errorf("no socket: %v, want ErrNoServer", err)
+	}
+	t.Setenv("TMUX_TMPDIR", dir)
+	if _, err := (Exec{}).Run(context.Background(), "list-panes", "-a"); !errors.Is(err, ErrNoServer) {
+		t.Errorf("no default socket under TMUX_TMPDIR: %v, want ErrNoServer", err)
 	}
 }
