@@ -188,9 +188,11 @@ bench-hook:
 # Frames per second and the unchanged-tick share.
 bench-board:
 	$(GO) test ./board -run '^$$' -bench . -benchtime 4000x
-# `mew status --watch` CPU with 20 idle sessions, and an agent's exit → its line.
+# `mew status --watch` CPU with 20 idle sessions, and an agent's exit → its line;
+# the CPU with 8 exited sessions listed vs none (goal: ratio ≤ 1.2).
 bench-idle:
-	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchIdle -benchtime 1x
+	$(GO) test ./cmd/mew -run '^$$' -bench 'StatusWatchIdle$$' -benchtime 1x
+	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchIdleExited -benchtime 1x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchTmux -benchtime 1x
 	$(GO) test ./monitor/liveness/exitwatch -run '^$$' -bench . -benchtime 3x
 # A change on a remote → this machine's `mew status --watch` line.

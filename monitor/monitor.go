@@ -196,6 +196,20 @@ type shownKey struct {
 // touch records that the stored record of id changed.
 func (w *world) touch(id string) { w.gen[id]++ }
 
+// joinedChanged records that a stored record that joins another one (a
+// `mew run` screen, screenOnly) changed or went: the session it joined is
+// shown from it, under that session's id, whose own generation did not
+// move. Like another source's report, it makes every session be
+// combined again.
+func (w *world) joinedChanged() { w.obsGen++ }
+
+// screenOnly: a stored record only a screen reports (`mew run`'s
+// run:<pid>). merged makes it an observation that joins the hooks', the
+// registry's or a log's record of the same process.
+func screenOnly(r session.Record) bool {
+	return r.Screen != nil && r.Hook == nil && r.Registry == nil && r.Log == nil && r.Process != nil
+}
+
 func newWorld() *world {
 	return &world{
 		recs: map[string]session.Record{}, files: map[string]fileStamp{}, loadErrs: map[string]error{},
@@ -270,7 +284,7 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 	reports := recs[:0:0]
 	var obs []Observation
 	for _, r := range recs {
-		if r.Screen != nil && r.Hook == nil && r.Registry == nil && r.Log == nil && r.Process != nil {
+		if screenOnly(r) {
 			obs = append(obs, Observation{Fallback: r.ID, Agent: r.Agent, Process: *r.Process, Screen: r.Screen})
 			continue
 		}
