@@ -279,8 +279,27 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 			w.touch(id)
 		}
 	}
-	// A session only a screen reports (`mew run`) is an observation too:
-	// it joins the hooks' or the registry's record of the same process.
+	names := make([]string, 0, len(w.obs))
+	for name := range w.obs {
+		if !recorded[name] {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	var obs []Observation
+	for _, name := range names {
+		obs = append(obs, w.obs[name]...)
+	}
+	return mergeAll(recs, obs, func(r session.Record) bool { return live.check(r) != combine.Dead }), errs
+}
+
+// mergeAll merges the stored records and the sources' observations: a
+// session only a screen reports (`mew run`'s run:<pid>) is an observation
+// too, and joins the hooks', a plugin's or the registry's record of the
+// same process; a bare process (the process scan) joins whatever else saw
+// it, so it goes last: a screen or log of the same process names the
+// session.
+func mergeAll(recs []session.Record, sourced []Observation, alive func(session.Record) bool) []session.Record {
 	reports := recs[:0:0]
 	var obs []Observation
 	for _, r := range recs {
@@ -290,20 +309,9 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 		}
 		reports = append(reports, r)
 	}
-	names := make([]string, 0, len(w.obs))
-	for name := range w.obs {
-		if !recorded[name] {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		obs = append(obs, w.obs[name]...)
-	}
-	// A bare process (the process scan) joins whatever else saw it, so it
-	// goes last: a screen or log of the same process names the session.
+	obs = append(obs, sourced...)
 	sort.SliceStable(obs, func(i, j int) bool { return !bareProcess(obs[i]) && bareProcess(obs[j]) })
-	return Merge(reports, obs, func(r session.Record) bool { return live.check(r) != combine.Dead }), errs
+	return Merge(reports, obs, alive)
 }
 
 func bareProcess(o Observation) bool { return o.Screen == nil && o.Log == nil && o.Terminal == nil }
