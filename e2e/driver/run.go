@@ -656,6 +656,7 @@ func (r *Run) WaitMew(ref time.Time, goal, grace time.Duration, want func(sessio
 	if first {
 		res.OK, res.Certain, res.Seen = false, false, false
 	}
+	res.Hi = max(res.Hi, res.Lo) // a kind never seen has no Hi of its own
 	res.Modes = modes
 	return res
 }

@@ -1,6 +1,7 @@
 package combine
 
 import (
+	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/session"
@@ -16,8 +17,15 @@ import (
 // its liveness is the record's Process). Which TUI shows which session:
 // see package codex.
 
-// terminalGone applies the rule to a report made at time at.
+// terminalGone applies the rule to a report made at time at; and its
+// converse: a session ended (SessionEnd) whose terminal UI started after
+// that is open again (`codex resume --last`, which fires no SessionStart):
+// idle until a turn says more.
 func terminalGone(out *session.Shown, at time.Time, t *session.Terminal) {
+	if out.State == session.Exited && strings.HasPrefix(out.Source, "hook:") && t != nil && !t.Gone && t.StartMs > 0 && time.UnixMilli(t.StartMs).After(out.Since) {
+		out.State, out.Source, out.Since = session.Idle, "process:terminal", time.UnixMilli(t.StartMs).UTC()
+		return
+	}
 	if t == nil || !t.Gone || out.State == session.Working || out.State == session.Waiting || out.State == session.Exited {
 		return
 	}
@@ -40,4 +48,10 @@ func describeTerminal(out *session.Shown, t *session.Terminal) {
 	if t.Tmux != nil && t.Tmux.Pane != "" {
 		out.Tmux = t.Tmux.Pane
 	}
+}
+
+// reopened: the hooks said the session ended, and a terminal UI of it
+// started since (the resumed TUI).
+func reopened(t *session.Terminal, h *session.HookState) bool {
+	return t != nil && !t.Gone && t.StartMs > 0 && time.UnixMilli(t.StartMs).After(h.Since)
 }

@@ -272,7 +272,7 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 		hookCwd[h.ID] = h.Cwd
 	}
 	for id, t := range byID {
-		sessions = append(sessions, Session{ID: id, Cwd: firstNonEmpty(t.State.Cwd, hookCwd[id]), Created: CreatedFromID(id)})
+		sessions = append(sessions, Session{ID: id, Cwd: firstNonEmpty(t.State.Cwd, hookCwd[id]), Created: CreatedFromID(id), Active: t.State.At})
 	}
 	for id := range s.uiSince {
 		if byID[id] == nil {
@@ -402,24 +402,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 	defer fw.Close()
 	watched := map[string]bool{}
-	// Watch the day folders, and each missing one's nearest existing
-	// ancestor under CODEX_HOME's parent: the folder's creation (at
-	// midnight, or Codex's first run) is an event there.
-	addWatches := func() {
-		for _, d := range s.dayDirs() {
-			for p := d; ; p = filepath.Dir(p) {
-				if _, err := os.Stat(p); err == nil {
-					if !watched[p] && fw.Add(p) == nil {
-						watched[p] = true
-					}
-					break
-				}
-				if p == filepath.Dir(s.Home) || filepath.Dir(p) == p {
-					break
-				}
-			}
-		}
-	}
+	addWatches := func() { s.watchDays(fw.Add, watched) }
 	poll := s.Poll
 	if poll <= 0 {
 		poll = defaultPoll
@@ -490,6 +473,39 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			ticker.Reset(i)
 		}
 	}
+}
+
+// watchDays watches the day folders, and each missing one's nearest
+// existing ancestor under CODEX_HOME's parent: the folder's creation (at
+// midnight, or Codex's first run) is an event there. Codex makes a new day
+// folder and its first rollout at once (mkdir -p, then the file): a folder
+// made between looking for it and watching its parent sends no event to
+// anyone, so the walk is redone until it adds no watch (then the caller's
+// refresh lists what the folders already hold). It reports whether it
+// added one.
+func (s *Source) watchDays(add func(string) error, watched map[string]bool) bool {
+	added := false
+	for range 8 { // a day folder is at most four levels below sessions/
+		more := false
+		for _, d := range s.dayDirs() {
+			for p := d; ; p = filepath.Dir(p) {
+				if _, err := os.Stat(p); err == nil {
+					if !watched[p] && add(p) == nil {
+						watched[p], more = true, true
+					}
+					break
+				}
+				if p == filepath.Dir(s.Home) || filepath.Dir(p) == p {
+					break
+				}
+			}
+		}
+		if !more {
+			break
+		}
+		added = true
+	}
+	return added
 }
 
 // Sources are the Codex sources for a monitor whose store is st (none when

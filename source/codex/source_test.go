@@ -164,3 +164,39 @@ func TestScanProcesses(t *testing.T) {
 		t.Fatalf("unreadable table: %v %+v", err, obs)
 	}
 }
+
+// A day folder that Codex makes between the walk looking for it and the
+// watch on its parent (mkdir -p, then the rollout at once) sends nobody an
+// event: the walk is redone, so the folder itself is watched, not left to
+// the 60 s safety pass (2 of 23 fresh starts of Codex 0.171.0 were).
+func TestWatchDaysCatchesAFolderMadeMeanwhile(t *testing.T) {
+	home := t.TempDir()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.Local)
+	if err := os.MkdirAll(filepath.Join(home, "sessions"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	src := &Source{Home: home, Now: func() time.Time { return now }, Days: 1}
+	day := dayDir(home, now)
+	var added []string
+	add := func(p string) error {
+		if p != day && len(added) == 0 {
+			// Codex makes the whole day folder right after the walk
+			// found only this ancestor, before this watch starts.
+			if err := os.MkdirAll(day, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+		added = append(added, p)
+		return nil
+	}
+	watched := map[string]bool{}
+	if !src.watchDays(add, watched) {
+		t.Fatal("no watch added")
+	}
+	if !watched[day] {
+		t.Fatalf("watched %v: not the day folder made meanwhile", added)
+	}
+	if src.watchDays(add, watched) {
+		t.Fatalf("a second walk added watches again: %v", added)
+	}
+}
