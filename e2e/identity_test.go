@@ -121,6 +121,14 @@ func TestCodexResumeLast(t *testing.T) {
 	}
 	s.expect("resumed TUI open → not exited", open.At, exit, listedAndNot(session.Exited))
 	sent = s.submit(fakeresponses.Prompt(fakeresponses.Text))
+	// The resumed TUI may still be loading its session and drop the Enter.
+	for try := 0; try < 2; try++ {
+		if _, err := s.r.WaitRollout(sent, func(e driver.RolloutEvent) bool { return e.Event == "task_started" }, 5*time.Second); err == nil {
+			break
+		}
+		t.Logf("the resumed TUI did not start the turn within 5 s: Enter again")
+		s.press("Enter")
+	}
 	s.expect("resumed turn ended → done", s.turnOver(sent, "task_complete", codexTurnEnd), fast, stateIs(session.Done))
 	quit := s.submit("/quit")
 	bad := s.r.MewDuring(open.At.Add(exit), quit, func(sh session.Shown, listed bool) bool { return !listed || sh.State == session.Exited })

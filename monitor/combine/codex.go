@@ -18,11 +18,12 @@ import (
 // see package codex.
 
 // terminalGone applies the rule to a report made at time at; and its
-// converse: a session ended (SessionEnd) whose terminal UI started after
-// that is open again (`codex resume --last`, which fires no SessionStart):
-// idle until a turn says more.
+// converse: a session the hooks ended (SessionEnd) that a terminal UI
+// shows is open (`codex resume --last` fires no SessionStart, and the
+// daemon's SessionEnd for the TUI that quit can come after the resumed
+// one started): idle until a turn says more.
 func terminalGone(out *session.Shown, at time.Time, t *session.Terminal) {
-	if out.State == session.Exited && strings.HasPrefix(out.Source, "hook:") && t != nil && !t.Gone && t.StartMs > 0 && time.UnixMilli(t.StartMs).After(out.Since) {
+	if out.State == session.Exited && strings.HasPrefix(out.Source, "hook:") && reopened(t, nil) {
 		out.State, out.Source, out.Since = session.Idle, "process:terminal", time.UnixMilli(t.StartMs).UTC()
 		return
 	}
@@ -50,8 +51,8 @@ func describeTerminal(out *session.Shown, t *session.Terminal) {
 	}
 }
 
-// reopened: the hooks said the session ended, and a terminal UI of it
-// started since (the resumed TUI).
-func reopened(t *session.Terminal, h *session.HookState) bool {
-	return t != nil && !t.Gone && t.StartMs > 0 && time.UnixMilli(t.StartMs).After(h.Since)
+// reopened: a terminal UI shows the session now (whatever the hooks
+// said).
+func reopened(t *session.Terminal, _ *session.HookState) bool {
+	return t != nil && !t.Gone && t.Pid > 0 && t.StartMs > 0
 }

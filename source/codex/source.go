@@ -61,6 +61,10 @@ type Source struct {
 	hooked  []Hooked
 	uiSince map[string]time.Time // session id → when its UI was first seen
 	goneAt  map[string]time.Time // session id → when its UI was seen gone
+	// lastUI is the UI process that last showed each session: a gone
+	// Terminal still names it (its pane, its pid and start), so the last
+	// screen of that pane stays this session's (package identity).
+	lastUI map[string]session.Process
 }
 
 // Hooked is what Mew's hooks know of a Codex session.
@@ -138,6 +142,7 @@ func (s *Source) Name() string { return "codex" }
 func (s *Source) init() {
 	if s.tails == nil {
 		s.tails, s.uiSince, s.goneAt = map[string]*Tail{}, map[string]time.Time{}, map[string]time.Time{}
+		s.lastUI = map[string]session.Process{}
 	}
 }
 
@@ -284,6 +289,11 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 			delete(s.goneAt, id)
 		}
 	}
+	for id := range s.lastUI {
+		if byID[id] == nil {
+			delete(s.lastUI, id)
+		}
+	}
 	if len(sessions) == 0 {
 		return nil, nil
 	}
@@ -325,11 +335,13 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 			term.Process = session.Process{Pid: u.Pid, StartMs: u.StartMs, Name: u.Name, Tty: u.Tty}
 			term.Env, term.Tmux = s.jumpEnv(u.Pid)
 			term.At = s.uiSince[sess.ID]
+			s.lastUI[sess.ID] = term.Process
 			if daemon == nil {
 				o.Process = term.Process // --no-daemon: the TUI runs the session
 			}
 		} else {
 			term.Gone = true
+			term.Process = s.lastUI[sess.ID]
 			// Seen going: from then. Never seen: when the session was last
 			// heard of (it did not just end).
 			if _, seen := s.uiSince[sess.ID]; seen {
