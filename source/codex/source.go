@@ -65,6 +65,11 @@ type Source struct {
 	// Terminal still names it (its pane, its pid and start), so the last
 	// screen of that pane stays this session's (package identity).
 	lastUI map[string]session.Process
+	// Memory is the file a one-shot Scan keeps lastUI in (memory.go); ""
+	// for none.
+	Memory   string
+	recalled bool
+	saved    map[string]session.Process
 }
 
 // Hooked is what Mew's hooks know of a Codex session.
@@ -400,7 +405,9 @@ func (s *Source) daemonPid() int {
 // Scan observes once.
 func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	errs := s.refresh()
+	s.recallUIs()
 	obs, err := s.observe(ctx)
+	s.rememberUIs()
 	return obs, errors.Join(append(errs, err)...)
 }
 
@@ -528,5 +535,6 @@ func Sources(st store.Store) []source.Source {
 		return nil
 	}
 	src.Hooked = HookedFromStore(st)
+	src.Memory = filepath.Join(st.Home, "screens", "codex-ui.json")
 	return []source.Source{src}
 }

@@ -200,3 +200,50 @@ func TestWatchDaysCatchesAFolderMadeMeanwhile(t *testing.T) {
 		t.Fatalf("a second walk added watches again: %v", added)
 	}
 }
+
+// A one-shot Scan after the TUI quit still names the TUI that showed the
+// session (its pid, start and pane), from the memory an earlier Scan left:
+// the pane's last screen joins the session at the exit.
+func TestScanRemembersTheTUI(t *testing.T) {
+	home, mem := t.TempDir(), filepath.Join(t.TempDir(), "screens", "codex-ui.json")
+	now := time.Now()
+	id := sessionID(now.Add(-time.Minute), 8)
+	os.MkdirAll(dayDir(home, now), 0o700)
+	appendTo(t, filepath.Join(dayDir(home, now), "rollout-x-"+id+".jsonl"), started+"\n")
+	tuiP := procscan.Proc{Pid: 601, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/4", Cwd: "/p", StartMs: now.Add(-2 * time.Minute).UnixMilli()}
+	running := true
+	oneShot := func() source.Observation {
+		t.Helper()
+		src := &Source{ // a new `mew status` each time
+			Home: home, Memory: mem,
+			Procs: func(context.Context) ([]procscan.Proc, error) {
+				if running {
+					return []procscan.Proc{tuiP}, nil
+				}
+				return nil, nil
+			},
+			Hooked: func() []Hooked { return []Hooked{{ID: id, Cwd: "/p"}} },
+			Environ: func(int, []string) (map[string]string, error) {
+				return map[string]string{"TMUX": "/tmp/tmux-501/default,99,0", "TMUX_PANE": "%4"}, nil
+			},
+		}
+		obs, err := src.Scan(context.Background())
+		if err != nil || len(obs) != 1 || obs[0].Terminal == nil {
+			t.Fatalf("%v %+v", err, obs)
+		}
+		return obs[0]
+	}
+	if o := oneShot(); o.Terminal.Gone || o.Terminal.Pid != 601 {
+		t.Fatalf("running: %+v", o.Terminal)
+	}
+	running = false
+	o := oneShot()
+	if !o.Terminal.Gone || o.Terminal.Pid != 601 || o.Terminal.StartMs != tuiP.StartMs || o.Terminal.Tmux == nil || o.Terminal.Tmux.Pane != "%4" {
+		t.Fatalf("after the TUI quit, a new Scan: %+v", o.Terminal)
+	}
+	// A memory file that is not Mew's is ignored.
+	os.WriteFile(mem, []byte(`{"`+id+`": "not a process"}`), 0o600)
+	if o := oneShot(); !o.Terminal.Gone || o.Terminal.Pid != 0 {
+		t.Fatalf("a bad memory file: %+v", o.Terminal)
+	}
+}
