@@ -30,6 +30,12 @@ const (
 	defaultRecent = 24 * time.Hour // files modified within this are sessions that may still run
 	defaultPoll   = 2 * time.Second
 	idlePoll      = 60 * time.Second
+	// rejoinPoll is the poll for rejoinWindow after a session's TUI went:
+	// the person may resume it at once (`codex resume --last` in the same
+	// shell), and until its new TUI is found the pane's screen is a
+	// session of its own.
+	rejoinPoll   = 250 * time.Millisecond
+	rejoinWindow = 20 * time.Second
 	// maxTails bounds the files followed at once; the least recently
 	// modified go first.
 	maxTails = 256
@@ -453,6 +459,9 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		if len(last) == 0 && s.Poll <= 0 {
 			return idlePoll
 		}
+		if s.justGone() && rejoinPoll < poll {
+			return rejoinPoll
+		}
 		return poll
 	}
 	cur := interval()
@@ -492,6 +501,17 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			ticker.Reset(i)
 		}
 	}
+}
+
+// justGone: a session's TUI went within rejoinWindow.
+func (s *Source) justGone() bool {
+	now := s.now()
+	for _, at := range s.goneAt {
+		if now.Sub(at) < rejoinWindow {
+			return true
+		}
+	}
+	return false
 }
 
 // watchDays watches the day folders, and each missing one's nearest

@@ -247,3 +247,39 @@ func TestScanRemembersTheTUI(t *testing.T) {
 		t.Fatalf("a bad memory file: %+v", o.Terminal)
 	}
 }
+
+// Right after a session's TUI goes, the process table is read every
+// rejoinPoll (the person may resume the session at once), for
+// rejoinWindow; then at the usual pace.
+func TestRejoinPollAfterTheTUIWent(t *testing.T) {
+	home := t.TempDir()
+	c := &clock{t: time.Now()}
+	id := sessionID(c.now().Add(-time.Minute), 9)
+	os.MkdirAll(dayDir(home, c.now()), 0o700)
+	appendTo(t, filepath.Join(dayDir(home, c.now()), "rollout-x-"+id+".jsonl"), started+"\n")
+	running := true
+	src := &Source{
+		Home: home, Now: c.now,
+		Procs: func(context.Context) ([]procscan.Proc, error) {
+			if running {
+				return []procscan.Proc{{Pid: 701, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/5", Cwd: "/p", StartMs: c.now().Add(-2 * time.Minute).UnixMilli()}}, nil
+			}
+			return nil, nil
+		},
+		Hooked:  func() []Hooked { return []Hooked{{ID: id, Cwd: "/p"}} },
+		Environ: func(int, []string) (map[string]string, error) { return nil, nil },
+	}
+	src.Scan(context.Background())
+	if src.justGone() {
+		t.Fatal("fast polls while the TUI runs")
+	}
+	running = false
+	src.Scan(context.Background())
+	if !src.justGone() {
+		t.Fatal("no fast polls right after the TUI went")
+	}
+	c.set(c.now().Add(rejoinWindow + time.Second))
+	if src.justGone() {
+		t.Fatal("fast polls past rejoinWindow")
+	}
+}
