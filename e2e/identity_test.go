@@ -119,7 +119,8 @@ func TestCodexResumeLast(t *testing.T) {
 	if got := s.r.SessionID(); got != id {
 		t.Logf("the resumed TUI writes session %s (was %s)", got, id)
 	}
-	s.expect("resumed TUI open → not exited", open.At, exit, listedAndNot(session.Exited))
+	reopened := s.expect("resumed TUI open → not exited", open.At, exit, listedAndNot(session.Exited))
+	from := open.At.Add(max(reopened.Hi, 100*time.Millisecond)) // from when Mew first showed it open
 	sent = s.submit(fakeresponses.Prompt(fakeresponses.Text))
 	// The resumed TUI may still be loading its session and drop the Enter.
 	for try := 0; try < 2; try++ {
@@ -131,12 +132,12 @@ func TestCodexResumeLast(t *testing.T) {
 	}
 	s.expect("resumed turn ended → done", s.turnOver(sent, "task_complete", codexTurnEnd), fast, stateIs(session.Done))
 	quit := s.submit("/quit")
-	bad := s.r.MewDuring(open.At.Add(exit), quit, func(sh session.Shown, listed bool) bool { return !listed || sh.State == session.Exited })
+	bad := s.r.MewDuring(from, quit, func(sh session.Shown, listed bool) bool { return !listed || sh.State == session.Exited })
 	for _, b := range bad {
 		sh, _ := b.Find(s.r.SessionID())
 		t.Errorf("at %s (the resumed TUI open) the %s sample showed %s", s.r.TL.Rel(b.End), b.Mode, driver.ShownString(sh))
 	}
-	recordWindow(t.Name(), "never exited while the resumed TUI is open", len(bad) == 0, s.r.SamplesIn(open.At.Add(exit), quit))
+	recordWindow(t.Name(), "never exited while the resumed TUI is open", len(bad) == 0, s.r.SamplesIn(from, quit))
 	s.expect("resumed TUI /quit → exited", s.paneDead(5*time.Second), exit, exitedOrGone)
 }
 
