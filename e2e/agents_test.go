@@ -101,6 +101,7 @@ func startCLIWrapped(t *testing.T, c agentCLI, wrap []string) *agentScen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		t.Logf("rows per agent: %s", r.RowCounts())
 		if err := r.CheckRows(); err != nil {
 			t.Error(err)
 		}

@@ -68,6 +68,7 @@ func startCodexAPI(t *testing.T, o codexOpts) (*scen, *fakeresponses.Server) {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		t.Logf("rows per agent: %s", r.RowCounts())
 		if err := r.CheckRows(); err != nil {
 			t.Error(err)
 		}

@@ -105,6 +105,7 @@ func start(t *testing.T, o opts) *scen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		t.Logf("rows per agent: %s", r.RowCounts())
 		if err := r.CheckRows(); err != nil {
 			t.Error(err)
 		}
