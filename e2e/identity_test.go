@@ -49,12 +49,21 @@ func (s *scen) listedThroughout(what string, from, to time.Time) {
 }
 
 // Claude Code, full stack (hooks, registry, the pane read), under `mew run`
-// in a tmux pane: one row, the hooks' session, from start to exit.
+// in a tmux pane: one row, the hooks' session, from start to exit; and the
+// long-running monitor as current as the one-shot one while the wrapper's
+// screen (joined to the hooks' session) changes: the dialog answered → not
+// waiting, then done (the watcher once kept waiting for seconds).
 func TestMewRunInTmuxClaude(t *testing.T) {
 	s := start(t, opts{run: true})
 	ready := time.Now()
 	sent := s.submit(fakeapi.Prompt(fakeapi.Text))
 	s.expect("turn ended → done", s.turnEnd(sent), fast, stateIs(session.Done))
+	sent = s.submit(fakeapi.Prompt(fakeapi.Bash))
+	shown := s.cliChange(sent, permissionPrompt, "waiting")
+	s.expect("prompt shown → waiting(permission)", shown.ref, fast, waitingFor(session.ReasonPermission))
+	answered := s.answer(permissionPrompt, shown.screen, "Enter")
+	s.expect("prompt answered → not waiting", answered, fast, listedAndNot(session.Waiting))
+	s.expect("turn ended → done", s.turnEnd(answered), fast, stateIs(session.Done))
 	exitAt := s.submit("/exit")
 	ref := exitAt
 	if c, err := s.r.WaitRegistry(exitAt, driver.Gone, 5*time.Second); err == nil {
