@@ -145,8 +145,10 @@ func claudeJSON(project string) ([]byte, error) {
 // for Options.Setup).
 func (r *Run) TmuxSocket() string { return filepath.Join(filepath.Dir(r.Home), "tmux.sock") }
 
-// Launch makes the isolated home, installs Mew's hooks when asked, starts
-// the CLI in a tmux pane and starts watching it.
+// Launch makes the isolated home, installs Mew's hooks when asked, types
+// the CLI's command line into an interactive shell in a tmux pane (as the
+// pane's own program with Options.Direct) and starts watching it: its
+// screen, registry, hooks, and Mew both ways (one-shot and long-running).
 func Launch(o Options) (*Run, error) {
 	r, root, err := prepare(o)
 	if err != nil {
