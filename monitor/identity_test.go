@@ -226,3 +226,22 @@ func TestIdentityWrapperChainStopsAtTheShell(t *testing.T) {
 		t.Fatalf("rows %v: want the inner agent, the outer one and the reused pid apart", ids)
 	}
 }
+
+// A shell's job: tmux runs a window's command under `sh -c 'claude …'`,
+// and the shell stays the pane's foreground job; `env VAR=… claude` execs
+// the agent (one pid). The pane's screen names the shell, the hooks the
+// agent: one row.
+func TestIdentityShellJob(t *testing.T) {
+	at := time.Unix(1_800_000_000, 0)
+	hook := *view("hook", running, false, at).rec
+	p := *hook.Process
+	p.Tmux, p.Tty = nil, "" // only the process: no TMUX_PANE, no terminal
+	p.Ancestors = []session.Ancestor{{Pid: 4201, Name: "sh"}, {Pid: 7, Name: "tmux: server"}}
+	hook.Process = &p
+	pane := view("tmux", running, false, at).obs
+	pane.Process.Pid, pane.Process.StartMs, pane.Screen.Pid = 4201, agentStart-10, 4201
+	got := mergeAll([]session.Record{hook}, []Observation{*pane}, func(session.Record) bool { return true })
+	if len(got) != 1 || got[0].ID != sessionID || got[0].Screen == nil {
+		t.Fatalf("%d rows: the `sh -c` pane and its agent's hooks apart", len(got))
+	}
+}
