@@ -356,7 +356,9 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 		Fallback: "tmux:" + info.id,
 		Agent:    p.agent,
 		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty,
-			Tmux: &session.Tmux{Socket: s.Socket, Pane: info.id, ServerPid: info.serverPid}},
+			// The socket as tmux itself names it ($TMUX in the pane): the
+			// pane is a pane of this server only (package identity).
+			Tmux: &session.Tmux{Socket: SocketPath(s.Socket), Pane: info.id, ServerPid: info.serverPid}},
 		Screen: &st,
 	}, true
 }
