@@ -139,9 +139,11 @@ func turnEnded(prev session.ScreenState, res rules.Result) bool {
 func promptText(rows []string, match string) string {
 	start := 0
 	if match != "" {
+		// From the bottom: the dialog is drawn there, and a reply above
+		// may quote its words.
 		first, _, _ := strings.Cut(match, "\n")
-		for i, r := range rows {
-			if strings.Contains(r, first) {
+		for i := len(rows) - 1; i >= 0; i-- {
+			if strings.Contains(rows[i], first) {
 				start = i
 				break
 			}
