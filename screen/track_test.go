@@ -134,3 +134,28 @@ func TestTrackerOldErrorLineIsNotANewFailure(t *testing.T) {
 		t.Fatalf("a new error after a good turn: %+v", tr.State)
 	}
 }
+
+// A short turn that failed between two reads, after an earlier turn that
+// failed: the screen never saw it run, but its new error row is a new
+// failure, and its time is now (issue 22: Gemini's API error stayed done
+// for 150 s; the screen's failed was older than the turn's end).
+func TestTrackerSecondErrorUnseenTurnIsANewFailure(t *testing.T) {
+	set := rules.Embedded().Set("gemini")
+	t0 := time.Unix(1000, 0)
+	var tr Tracker
+	step := func(i int, screen string) { tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
+	idle := " >   Type your message or @path/to/file"
+	step(0, " > first\n ⠋ Thinking (esc to cancel, 1s)\n"+idle)
+	step(1, " > first\n✕ [API Error: 500 Internal Server Error]\n"+idle)
+	if tr.State.State != session.ScreenFailed || !tr.State.Since.Equal(t0.Add(time.Second)) {
+		t.Fatalf("the first failure: %+v", tr.State)
+	}
+	step(2, " > first\n✕ [API Error: 500 Internal Server Error]\n"+idle)
+	if !tr.State.Since.Equal(t0.Add(time.Second)) {
+		t.Fatalf("the same error read again moved its time: %+v", tr.State)
+	}
+	step(9, " > first\n✕ [API Error: 500 Internal Server Error]\n > second\n✕ [API Error: 500 Internal Server Error]\n"+idle)
+	if tr.State.State != session.ScreenFailed || !tr.State.Since.Equal(t0.Add(9*time.Second)) {
+		t.Errorf("a second error, its turn unseen: %+v, want failed since t0+9s", tr.State)
+	}
+}

@@ -96,7 +96,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 		out.Since = deathTime(rec)
 	case h != nil && h.State == session.Exited:
 		setHook(&out, h)
-	case sc != nil && sc.State == session.ScreenBlocked:
+	case sc != nil && sc.State == session.ScreenBlocked && !sc.Background:
 		screenAlone(&out, sc)
 		if h != nil && h.State == session.Waiting {
 			// The hooks know which tool waits, and whether it is a question.
@@ -140,7 +140,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 // report at all.
 func report(out *session.Shown, rec session.Record) (time.Time, bool) {
 	h, r, lg := rec.Hook, rec.Registry, rec.Log
-	hasReg := r != nil && !r.Gone && r.Status != ""
+	hasReg := r != nil && r.Status != "" && (!r.Gone || lastWord(h, r))
 	var at time.Time
 	ok := true
 	switch {
@@ -217,7 +217,10 @@ func screenAlone(out *session.Shown, sc *session.ScreenState) {
 	default: // nothing recognised on it yet: show the session, claim nothing
 		out.State = session.Idle
 	}
-	if sc.Background && out.State != session.Working && out.State != session.Waiting {
+	if sc.Background && out.State != session.Working {
+		// A prompt the agent drew before the shell came back waits on
+		// nobody (a screen-only session has no report of a turn that
+		// still runs or waits).
 		out.State, out.Source = session.Exited, "screen:background"
 	}
 }
@@ -236,12 +239,23 @@ func laterOf(a, b time.Time) time.Time {
 	return a
 }
 
+// lastWord reports whether a registry whose file is gone keeps its say:
+// its last status still overrules the hook events before it (Claude Code
+// removes the file as it exits, and the hooks' wait it overruled, a prompt
+// dismissed with Esc, must not come back for the moment until the process
+// is seen gone). Only the monotonic clock orders the two here: the gone
+// registry's wall time is when its file went, not when its status was set.
+func lastWord(h *session.HookState, r *session.RegistryState) bool {
+	return h != nil && h.AtMono != 0 && r.AtMono != 0 && r.AtMono > h.AtMono
+}
+
 // both applies rules 4c and 4d.
 func both(out *session.Shown, h *session.HookState, r *session.RegistryState) {
 	hookNewer := hookIsNewer(h, r)
 	switch r.Status {
 	case regBusy:
-		if h.State == session.Done || !hookNewer {
+		// A busy whose file went says nothing more of the turn.
+		if (h.State == session.Done && !r.Gone) || !hookNewer {
 			out.State, out.Since, out.Source = session.Working, r.At, "registry:busy"
 			return
 		}
