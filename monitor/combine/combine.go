@@ -70,6 +70,9 @@ const (
 //     screen shows an error since it ended failed (Gemini CLI reports an
 //     API error as an ordinary end of turn), and one whose screen shows the
 //     person stopped it is idle (Gemini CLI reports Esc the same way).
+//     A done turn whose screen still showed it running when last read,
+//     before the report came, is working until the screen is read again
+//     (settle).
 //  6. The agent no longer in the terminal's foreground (the shell is back),
 //     or its screen saying it exited, means exited, unless a report says a
 //     turn still runs or waits: Codex's daemon keeps running a turn after
@@ -107,6 +110,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 		switch {
 		case ok:
 			correctByScreen(&out, at, sc)
+			settle(&out, at, sc)
 			terminalGone(&out, at, rec.Terminal)
 		case sc != nil:
 			screenAlone(&out, sc)
@@ -192,6 +196,21 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 			out.Source = "screen:background"
 		}
 	}
+}
+
+// settle applies rule 5's other half: a turn a report says ended, on a
+// screen that last showed it running and has not been read since the
+// report, still runs until the screen is read. The screen decides before
+// anything is shown: an error or an Esc it shows makes the turn failed or
+// idle, and no "done" flashes on the way (Gemini CLI ends both with an
+// ordinary AfterAgent). Only a tmux screen waits so: the monitor has it
+// read at once on every report (source.Nudger), so the wait is one read.
+func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
+	if sc == nil || out.State != session.Done || sc.Via != "tmux" || sc.Background ||
+		sc.State != session.ScreenWorking || !sc.At.Before(at) {
+		return
+	}
+	out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)
 }
 
 // screenAlone applies rule 7 (and rule 3's waiting).

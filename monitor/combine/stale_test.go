@@ -59,3 +59,50 @@ func TestCombineOverruledReportStaysOverruled(t *testing.T) {
 		})
 	}
 }
+
+// A screen that contradicts an end-of-turn report decides before anything
+// is shown: until the screen is read after the report, the turn it last
+// saw running still runs (issue 22: Gemini CLI's Esc while working showed
+// done for 0.6 s before idle, an API error done for 1.3 s before failed).
+func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
+	stopped := hook(session.Done, "", 5)
+	stopped.StopSeen = true
+	readBefore := scr(session.ScreenWorking, 3) // read at 3.7
+	readAfter := scr(session.ScreenWorking, 4.5)
+	readAfter.At = at(5.1)
+	runScreen := scr(session.ScreenWorking, 3)
+	runScreen.Via = "run"
+	shellBack := scr(session.ScreenWorking, 3)
+	shellBack.Background = true
+	cancelled := scr(session.ScreenIdle, 5.05)
+	cancelled.Interrupted, cancelled.At = true, at(5.1)
+	failedScreen := scr(session.ScreenFailed, 5.05)
+	failedScreen.At = at(5.1)
+	idleBefore := scr(session.ScreenIdle, 3)
+	cases := []struct {
+		name   string
+		h      *session.HookState
+		r      *session.RegistryState
+		sc     *session.ScreenState
+		state  session.State
+		source string
+	}{
+		{"not read since the turn ended: still working", stopped, nil, readBefore, session.Working, "screen:gemini/working#1"},
+		{"the registry's idle, newer, waits the same", stopped, monoReg("idle", "", 5.2), readBefore, session.Working, "screen:gemini/working#1"},
+		{"read since, still drawing the turn: the report decides", stopped, nil, readAfter, session.Done, "hook:X"},
+		{"read since, the person stopped it: idle", stopped, nil, cancelled, session.Idle, "screen:gemini/idle#1"},
+		{"read since, an error: failed", stopped, nil, failedScreen, session.Failed, "screen:gemini/failed#1"},
+		{"a screen already idle does not wait", stopped, nil, idleBefore, session.Done, "hook:X"},
+		{"a mew run screen (not read on news) does not wait", stopped, nil, runScreen, session.Done, "hook:X"},
+		{"a screen whose shell is back does not wait", stopped, nil, shellBack, session.Exited, "screen:background"},
+		{"a working report is not held", hook(session.Working, "", 5), nil, readBefore, session.Working, "hook:X"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Combine(session.Record{ID: "s1", Agent: "gemini", Hook: c.h, Registry: c.r, Screen: c.sc}, Alive)
+			if got.State != c.state || got.Source != c.source {
+				t.Fatalf("got %s by %s, want %s by %s", got.State, got.Source, c.state, c.source)
+			}
+		})
+	}
+}

@@ -25,6 +25,11 @@ import (
 // output comes in bursts, and a screen half-drawn is not a state).
 const SweepEvery = 700 * time.Millisecond
 
+// nudgeWait gathers a burst of reports (a hook's write, the registry's
+// status, the plugin's next event) into one extra sweep, and gives the
+// agent a moment to draw what it reported.
+const nudgeWait = 30 * time.Millisecond
+
 // quietSweepEvery is how often the panes are listed while none runs an
 // agent (each list is a `tmux` process). In between, every SweepEvery,
 // each known pane's foreground job is looked up in the process table (no
@@ -109,8 +114,12 @@ type Source struct {
 	// next Scan ("" keeps nothing); see memory.go.
 	Memory string
 
+	nudgeOnce sync.Once
+	nudges    chan struct{}
+
 	mu      sync.Mutex
 	panes   map[string]*pane // by pane id
+	closed  map[string]closedPane
 	reading int              // panes whose screens the last sweep read
 	swept   time.Time        // when the panes were last listed
 }
@@ -137,6 +146,20 @@ func SocketFromEnv() string {
 // Name implements source.Source.
 func (s *Source) Name() string { return "tmux" }
 
+// Nudge implements source.Nudger: sweep now (after nudgeWait), not at the
+// next tick.
+func (s *Source) Nudge() {
+	select {
+	case s.nudged() <- struct{}{}:
+	default: // one is pending: this one joins it
+	}
+}
+
+func (s *Source) nudged() chan struct{} {
+	s.nudgeOnce.Do(func() { s.nudges = make(chan struct{}, 1) })
+	return s.nudges
+}
+
 // pane is what the source remembers of one pane.
 type pane struct {
 	id  string
@@ -151,6 +174,21 @@ type pane struct {
 	tracker  screen.Tracker
 	since    time.Time // when the agent was first seen here
 	bgSince  time.Time // when it left the foreground; zero while it is there
+	// The agent's process when it was last the foreground job.
+	agentPid   int
+	agentStart int64
+}
+
+// closedFor is how long a pane that closed under a running agent is still
+// reported, as the agent gone from its terminal: until its process is seen
+// gone (at once, by event, where exits come so), the reports the screen
+// had overruled (a wait whose prompt went away) must not come back.
+const closedFor = 3 * time.Second
+
+// closedPane is the last observation of a pane that closed.
+type closedPane struct {
+	obs   source.Observation
+	until time.Time
 }
 
 // screenSniffs is how many sweeps a new foreground job that is not an
@@ -238,12 +276,42 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 			out = append(out, obs)
 		}
 	}
-	for id := range s.panes {
+	for id, p := range s.panes {
 		if !seen[id] {
+			s.noteClosed(p, now)
 			delete(s.panes, id)
 		}
 	}
+	for id, c := range s.closed {
+		if now.After(c.until) || seen[id] {
+			delete(s.closed, id)
+			continue
+		}
+		out = append(out, c.obs)
+	}
 	return out, nil
+}
+
+// noteClosed keeps the last observation of an agent's pane that closed,
+// as the agent no longer in its terminal: it joins the agent's session by
+// its process, which is what the screen knew of it last.
+func (s *Source) noteClosed(p *pane, now time.Time) {
+	if p.agent == "" || p.fgAgent == "" || !p.tracker.Seen {
+		return // no agent, or it had already left the foreground
+	}
+	st := p.tracker.State
+	st.Agent, st.Via, st.Pane, st.At, st.Since, st.Background = p.agent, "tmux", p.id, now, now, true
+	st.Pid, st.StartMs = 0, 0
+	if s.closed == nil {
+		s.closed = map[string]closedPane{}
+	}
+	s.closed[p.id] = closedPane{until: now.Add(closedFor), obs: source.Observation{
+		Fallback: "tmux:" + p.id,
+		Agent:    p.agent,
+		Process: session.Process{Pid: p.agentPid, StartMs: p.agentStart, Name: p.agent, Tty: st.Tty,
+			Tmux: &session.Tmux{Socket: s.Socket, Pane: p.id}},
+		Screen: &st,
+	}}
 }
 
 // sweepDue reports whether the panes are to be swept now: some pane runs
@@ -297,7 +365,7 @@ func (s *Source) identify(book *rules.Book, p *pane, info paneInfo) bool {
 			p.fgAgent = sniffShellCommand(book, argv)
 		}
 		p.fgSniffs = 0
-		if p.fgAgent == "" && !proctree.IsShell(proc.Name) && !mewRun(argv) {
+		if p.fgAgent == "" && !proctree.IsShell(proc.Name) && !mewRun(argv) && !viewer(proc.Name) {
 			p.fgSniffs = screenSniffs
 		}
 	}
@@ -350,6 +418,8 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	pid, start := p.fg, p.fgStart
 	if background {
 		pid, start = 0, 0 // the foreground job is not the agent
+	} else {
+		p.agentPid, p.agentStart = pid, start
 	}
 	st.Pid, st.StartMs = pid, start
 	return source.Observation{
@@ -390,6 +460,18 @@ func sniffShellCommand(book *rules.Book, argv []string) string {
 	return ""
 }
 
+// viewers are programs that show other programs' text and are never an
+// agent's wrapper: an agent's words on their screen (`tail -f` of a log
+// that holds a Codex dialog) are no session. The process names the agent
+// before its screen does.
+var viewers = map[string]bool{
+	"tail": true, "less": true, "more": true, "most": true, "cat": true, "bat": true, "batcat": true,
+	"head": true, "grep": true, "rg": true, "watch": true, "vi": true, "vim": true, "nvim": true,
+	"nano": true, "emacs": true, "man": true, "journalctl": true, "multitail": true, "lnav": true,
+}
+
+func viewer(name string) bool { return viewers[filepath.Base(name)] }
+
 // mewRun reports a `mew run` wrapper: it reads its agent's screen itself,
 // byte by byte, and writes what it sees to the store.
 func mewRun(argv []string) bool {
@@ -421,8 +503,8 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
 	var last []source.Observation
 	first := true
-	send := func(obs []source.Observation) bool {
-		if !first && sameObservations(obs, last) {
+	send := func(obs []source.Observation, force bool) bool {
+		if !first && !force && sameObservations(obs, last) {
 			return true
 		}
 		first, last = false, obs
@@ -465,7 +547,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		if ctx.Err() != nil {
 			return nil
 		}
-		if !send(nil) { // no server: no tmux sessions to show
+		if !send(nil, false) { // no server: no tmux sessions to show
 			return nil
 		}
 		timeout := nextLook(sock, wait, time.Now())
@@ -481,20 +563,41 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 }
 
-// follow sweeps the server every SweepEvery while it answers; it reports
-// whether it answered at all.
-func (s *Source) follow(ctx context.Context, send func([]source.Observation) bool) bool {
+// follow sweeps the server every SweepEvery while it answers, and
+// nudgeWait after a nudge; it reports whether it answered at all.
+func (s *Source) follow(ctx context.Context, send func([]source.Observation, bool) bool) bool {
 	r := Exec{Socket: s.Socket}
 	answered := false
 	ticker := time.NewTicker(SweepEvery)
 	defer ticker.Stop()
 	failed := 0
-	for first := true; ; first = false {
-		if !first && !s.sweepDue(s.Now()) {
+	// force: a nudge asked for a sweep that is sent whatever it finds; it
+	// stands until a sweep succeeds.
+	force := false
+	nudges := s.nudged()
+	wait := func() bool {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-ticker.C:
+		case <-nudges:
 			select {
 			case <-ctx.Done():
+				return false
+			case <-time.After(nudgeWait):
+			}
+			select { // a nudge in the wait is this one
+			case <-nudges:
+			default:
+			}
+			force = true
+		}
+		return true
+	}
+	for first := true; ; first = false {
+		if !first && !force && !s.sweepDue(s.Now()) {
+			if !wait() {
 				return true
-			case <-ticker.C:
 			}
 			continue
 		}
@@ -513,13 +616,14 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation) boo
 				return answered
 			}
 		}
-		if err == nil && !send(obs) {
-			return true
+		if err == nil {
+			if !send(obs, force) {
+				return true
+			}
+			force = false
 		}
-		select {
-		case <-ctx.Done():
+		if !wait() {
 			return true
-		case <-ticker.C:
 		}
 	}
 }
