@@ -120,8 +120,8 @@ type Source struct {
 	mu      sync.Mutex
 	panes   map[string]*pane // by pane id
 	closed  map[string]closedPane
-	reading int              // panes whose screens the last sweep read
-	swept   time.Time        // when the panes were last listed
+	reading int       // panes whose screens the last sweep read
+	swept   time.Time // when the panes were last listed
 }
 
 // New returns the source for the server at socket ("" for tmux's
