@@ -103,3 +103,32 @@ func TestViewerShowingAnAgentsTextIsNoSession(t *testing.T) {
 		}
 	}
 }
+
+// The server killed under a running agent (the window closed): the agent
+// is reported gone from its pane for a moment too, then nothing.
+func TestServerGoneIsReportedAsTheAgentGone(t *testing.T) {
+	s := startServer(t)
+	src := newSource(s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	agent := s.fakeAgent(promptScreen, idleScreen)
+	ch := make(chan []source.Observation, 16)
+	done := make(chan error, 1)
+	go func() { done <- src.Watch(ctx, ch) }()
+	s.tmux("send-keys", "-t", "work", agent, "Enter")
+	open := waitObs(t, ch, "the prompt", func(o []source.Observation) bool {
+		return len(o) == 1 && o[0].Screen.State == session.ScreenBlocked
+	})[0]
+	s.tmux("kill-server")
+	gone := waitObs(t, ch, "the agent gone with the server", func(o []source.Observation) bool {
+		return len(o) == 1 && o[0].Screen.Background
+	})[0]
+	if gone.Fallback != open.Fallback || gone.Process.Pid != open.Process.Pid {
+		t.Errorf("after the server went: %+v, want %s by process %d", gone, open.Fallback, open.Process.Pid)
+	}
+	waitObs(t, ch, "nothing", func(o []source.Observation) bool { return len(o) == 0 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

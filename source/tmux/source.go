@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -282,6 +283,13 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 			delete(s.panes, id)
 		}
 	}
+	return append(out, s.stillClosed(now, seen)...), nil
+}
+
+// stillClosed is the closed panes still reported (not expired, and not
+// open again: seen), in a stable order. The caller holds s.mu.
+func (s *Source) stillClosed(now time.Time, seen map[string]bool) []source.Observation {
+	var out []source.Observation
 	for id, c := range s.closed {
 		if now.After(c.until) || seen[id] {
 			delete(s.closed, id)
@@ -289,7 +297,20 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 		}
 		out = append(out, c.obs)
 	}
-	return out, nil
+	sort.Slice(out, func(i, j int) bool { return out[i].Fallback < out[j].Fallback })
+	return out
+}
+
+// serverGone forgets the panes of a server that went away (killed, or its
+// last session ended) and returns the closed panes still reported.
+func (s *Source) serverGone(now time.Time) []source.Observation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, p := range s.panes {
+		s.noteClosed(p, now)
+		delete(s.panes, id)
+	}
+	return s.stillClosed(now, nil)
 }
 
 // noteClosed keeps the last observation of an agent's pane that closed,
@@ -547,10 +568,16 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		if ctx.Err() != nil {
 			return nil
 		}
-		if !send(nil, false) { // no server: no tmux sessions to show
+		// No server: no tmux sessions to show, but the agents it had
+		// are reported gone from their panes for a moment (closedFor).
+		closed := s.serverGone(s.Now())
+		if !send(closed, false) {
 			return nil
 		}
 		timeout := nextLook(sock, wait, time.Now())
+		if len(closed) > 0 {
+			timeout = min(timeout, closedFor)
+		}
 		select {
 		case <-ctx.Done():
 			return nil
