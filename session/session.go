@@ -194,6 +194,15 @@ const (
 	ScreenUnknown = "unknown"
 )
 
+// ScreenSettle is how long after an agent reports a turn's end its screen
+// may still show the turn running: agents report first and draw after
+// (Gemini CLI's AfterAgent came 60 ms before its API error or "Request
+// cancelled" showed). Until a screen read that much after the report
+// agrees, the turn is not shown done (monitor/combine), and a screen
+// source read on news sends its reads until one is that late
+// (source.Nudger).
+const ScreenSettle = time.Second
+
 // ScreenState is what the screen source read on the session's terminal:
 // a tmux pane (read by the monitor itself) or a `mew run` wrapper (which
 // writes it into the store).

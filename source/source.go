@@ -86,8 +86,9 @@ type Partial interface {
 // turn ended), instead of at its next regular read: the screen then
 // confirms or corrects the report before it is shown. Nudge never blocks;
 // nudges that come while one is pending are one (a report burst costs one
-// extra read), and the read after a nudge is sent even when it found
-// nothing new, so the monitor knows the screen was read since the report.
+// extra read), and the reads after a nudge are sent even when they found
+// nothing new, until one read session.ScreenSettle after it, so the
+// monitor knows the screen was read since the report, and late enough.
 type Nudger interface {
 	Source
 	Nudge()

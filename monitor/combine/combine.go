@@ -71,8 +71,7 @@ const (
 //     API error as an ordinary end of turn), and one whose screen shows the
 //     person stopped it is idle (Gemini CLI reports Esc the same way).
 //     A done turn whose screen still showed it running when last read,
-//     before the report came, is working until the screen is read again
-//     (settle).
+//     within session.ScreenSettle of the report, is working (settle).
 //  6. The agent no longer in the terminal's foreground (the shell is back),
 //     or its screen saying it exited, means exited, unless a report says a
 //     turn still runs or waits: Codex's daemon keeps running a turn after
@@ -199,15 +198,17 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 }
 
 // settle applies rule 5's other half: a turn a report says ended, on a
-// screen that last showed it running and has not been read since the
-// report, still runs until the screen is read. The screen decides before
-// anything is shown: an error or an Esc it shows makes the turn failed or
-// idle, and no "done" flashes on the way (Gemini CLI ends both with an
-// ordinary AfterAgent). Only a tmux screen waits so: the monitor has it
-// read at once on every report (source.Nudger), so the wait is one read.
+// screen that still showed it running when last read, no later than
+// session.ScreenSettle after the report, still runs. The screen decides
+// before anything is shown: an error or an Esc it shows makes the turn
+// failed or idle, and no "done" flashes on the way (Gemini CLI ends both
+// with an ordinary AfterAgent, and draws them after). A screen that still
+// shows the turn running after that is wrong, and the report decides.
+// Only a tmux screen waits so: the monitor has it read at once on every
+// report, and until a read that late (source.Nudger).
 func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
 	if sc == nil || out.State != session.Done || sc.Via != "tmux" || sc.Background ||
-		sc.State != session.ScreenWorking || !sc.At.Before(at) {
+		sc.State != session.ScreenWorking || !sc.At.Before(at.Add(session.ScreenSettle)) {
 		return
 	}
 	out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)

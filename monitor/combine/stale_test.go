@@ -61,8 +61,8 @@ func TestCombineOverruledReportStaysOverruled(t *testing.T) {
 }
 
 // A screen that contradicts an end-of-turn report decides before anything
-// is shown: until the screen is read after the report, the turn it last
-// saw running still runs (issue 22: Gemini CLI's Esc while working showed
+// is shown: until the screen is read session.ScreenSettle after the
+// report, the turn it last saw running still runs (issue 22: Gemini CLI's Esc while working showed
 // done for 0.6 s before idle, an API error done for 1.3 s before failed).
 func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 	stopped := hook(session.Done, "", 5)
@@ -70,6 +70,8 @@ func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 	readBefore := scr(session.ScreenWorking, 3) // read at 3.7
 	readAfter := scr(session.ScreenWorking, 4.5)
 	readAfter.At = at(5.1)
+	readLate := scr(session.ScreenWorking, 4.5)
+	readLate.At = at(5).Add(session.ScreenSettle)
 	runScreen := scr(session.ScreenWorking, 3)
 	runScreen.Via = "run"
 	shellBack := scr(session.ScreenWorking, 3)
@@ -89,7 +91,8 @@ func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 	}{
 		{"not read since the turn ended: still working", stopped, nil, readBefore, session.Working, "screen:gemini/working#1"},
 		{"the registry's idle, newer, waits the same", stopped, monoReg("idle", "", 5.2), readBefore, session.Working, "screen:gemini/working#1"},
-		{"read since, still drawing the turn: the report decides", stopped, nil, readAfter, session.Done, "hook:X"},
+		{"read since, the turn not yet drawn as ended: still working", stopped, nil, readAfter, session.Working, "screen:gemini/working#1"},
+		{"read the settle time after, still drawn running: the report decides", stopped, nil, readLate, session.Done, "hook:X"},
 		{"read since, the person stopped it: idle", stopped, nil, cancelled, session.Idle, "screen:gemini/idle#1"},
 		{"read since, an error: failed", stopped, nil, failedScreen, session.Failed, "screen:gemini/failed#1"},
 		{"a screen already idle does not wait", stopped, nil, idleBefore, session.Done, "hook:X"},

@@ -38,6 +38,10 @@ func TestNudgeSendsAFreshRead(t *testing.T) {
 	if again.Screen.State != session.ScreenBlocked || !again.Screen.Since.Equal(first.Screen.Since) || again.Screen.At.Before(nudged) {
 		t.Errorf("after the nudge: %+v, want the same prompt read again after %v", *again.Screen, nudged)
 	}
+	// And reads go on being sent until one is the settle time late.
+	waitObs(t, ch, "a read the settle time after the nudge", func(o []source.Observation) bool {
+		return len(o) == 1 && !o[0].Screen.At.Before(nudged.Add(session.ScreenSettle))
+	})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -599,8 +599,11 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 	defer ticker.Stop()
 	failed := 0
 	// force: a nudge asked for a sweep that is sent whatever it finds; it
-	// stands until a sweep succeeds.
+	// stands until a sweep succeeds. Every sweep until one at settled or
+	// after is sent too: a report's end of turn waits for a read that late
+	// (session.ScreenSettle) while the screen still shows the turn run.
 	force := false
+	var settled time.Time
 	nudges := s.nudged()
 	wait := func() bool {
 		select {
@@ -617,7 +620,7 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			case <-nudges:
 			default:
 			}
-			force = true
+			force, settled = true, s.Now().Add(session.ScreenSettle)
 		}
 		return true
 	}
@@ -629,6 +632,7 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			continue
 		}
 		book, _ := s.Rules()
+		sweptAt := s.Now()
 		obs, err := s.sweep(ctx, r, book)
 		switch {
 		case err == nil:
@@ -644,10 +648,13 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			}
 		}
 		if err == nil {
-			if !send(obs, force) {
+			if !send(obs, force || !settled.IsZero()) {
 				return true
 			}
 			force = false
+			if !settled.IsZero() && !sweptAt.Before(settled) {
+				settled = time.Time{}
+			}
 		}
 		if !wait() {
 			return true
