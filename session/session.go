@@ -201,7 +201,7 @@ const (
 // agrees, the turn is not shown done (monitor/combine), and a screen
 // source read on news sends its reads until one is that late
 // (source.Nudger).
-const ScreenSettle = time.Second
+const ScreenSettle = 500 * time.Millisecond
 
 // ScreenState is what the screen source read on the session's terminal:
 // a tmux pane (read by the monitor itself) or a `mew run` wrapper (which

@@ -28,8 +28,11 @@ const SweepEvery = 700 * time.Millisecond
 
 // nudgeWait gathers a burst of reports (a hook's write, the registry's
 // status, the plugin's next event) into one extra sweep, and gives the
-// agent a moment to draw what it reported.
-const nudgeWait = 30 * time.Millisecond
+// agent a moment to draw what it reported: Gemini CLI draws an API error
+// or "Request cancelled" ~60 ms after its AfterAgent hook ran (while the
+// hook runs its screen shows its spinner), and a read before that would
+// leave the turn's end waiting for the next 700 ms sweep.
+const nudgeWait = 120 * time.Millisecond
 
 // quietSweepEvery is how often the panes are listed while none runs an
 // agent (each list is a `tmux` process). In between, every SweepEvery,
@@ -600,17 +603,26 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 	failed := 0
 	// force: a nudge asked for a sweep that is sent whatever it finds; it
 	// stands until a sweep succeeds. Every sweep until one at settled or
-	// after is sent too: a report's end of turn waits for a read that late
-	// (session.ScreenSettle) while the screen still shows the turn run.
+	// after is sent too, and one is made then if no tick came: a report's
+	// end of turn waits for a read that late (session.ScreenSettle) while
+	// the screen still shows the turn run. So a burst of reports costs at
+	// most two sweeps besides the ticks: nudgeWait and ScreenSettle after.
 	force := false
 	var settled time.Time
 	nudges := s.nudged()
 	wait := func() bool {
+		var settle <-chan time.Time
+		if !settled.IsZero() {
+			settle = time.After(time.Until(settled))
+		}
 		select {
 		case <-ctx.Done():
 			return false
 		case <-ticker.C:
+		case <-settle:
+			force = true
 		case <-nudges:
+			nudged := time.Now()
 			select {
 			case <-ctx.Done():
 				return false
@@ -620,7 +632,7 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			case <-nudges:
 			default:
 			}
-			force, settled = true, s.Now().Add(session.ScreenSettle)
+			force, settled = true, nudged.Add(session.ScreenSettle)
 		}
 		return true
 	}
@@ -632,7 +644,7 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			continue
 		}
 		book, _ := s.Rules()
-		sweptAt := s.Now()
+		sweptAt := time.Now()
 		obs, err := s.sweep(ctx, r, book)
 		switch {
 		case err == nil:
