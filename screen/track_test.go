@@ -90,7 +90,10 @@ func TestTrackerInterruptedLineScrolledIntoTheTranscript(t *testing.T) {
 	if tr.State.State != session.ScreenBlocked {
 		t.Fatalf("the dialog: %+v", tr.State)
 	}
-	escaped := bash + "  ⎿  Interrupted · What should Claude do instead?\n\n"
+	// As Claude Code 2.1.328 drew it in tmux: the transcript ends well
+	// above the input box, a tip row over the box.
+	escaped := bash + "  ⎿ \u00a0Interrupted · What should Claude do instead?\n" + strings.Repeat("\n", 16) +
+		"                  tmux focus-events off · add 'set -g focus-events on' to ~/.tmux.conf\n"
 	step(1, escaped+claudeBox("? for shortcuts"))
 	if tr.State.State != session.ScreenIdle || !tr.State.Interrupted || tr.State.TurnEnded {
 		t.Fatalf("Esc on the dialog: %+v, want idle, interrupted", tr.State)
