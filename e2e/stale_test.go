@@ -8,13 +8,17 @@ package e2e
 // board run).
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/mew-dev/mew/e2e/driver"
 	"github.com/mew-dev/mew/e2e/fakeapi"
 	"github.com/mew-dev/mew/e2e/fakellm"
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -194,3 +198,69 @@ func geminiNoDoneOnTheWay(t *testing.T, watch bool) {
 
 func TestGeminiNoDoneOnTheWay(t *testing.T)      { geminiNoDoneOnTheWay(t, false) }
 func TestGeminiNoDoneOnTheWayWatch(t *testing.T) { geminiNoDoneOnTheWay(t, true) }
+
+// transcriptTail is the last lines of the session's transcript (Claude
+// Code's projects/<dir>/<session>.jsonl, which the registry names through
+// its sessionId and cwd), for the log.
+func transcriptTail(r *driver.Run, n int) string {
+	files, _ := filepath.Glob(filepath.Join(r.ConfigDir, "projects", "*", r.SessionID()+".jsonl"))
+	if len(files) == 0 {
+		return "(no transcript)"
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		return err.Error()
+	}
+	// Each entry's type and, for the conversation's own, what it holds.
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct {
+			Type    string `json:"type"`
+			Message struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal([]byte(l), &e) != nil {
+			continue
+		}
+		line := e.Type
+		if e.Type == "user" || e.Type == "assistant" {
+			line += " " + text.Clip(string(e.Message.Content), 160)
+		}
+		out = append(out, line)
+	}
+	out = out[max(len(out)-n, 0):]
+	return filepath.Base(filepath.Dir(files[0])) + ":\n" + strings.Join(out, "\n")
+}
+
+// Without `mew install` (registry only): Esc on a prompt and Esc while the
+// answer streams are the person acting, not a finished turn (done would be
+// a false "your move"). The registry goes idle as after any turn; Claude
+// Code's transcript, which the registry names, says the person
+// interrupted.
+func TestNoInstallRegistryOnlyEsc(t *testing.T) {
+	s := start(t, opts{noInstall: true})
+	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
+	shown := s.cliChange(sent, permissionPrompt, "waiting")
+	s.expect("prompt shown → waiting(permission), registry only", shown.ref, fast, waitingFor(session.ReasonPermission))
+	esc := s.answer(permissionPrompt, shown.screen, "Escape")
+	s.expect("Esc on the prompt → not waiting", esc, fast, listedAndNot(session.Waiting))
+	idle := s.turnEnd(esc)
+	t.Logf("after Esc on the prompt, the transcript ends:\n%s", transcriptTail(s.r, 8))
+	s.expect("Esc on the prompt → idle, not done", idle, fast, stateIs(session.Idle))
+	s.never("no done after Esc on the prompt", idle.Add(fast), idle.Add(settleAfter), shows(session.Done))
+
+	sent = s.submit(fakeapi.Prompt(fakeapi.Slow))
+	if _, err := s.r.WaitRegistry(sent, driver.Status("busy"), turn); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.r.WaitScreen(sent, slowStreaming, turn); err != nil {
+		t.Fatal(err)
+	}
+	esc = s.press("Escape")
+	idle = s.turnEnd(esc)
+	t.Logf("after Esc while streaming, the transcript ends:\n%s", transcriptTail(s.r, 8))
+	s.expect("Esc while streaming → idle, not done", idle, fast, stateIs(session.Idle))
+	s.never("no done after Esc while streaming", idle.Add(fast), idle.Add(settleAfter), shows(session.Done))
+}

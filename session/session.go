@@ -154,14 +154,18 @@ type RegistryState struct {
 	TurnSeen   bool      `json:"turn_seen,omitempty"`
 	LastTurnAt time.Time `json:"last_turn_at,omitempty"`
 	Gone       bool      `json:"gone,omitempty"` // the file disappeared
-	Pid        int       `json:"pid,omitempty"`
-	ProcStart  string    `json:"proc_start,omitempty"`
-	StartedAt  time.Time `json:"started_at,omitempty"`
-	Cwd        string    `json:"cwd,omitempty"`
-	Name       string    `json:"name,omitempty"`
-	Tmux       string    `json:"tmux,omitempty"`
-	Version    string    `json:"version,omitempty"`
-	File       string    `json:"file,omitempty"` // base name of the registry file
+	// Interrupted: the status is idle and the session's transcript shows
+	// its last turn stopped by the person (Esc on a prompt or while the
+	// answer streamed), not finished (source/registry/transcript.go).
+	Interrupted bool      `json:"interrupted,omitempty"`
+	Pid         int       `json:"pid,omitempty"`
+	ProcStart   string    `json:"proc_start,omitempty"`
+	StartedAt   time.Time `json:"started_at,omitempty"`
+	Cwd         string    `json:"cwd,omitempty"`
+	Name        string    `json:"name,omitempty"`
+	Tmux        string    `json:"tmux,omitempty"`
+	Version     string    `json:"version,omitempty"`
+	File        string    `json:"file,omitempty"` // base name of the registry file
 	// Entrypoint is how Claude Code was started: "cli" interactive,
 	// "sdk-cli" (`claude -p`), "sdk-ts", "sdk-py" (SDK apps), ...
 	Entrypoint string `json:"entrypoint,omitempty"`

@@ -1074,6 +1074,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Reg
 			} else {
 				out.Gone = bool(in.Bool())
 			}
+		case "interrupted":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Interrupted = bool(in.Bool())
+			}
 		case "pid":
 			if in.IsNull() {
 				in.Skip()
@@ -1189,6 +1195,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Re
 		const prefix string = ",\"gone\":"
 		out.RawString(prefix)
 		out.Bool(bool(in.Gone))
+	}
+	if in.Interrupted {
+		const prefix string = ",\"interrupted\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Interrupted))
 	}
 	if in.Pid != 0 {
 		const prefix string = ",\"pid\":"

@@ -50,7 +50,9 @@ const (
 //     a. no registry status (older Claude Code, file gone, not yet
 //     written): the hooks decide alone, exactly as without a registry;
 //     b. no hook state (Mew's hooks not installed): the registry decides
-//     alone, with less detail; its idle after a seen turn means done;
+//     alone, with less detail; its idle after a seen turn means done,
+//     unless the session's transcript says the person stopped the turn
+//     (Esc: idle);
 //     c. with both, the newer observation wins (the registry lags hooks by
 //     0.1-0.3 s; hooks miss Esc entirely), except that busy beats a
 //     hook-derived done however old it is (a background subagent still
@@ -323,8 +325,8 @@ func registryAlone(out *session.Shown, r *session.RegistryState) {
 		out.State, out.Reason = session.Waiting, reasonFromRegistry(r.WaitingFor)
 	case regIdle:
 		out.State = session.Idle
-		if r.TurnSeen {
-			out.State = session.Done
+		if r.TurnSeen && !r.Interrupted {
+			out.State = session.Done // a turn ran and its transcript says it finished
 		}
 	default: // a status this Mew does not know: show the session, claim nothing
 		out.State = session.Idle

@@ -109,3 +109,24 @@ func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 		})
 	}
 }
+
+// Registry only: an idle after a turn is done unless the transcript says
+// the person stopped the turn (Esc on a prompt, Esc while streaming).
+func TestCombineRegistryIdleStoppedByThePerson(t *testing.T) {
+	finished := reg("idle", "", 5)
+	finished.TurnSeen = true
+	stopped := reg("idle", "", 5)
+	stopped.TurnSeen, stopped.Interrupted = true, true
+	for _, c := range []struct {
+		name  string
+		r     *session.RegistryState
+		state session.State
+	}{
+		{"a finished turn: done", finished, session.Done},
+		{"a turn the person stopped: idle", stopped, session.Idle},
+	} {
+		if got := Combine(session.Record{ID: "s1", Registry: c.r}, Alive); got.State != c.state || got.Source != "registry:idle" {
+			t.Errorf("%s: got %s by %s, want %s", c.name, got.State, got.Source, c.state)
+		}
+	}
+}
