@@ -239,8 +239,47 @@ func transcriptTail(r *driver.Run, n int) string {
 // a false "your move"). The registry goes idle as after any turn; Claude
 // Code's transcript, which the registry names, says the person
 // interrupted.
-func TestNoInstallRegistryOnlyEsc(t *testing.T) {
-	s := start(t, opts{noInstall: true})
+func TestNoInstallRegistryOnlyEsc(t *testing.T) { registryOnlyEsc(t, start(t, opts{noInstall: true})) }
+
+// The same with no screen read either (Mew outside tmux, or reading
+// another server): only the registry and the transcript it names.
+func TestNoInstallRegistryOnlyEscNoScreen(t *testing.T) { registryOnlyEsc(t, startUnseen(t)) }
+
+// startUnseen is start for a CLI without `mew install` whose pane Mew does
+// not read: Mew is sampled with a tmux socket where no server runs.
+func startUnseen(t *testing.T) *scen {
+	t.Parallel()
+	b := need(t)
+	api, err := fakeapi.Start(fakeapi.DefaultTiming)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hide := func(r *driver.Run) error {
+		r.MewEnv = append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-tmux.sock"))
+		return nil
+	}
+	r, err := driver.Launch(driver.Options{
+		Claude: b.claude, APIURL: api.URL, Dir: t.TempDir(), Args: []string{"--permission-mode", "default"},
+		Mew: b.mew, Setup: hide,
+	})
+	if err != nil {
+		api.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		r.Close()
+		api.Close()
+		if t.Failed() || os.Getenv("MEW_E2E_TIMELINE") != "" {
+			t.Logf("timeline (Mew left, Claude Code right; seconds since the CLI started):\n%s", r.TL.String())
+		}
+	})
+	if err := r.WaitReady(ready); err != nil {
+		t.Fatal(err)
+	}
+	return &scen{t: t, r: r, api: api}
+}
+
+func registryOnlyEsc(t *testing.T, s *scen) {
 	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
 	shown := s.cliChange(sent, permissionPrompt, "waiting")
 	s.expect("prompt shown → waiting(permission), registry only", shown.ref, fast, waitingFor(session.ReasonPermission))
