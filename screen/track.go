@@ -64,6 +64,11 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	st.State, st.Reason, st.Rule = res.State, res.Reason, res.Rule
 	st.TurnEnded = turnEnded(prev, res)
 	st.Interrupted = res.State == session.ScreenIdle && res.Interrupted
+	st.ErrorShown = false
+	if res.State == session.ScreenWorking {
+		fr := set.ClassifyOnly(f, session.ScreenFailed)
+		st.ErrorShown = fr.State == session.ScreenFailed && !t.stale(fr.MatchRow)
+	}
 	st.Prompt, st.Choices = "", nil
 	if res.State == session.ScreenBlocked {
 		st.Prompt, st.Choices = Prompt(set, f.Rows, res)
@@ -80,7 +85,7 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	t.Seen = true
 	return prev.State != st.State || prev.Reason != st.Reason || prev.Rule != st.Rule ||
 		prev.TurnEnded != st.TurnEnded || prev.Prompt != st.Prompt || !slices.Equal(prev.Choices, st.Choices) ||
-		prev.Interrupted != st.Interrupted || !prev.Since.Equal(st.Since)
+		prev.Interrupted != st.Interrupted || prev.ErrorShown != st.ErrorShown || !prev.Since.Equal(st.Since)
 }
 
 // Prompt is what a blocked screen asks (res is its classification): the

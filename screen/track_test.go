@@ -162,3 +162,31 @@ func TestTrackerSecondErrorUnseenTurnIsANewFailure(t *testing.T) {
 		t.Errorf("a second error, its turn unseen: %+v, want failed since t0+9s", tr.State)
 	}
 }
+
+// Gemini CLI runs its end-of-turn hooks after an API error with its
+// spinner up: the screen reads working, but the error of this turn is
+// drawn (ErrorShown); an error left from an earlier turn is not this one's.
+func TestTrackerErrorShownWhileHooksRun(t *testing.T) {
+	set := rules.Embedded().Set("gemini")
+	t0 := time.Unix(1000, 0)
+	var tr Tracker
+	step := func(i int, screen string) { tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
+	idle := " >   Type your message or @path/to/file"
+	hooks := " ⠸ Executing Hooks: mew-hook\n"
+	step(0, " > first\n ⠋ Thinking (esc to cancel, 1s)\n"+idle)
+	if tr.State.State != session.ScreenWorking || tr.State.ErrorShown {
+		t.Fatalf("the turn runs: %+v", tr.State)
+	}
+	step(1, " > first\n✕ [API Error: 400 Bad Request]\n"+hooks+idle)
+	if tr.State.State != session.ScreenWorking || !tr.State.ErrorShown {
+		t.Fatalf("the error drawn while the hooks run: %+v, want working with the error shown", tr.State)
+	}
+	step(2, " > first\n✕ [API Error: 400 Bad Request]\n"+idle)
+	if tr.State.State != session.ScreenFailed {
+		t.Fatalf("the hooks done: %+v", tr.State)
+	}
+	step(3, " > first\n✕ [API Error: 400 Bad Request]\n > second\n"+hooks+idle)
+	if tr.State.State != session.ScreenWorking || tr.State.ErrorShown {
+		t.Errorf("the next turn starts under the old error: %+v, want working, no error of its own", tr.State)
+	}
+}

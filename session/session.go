@@ -220,9 +220,13 @@ type ScreenState struct {
 	TurnEnded bool `json:"turn_ended,omitempty"`
 	// Interrupted: the idle screen says the person stopped the turn (Gemini
 	// CLI's "Request cancelled", which no hook reports).
-	Interrupted bool      `json:"interrupted,omitempty"`
-	Since       time.Time `json:"since"` // when State began on this screen
-	At          time.Time `json:"at"`    // the newest read of the screen
+	Interrupted bool `json:"interrupted,omitempty"`
+	// ErrorShown: the screen still shows the turn running, but an error
+	// row that came during it is drawn too (Gemini CLI runs its
+	// end-of-turn hooks, spinner and all, after an API error).
+	ErrorShown bool      `json:"error_shown,omitempty"`
+	Since      time.Time `json:"since"` // when State began on this screen
+	At         time.Time `json:"at"`    // the newest read of the screen
 	// Unblocked is the last time a prompt went away from the screen: a
 	// wait any other source reported before it is over.
 	Unblocked time.Time `json:"unblocked,omitempty"`

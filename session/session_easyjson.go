@@ -776,6 +776,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Scr
 			} else {
 				out.Interrupted = bool(in.Bool())
 			}
+		case "error_shown":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ErrorShown = bool(in.Bool())
+			}
 		case "since":
 			if in.IsNull() {
 				in.Skip()
@@ -918,6 +924,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sc
 		const prefix string = ",\"interrupted\":"
 		out.RawString(prefix)
 		out.Bool(bool(in.Interrupted))
+	}
+	if in.ErrorShown {
+		const prefix string = ",\"error_shown\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.ErrorShown))
 	}
 	{
 		const prefix string = ",\"since\":"

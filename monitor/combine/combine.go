@@ -185,6 +185,10 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 	case out.State == session.Done && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
 		out.State, out.Since, out.Source = session.Failed, sc.Since, screenSource(sc)
 		return
+	case out.State == session.Done && sc.State == session.ScreenWorking && sc.ErrorShown:
+		// The error is drawn; what still runs is the end-of-turn hooks.
+		out.State, out.Source = session.Failed, "screen:"+sc.Agent+"/failed"
+		return
 	case out.State == session.Done && sc.State == session.ScreenIdle && sc.Interrupted && !sc.Since.Before(out.Since.Add(-screenSlack)):
 		out.State, out.Since, out.Source = session.Idle, sc.Since, screenSource(sc)
 		return

@@ -81,6 +81,8 @@ func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 	failedScreen := scr(session.ScreenFailed, 5.05)
 	failedScreen.At = at(5.1)
 	idleBefore := scr(session.ScreenIdle, 3)
+	hooksAfterError := scr(session.ScreenWorking, 4)
+	hooksAfterError.ErrorShown = true
 	cases := []struct {
 		name   string
 		h      *session.HookState
@@ -96,6 +98,8 @@ func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 		{"read since, the person stopped it: idle", stopped, nil, cancelled, session.Idle, "screen:gemini/idle#1"},
 		{"read since, an error: failed", stopped, nil, failedScreen, session.Failed, "screen:gemini/failed#1"},
 		{"a screen already idle does not wait", stopped, nil, idleBefore, session.Done, "hook:X"},
+		{"the error drawn while the end-of-turn hooks run: failed", stopped, nil, hooksAfterError, session.Failed, "screen:gemini/failed"},
+		{"an error drawn while a turn is reported running changes nothing", hook(session.Working, "", 5), nil, hooksAfterError, session.Working, "hook:X"},
 		{"a mew run screen (not read on news) does not wait", stopped, nil, runScreen, session.Done, "hook:X"},
 		{"a screen whose shell is back does not wait", stopped, nil, shellBack, session.Exited, "screen:background"},
 		{"a working report is not held", hook(session.Working, "", 5), nil, readBefore, session.Working, "hook:X"},
