@@ -245,9 +245,26 @@ func TestNoInstallRegistryOnlyEsc(t *testing.T) { registryOnlyEsc(t, start(t, op
 // another server): only the registry and the transcript it names.
 func TestNoInstallRegistryOnlyEscNoScreen(t *testing.T) { registryOnlyEsc(t, startUnseen(t)) }
 
+// Registry only, no screen: the registry says "input needed" for
+// AskUserQuestion and "permission prompt" for ExitPlanMode; the transcript
+// names the tool the wait is for.
+func TestNoInstallRegistryOnlyQuestionAndPlan(t *testing.T) {
+	s := startUnseen(t, "--permission-mode", "plan")
+	sent := s.submit(fakeapi.Prompt(fakeapi.Ask))
+	shown := s.cliChange(sent, questionDialog, "waiting")
+	s.expect("AskUserQuestion → waiting(question), registry only", shown.ref, fast, waitingFor(session.ReasonQuestion))
+	answered := s.answer(questionDialog, shown.screen, "Enter")
+	s.expect("answered → not waiting", answered, fast, listedAndNot(session.Waiting))
+	s.turnEnd(answered)
+
+	sent = s.submit(fakeapi.Prompt(fakeapi.Plan))
+	shown = s.cliChange(sent, planDialog, "waiting")
+	s.expect("ExitPlanMode → waiting(plan), registry only", shown.ref, fast, waitingFor(session.ReasonPlan))
+}
+
 // startUnseen is start for a CLI without `mew install` whose pane Mew does
 // not read: Mew is sampled with a tmux socket where no server runs.
-func startUnseen(t *testing.T) *scen {
+func startUnseen(t *testing.T, args ...string) *scen {
 	t.Parallel()
 	b := need(t)
 	api, err := fakeapi.Start(fakeapi.DefaultTiming)
@@ -259,7 +276,7 @@ func startUnseen(t *testing.T) *scen {
 		return nil
 	}
 	r, err := driver.Launch(driver.Options{
-		Claude: b.claude, APIURL: api.URL, Dir: t.TempDir(), Args: []string{"--permission-mode", "default"},
+		Claude: b.claude, APIURL: api.URL, Dir: t.TempDir(), Args: append([]string{"--permission-mode", "default"}, args...),
 		Mew: b.mew, Setup: hide,
 	})
 	if err != nil {

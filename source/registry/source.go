@@ -327,10 +327,20 @@ func (d *dirState) reload(name string) bool {
 	if fi != nil {
 		d.stamps[name] = stampOf(fi)
 	}
-	if doc.Status == "idle" {
-		// The registry's folder is $CLAUDE_CONFIG_DIR/sessions; the
-		// transcript tells a stopped turn from a finished one.
+	// The registry's folder is $CLAUDE_CONFIG_DIR/sessions; the transcript
+	// tells a stopped turn from a finished one, and which tool a wait is
+	// for (the registry says "input needed" for AskUserQuestion and
+	// "permission prompt" for ExitPlanMode).
+	switch doc.Status {
+	case "idle":
 		doc.Interrupted, _ = Stopped(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID))
+	case "waiting":
+		switch WaitingTool(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID)) {
+		case "AskUserQuestion":
+			doc.WaitingFor = "question"
+		case "ExitPlanMode":
+			doc.WaitingFor = "plan approval"
+		}
 	}
 	d.docs[name] = Entry{File: name, Doc: doc}
 	return true

@@ -49,65 +49,107 @@ func TranscriptPath(configDir, cwd, id string) string {
 // stopped by the person, not finished; known is false when it cannot tell
 // (no transcript, no conversation entry in its tail).
 func Stopped(path string) (stopped, known bool) {
-	if path == "" {
+	data, ok := tail(path)
+	if !ok {
 		return false, false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return false, false
-	}
-	off := max(fi.Size()-transcriptTail, 0)
-	data, err := io.ReadAll(io.NewSectionReader(f, off, fi.Size()-off))
-	if err != nil {
-		return false, false
-	}
-	if off > 0 {
-		// The first line is cut: start at the next one.
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			data = data[i+1:]
-		} else {
-			return false, false
-		}
 	}
 	return lastTurnStopped(data)
 }
 
-// lastTurnStopped reads transcript lines (JSONL) from the end for the last
+// tail is the last transcriptTail bytes of the transcript at path, from
+// its first whole line.
+func tail(path string) ([]byte, bool) {
+	if path == "" {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	off := max(fi.Size()-transcriptTail, 0)
+	data, err := io.ReadAll(io.NewSectionReader(f, off, fi.Size()-off))
+	if err != nil {
+		return nil, false
+	}
+	if off > 0 {
+		// The first line is cut: start at the next one.
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return nil, false
+		}
+		data = data[i+1:]
+	}
+	return data, true
+}
+
+// WaitingTool is the tool the transcript's last conversation entry calls
+// (the model's tool call a waiting status waits on): "" when the last
+// entry is no tool call, or the transcript cannot be read.
+func WaitingTool(path string) string {
+	data, ok := tail(path)
+	if !ok {
+		return ""
+	}
+	e, ok := lastEntry(data)
+	if !ok || e.Type != "assistant" {
+		return ""
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(e.Message.Content, &blocks) != nil || len(blocks) == 0 {
+		return ""
+	}
+	if b := blocks[len(blocks)-1]; b.Type == "tool_use" {
+		return b.Name
+	}
+	return ""
+}
+
+// lastTurnStopped reads transcript lines (JSONL) for the last
 // conversation entry: the model's reply with text in it finished the turn;
 // anything else (the person's prompt, a tool result, a tool call that
 // never ran) means the turn stopped before the model replied.
 func lastTurnStopped(data []byte) (stopped, known bool) {
+	e, ok := lastEntry(data)
+	if !ok {
+		return false, false
+	}
+	return e.Type == "user" || !hasText(e.Message.Content), true
+}
+
+// entry is the part of a transcript line Mew reads.
+type entry struct {
+	Type    string `json:"type"`
+	Message struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+	IsSidechain bool `json:"isSidechain"`
+}
+
+// lastEntry is the last conversation entry (the person's or the model's,
+// not a subagent's) of transcript lines, read from the end.
+func lastEntry(data []byte) (entry, bool) {
 	for len(data) > 0 {
 		data = bytes.TrimRight(data, "\n")
 		i := bytes.LastIndexByte(data, '\n')
 		line := data[i+1:]
 		data = data[:max(i, 0)]
-		var e struct {
-			Type    string `json:"type"`
-			Message struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"message"`
-			IsSidechain bool `json:"isSidechain"`
-		}
-		if json.Unmarshal(line, &e) != nil || e.IsSidechain {
-			continue // a line being written, or a subagent's
-		}
-		switch e.Type {
-		case "user":
-			return true, true
-		case "assistant":
-			return !hasText(e.Message.Content), true
+		var e entry
+		if json.Unmarshal(line, &e) == nil && !e.IsSidechain && (e.Type == "user" || e.Type == "assistant") {
+			return e, true
 		}
 		if i < 0 {
 			break
 		}
 	}
-	return false, false
+	return entry{}, false
 }
 
 // hasText reports whether a message's content holds text (a string, or a

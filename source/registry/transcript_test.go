@@ -103,3 +103,25 @@ func TestSourceReadsTheTranscriptOnIdle(t *testing.T) {
 		}
 	}
 }
+
+func TestWaitingTool(t *testing.T) {
+	dir := t.TempDir()
+	ask := `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Let me ask."},{"id":"toolu_2","input":{},"name":"AskUserQuestion","type":"tool_use"}]}}`
+	for _, c := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{prompt, ask, bookkeep}, "AskUserQuestion"},
+		{[]string{prompt, toolCall}, "Bash"},
+		{[]string{prompt, reply}, ""},
+		{[]string{prompt}, ""},
+	} {
+		path := filepath.Join(dir, "s.jsonl")
+		if err := os.WriteFile(path, []byte(strings.Join(c.lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := WaitingTool(path); got != c.want {
+			t.Errorf("%q: %q, want %q", c.lines, got, c.want)
+		}
+	}
+}
