@@ -320,3 +320,17 @@ func registryOnlyEsc(t *testing.T, s *scen) {
 	s.expect("Esc while streaming → idle, not done", idle, fast, stateIs(session.Idle))
 	s.never("no done after Esc while streaming", idle.Add(fast), idle.Add(settleAfter), shows(session.Done))
 }
+
+// Leaving a prompt with the pane read, judged by the long-running watcher:
+// the plugin's reject (Esc) nudges the screen, which is read at once
+// rather than at the next 700 ms sweep (issue 22: OpenCode's reject showed
+// 0.64 s after the dialog went; goal 0.5 s).
+func TestOpenCodeRejectWatch(t *testing.T) {
+	s := startAgent(t, openCodeCLI, true)
+	shown := s.dialogShown()
+	a, err := s.r.Answer(s.cli.dialog, shown.At, "Escape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("rejected with Esc → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
+}
