@@ -181,6 +181,11 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 	case out.State == session.Waiting && sc.State != "" && sc.Unblocked.After(out.Since):
 		// The prompt the report waits on was seen going away.
 		screenAlone(out, sc)
+		if answering(sc) {
+			// The first frames after a dialog closes show the bare input
+			// box before the answer's work does: not yet idle.
+			out.State, out.Source = session.Working, "screen:"+sc.Agent+"/answered"
+		}
 		return
 	case out.State == session.Done && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
 		out.State, out.Since, out.Source = session.Failed, sc.Since, screenSource(sc)
@@ -218,6 +223,18 @@ func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
 		return
 	}
 	out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)
+}
+
+// answering reports a tmux screen that went from a prompt to a plain idle
+// (no sign the person stopped the turn, none that it ended) less than
+// session.ScreenSettle before it was read: an approved dialog draws the
+// input box a frame before the work it started. A dismissed one says so
+// (Claude's "Interrupted", Gemini's "Request cancelled") or is reported
+// by the hooks; one that says nothing reads idle once the settle time is
+// over (the tmux source sends its reads until then).
+func answering(sc *session.ScreenState) bool {
+	return sc.Via == "tmux" && !sc.Background && sc.State == session.ScreenIdle && !sc.Interrupted && !sc.TurnEnded &&
+		!sc.Since.After(sc.Unblocked) && sc.At.Before(sc.Unblocked.Add(session.ScreenSettle))
 }
 
 // screenAlone applies rule 7 (and rule 3's waiting).

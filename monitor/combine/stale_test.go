@@ -134,3 +134,37 @@ func TestCombineRegistryIdleStoppedByThePerson(t *testing.T) {
 		}
 	}
 }
+
+// One footer frame right after a dialog closes is not idle: an approved
+// dialog draws the bare input box a frame before the work it started.
+func TestCombineFrameAfterADialogIsNotIdle(t *testing.T) {
+	perm := hook(session.Waiting, session.ReasonPermission, 5)
+	fresh := func(readAfter float64) *session.ScreenState {
+		s := scr(session.ScreenIdle, 6)
+		s.Unblocked, s.At = at(6), at(6+readAfter)
+		return s
+	}
+	dismissed := fresh(0.1)
+	dismissed.Interrupted = true
+	run := fresh(0.1)
+	run.Via = "run"
+	cases := []struct {
+		name  string
+		sc    *session.ScreenState
+		state  session.State
+		source string
+	}{
+		{"the first frame after the dialog: working", fresh(0.1), session.Working, "screen:gemini/answered"},
+		{"still the bare box the settle time later: idle", fresh(0.6), session.Idle, "screen:gemini/idle#1"},
+		{"a dialog dismissed says so: idle", dismissed, session.Idle, "screen:gemini/idle#1"},
+		{"a mew run screen (not re-sent): idle", run, session.Idle, "screen:gemini/idle#1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Combine(session.Record{ID: "s1", Agent: "gemini", Hook: perm, Screen: c.sc}, Alive)
+			if got.State != c.state || got.Source != c.source {
+				t.Fatalf("got %s by %s, want %s by %s", got.State, got.Source, c.state, c.source)
+			}
+		})
+	}
+}

@@ -124,6 +124,9 @@ type Source struct {
 	mu      sync.Mutex
 	panes   map[string]*pane // by pane id
 	closed  map[string]closedPane
+	// unblocked is when the last sweep saw a pane's prompt go away (zero
+	// if none did): its reads are sent until one is ScreenSettle later.
+	unblocked time.Time
 	reading int       // panes whose screens the last sweep read
 	swept   time.Time // when the panes were last listed
 }
@@ -278,6 +281,9 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 		rows, captured := screens[info.id]
 		if obs, ok := s.readPane(book, s.panes[info.id], info, rows, captured, now); ok {
 			out = append(out, obs)
+			if obs.Screen.Unblocked.Equal(now) {
+				s.unblocked = now
+			}
 		}
 	}
 	for id, p := range s.panes {
@@ -660,6 +666,16 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			}
 		}
 		if err == nil {
+			s.mu.Lock()
+			if u := s.unblocked; !u.IsZero() {
+				// A prompt went away: its first frames may be the bare input
+				// box (see combine's answering); send until a read is late.
+				if until := time.Now().Add(session.ScreenSettle); until.After(settled) {
+					settled = until
+				}
+				s.unblocked = time.Time{}
+			}
+			s.mu.Unlock()
 			if !send(obs, force || !settled.IsZero()) {
 				return true
 			}
