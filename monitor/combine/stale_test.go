@@ -149,8 +149,8 @@ func TestCombineFrameAfterADialogIsNotIdle(t *testing.T) {
 	run := fresh(0.1)
 	run.Via = "run"
 	cases := []struct {
-		name  string
-		sc    *session.ScreenState
+		name   string
+		sc     *session.ScreenState
 		state  session.State
 		source string
 	}{

@@ -121,14 +121,14 @@ type Source struct {
 	nudgeOnce sync.Once
 	nudges    chan struct{}
 
-	mu      sync.Mutex
-	panes   map[string]*pane // by pane id
-	closed  map[string]closedPane
+	mu     sync.Mutex
+	panes  map[string]*pane // by pane id
+	closed map[string]closedPane
 	// unblocked is when the last sweep saw a pane's prompt go away (zero
 	// if none did): its reads are sent until one is ScreenSettle later.
 	unblocked time.Time
-	reading int       // panes whose screens the last sweep read
-	swept   time.Time // when the panes were last listed
+	reading   int       // panes whose screens the last sweep read
+	swept     time.Time // when the panes were last listed
 }
 
 // New returns the source for the server at socket ("" for tmux's
