@@ -197,6 +197,13 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 	case out.State == session.Done && sc.State == session.ScreenIdle && sc.Interrupted && !sc.Since.Before(out.Since.Add(-screenSlack)):
 		out.State, out.Since, out.Source = session.Idle, sc.Since, screenSource(sc)
 		return
+	case out.State == session.Working && sc.State == session.ScreenIdle && sc.Interrupted && !sc.Background && sc.Since.After(at):
+		// The person stopped the turn since it was reported running; the
+		// report of it comes late, or never (Gemini CLI runs its
+		// AfterAgent hook seconds after "Request cancelled" on a loaded
+		// machine).
+		out.State, out.Since, out.Source = session.Idle, sc.Since, screenSource(sc)
+		return
 	}
 	busy := out.State == session.Working || out.State == session.Waiting
 	if !busy && (sc.Background || sc.State == session.ScreenExited) {

@@ -103,6 +103,8 @@ func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 		{"a mew run screen (not read on news) does not wait", stopped, nil, runScreen, session.Done, "hook:X"},
 		{"a screen whose shell is back does not wait", stopped, nil, shellBack, session.Exited, "screen:background"},
 		{"a working report is not held", hook(session.Working, "", 5), nil, readBefore, session.Working, "hook:X"},
+		{"stopped on screen after the turn was reported running: idle", hook(session.Working, "", 5), nil, cancelled, session.Idle, "screen:gemini/idle#1"},
+		{"a turn reported running after the stop on screen: working", hook(session.Working, "", 5.2), nil, cancelled, session.Working, "hook:X"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -136,3 +136,40 @@ func TestServerGoneIsReportedAsTheAgentGone(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// One-shot reads (`mew status`): a server gone since the last read, which
+// the memory file remembers, reports its agents gone from their panes for
+// a moment too, and nothing once the memory is older than that.
+func TestOneShotServerGoneIsReportedFromMemory(t *testing.T) {
+	s := startServer(t)
+	mem := filepath.Join(t.TempDir(), "screens", "tmux.json")
+	read := func(now time.Time) []source.Observation {
+		src := newSource(s)
+		src.Memory, src.Now = mem, func() time.Time { return now }
+		obs, err := src.Scan(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return obs
+	}
+	s.tmux("send-keys", "-t", "work", s.fakeAgent(promptScreen), "Enter")
+	var open source.Observation
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if obs := read(time.Now()); len(obs) == 1 && obs[0].Screen.State == session.ScreenBlocked {
+			open = obs[0]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the agent's prompt was never read")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.tmux("kill-server")
+	gone := read(time.Now())
+	if len(gone) != 1 || !gone[0].Screen.Background || gone[0].Process.Pid != open.Process.Pid || gone[0].Fallback != open.Fallback {
+		t.Fatalf("after the server went: %+v, want %s gone from its pane, by process %d", gone, open.Fallback, open.Process.Pid)
+	}
+	if late := read(time.Now().Add(closedFor + time.Second)); len(late) != 0 {
+		t.Errorf("long after: %+v, want nothing", late)
+	}
+}

@@ -326,8 +326,12 @@ func (s *Source) serverGone(now time.Time) []source.Observation {
 // as the agent no longer in its terminal: it joins the agent's session by
 // its process, which is what the screen knew of it last.
 func (s *Source) noteClosed(p *pane, now time.Time) {
-	if p.agent == "" || p.fgAgent == "" || !p.tracker.Seen {
-		return // no agent, or it had already left the foreground
+	if p.agent == "" || p.fgAgent == "" || !p.tracker.Seen || now.Sub(p.tracker.State.At) > closedFor {
+		return // no agent, it had already left the foreground, or it was read long ago
+	}
+	pid, start := p.agentPid, p.agentStart
+	if pid == 0 {
+		pid, start = p.fg, p.fgStart // recalled from the memory file: the agent was the foreground job
 	}
 	st := p.tracker.State
 	st.Agent, st.Via, st.Pane, st.At, st.Since, st.Background = p.agent, "tmux", p.id, now, now, true
@@ -338,7 +342,7 @@ func (s *Source) noteClosed(p *pane, now time.Time) {
 	s.closed[p.id] = closedPane{until: now.Add(closedFor), obs: source.Observation{
 		Fallback: "tmux:" + p.id,
 		Agent:    p.agent,
-		Process: session.Process{Pid: p.agentPid, StartMs: p.agentStart, Name: p.agent, Tty: st.Tty,
+		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: st.Tty,
 			Tmux: &session.Tmux{Socket: s.Socket, Pane: p.id}},
 		Screen: &st,
 	}}
@@ -517,7 +521,9 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 		s.remember() // best effort: a read that cannot be kept is still a read
 	}
 	if errors.Is(err, ErrNoServer) {
-		obs, err = nil, nil
+		// The server went since the last read (the window closed): the
+		// agents the memory file had are gone from their panes.
+		obs, err = s.serverGone(s.Now()), nil
 	}
 	if err == nil {
 		// The person's broken rules files are said (the embedded rules are
