@@ -60,7 +60,7 @@ type selfCommand struct {
 
 // The menu's commands: the same text as in a terminal.
 var (
-	installCommand = selfCommand{Name: "Install Hooks", Args: []string{"install"}}
+	installCommand = selfCommand{Name: "Install Hooks", Args: []string{"install", "--yes"}} // the menu item is the consent; its dialog lists what changed
 	doctorCommand  = selfCommand{Name: "Doctor", Args: []string{"doctor"}}
 )
 
