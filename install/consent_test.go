@@ -267,3 +267,35 @@ func TestInstallPluginLeavesSettings(t *testing.T) {
 		t.Errorf("settings.json still runs Mew's hook next to the plugin:\n%s", now)
 	}
 }
+
+// With Mew's Codex plugin enabled (`codex plugin add mew@mew`), `mew
+// install` writes no hooks.json entry and takes out one it wrote before:
+// Codex would run both. --plugin for Codex keeps hooks.json and says why.
+func TestInstallCodexPluginNoDoubleHooks(t *testing.T) {
+	c, home, _ := consentHome(t)
+	codexHome := filepath.Join(home, "no-codex")
+	os.MkdirAll(codexHome, 0o700)
+	hooks := filepath.Join(codexHome, "hooks.json")
+	if out, errOut, code := c.run("install", "--agent", "codex", "--plugin", "--yes"); code != 0 || !strings.Contains(out, "Codex keeps Mew's hooks in hooks.json") {
+		t.Fatalf("install --plugin --agent codex (exit %d):\n%s%s", code, out, errOut)
+	}
+	if data, _ := os.ReadFile(hooks); !bytes.Contains(data, []byte("mew-hook")) {
+		t.Fatalf("no hooks.json entries:\n%s", data)
+	}
+	config := "[plugins.\"mew@mew\"]\nenabled = true\n"
+	os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600)
+	out, _, code := c.run("install", "--agent", "codex", "--yes")
+	if code != 0 || !strings.Contains(out, "take Mew's hook entries out") || !strings.Contains(out, "is enabled in Codex") {
+		t.Errorf("install with the Codex plugin enabled (exit %d):\n%s", code, out)
+	}
+	if data, err := os.ReadFile(hooks); err == nil && bytes.Contains(data, []byte("mew-hook")) {
+		t.Errorf("hooks.json still runs Mew's hook next to the plugin:\n%s", data)
+	}
+	if now, _ := os.ReadFile(filepath.Join(codexHome, "config.toml")); string(now) != config {
+		t.Errorf("config.toml changed:\n%s", now)
+	}
+	doctor, _, _ := c.run("doctor", "--local", "--agent", "codex")
+	if !strings.Contains(doctor, "Mew's plugin mew@mew is enabled in Codex") || strings.Contains(doctor, "not registered") {
+		t.Errorf("doctor with the Codex plugin:\n%s", doctor)
+	}
+}

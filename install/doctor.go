@@ -111,8 +111,9 @@ func Doctor(o DoctorOptions) []Finding {
 		switch {
 		case a.Plugin != nil:
 			checkPlugin(o, a, add)
-		case a.Name == Claude.Name && checkClaudePlugin(o, add):
-			// Mew's plugin delivers Claude Code's events.
+		case a.Name == Claude.Name && checkClaudePlugin(o, add),
+			a.Name == Codex.Name && checkCodexPlugin(o, add):
+			// Mew's plugin delivers the agent's events.
 		default:
 			var err error
 			if want, err = a.Want(o.Env); err != nil {

@@ -260,6 +260,9 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 		if a.Name == install.Claude.Name && !uninstallClaudePlugin(stdout, stderr, env, *dry) {
 			code = 1
 		}
+		if a.Name == install.Codex.Name && install.CodexPluginEnabled(env) {
+			fmt.Fprintf(stdout, "Mew's plugin %s is installed through Codex, which keeps that in its config.toml: `codex plugin remove %s` takes it out.\n", install.PluginID, install.PluginID)
+		}
 	}
 	if *dry {
 		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")

@@ -41,6 +41,7 @@ type stepMode int
 const (
 	viaSettings     stepMode = iota // Mew's entries in the agent's hooks file (or its plugin file)
 	viaClaudePlugin                 // Claude Code: Mew's plugin; settings.json keeps no entry of Mew's
+	viaCodexPlugin                  // Codex: the person's `codex plugin add mew@mew`; hooks.json keeps no entry of Mew's
 )
 
 // installStep is one agent's part of `mew install`: planned by a dry run,
@@ -53,7 +54,9 @@ type installStep struct {
 	rep    install.Report
 	remove install.Report // viaClaudePlugin: Mew's settings.json entries taken out
 	plugin install.ClaudePlugin
-	failed bool
+	// codexNote: --plugin asked for Codex, which keeps hooks.json.
+	codexNote bool
+	failed    bool
 }
 
 // planSteps decides how each agent is reached. Claude Code goes by its
@@ -64,10 +67,17 @@ func planSteps(env install.Env, agents []install.Agent, plugin bool) []installSt
 	var steps []installStep
 	for i, a := range agents {
 		st := installStep{agent: a, env: env, first: i == 0}
-		if a.Name == install.Claude.Name {
+		switch a.Name {
+		case install.Claude.Name:
 			st.plugin = install.ClaudePluginState(env)
 			if plugin || st.plugin.Active() {
 				st.mode = viaClaudePlugin
+			}
+		case install.Codex.Name:
+			if install.CodexPluginEnabled(env) {
+				st.mode = viaCodexPlugin
+			} else {
+				st.codexNote = plugin
 			}
 		}
 		steps = append(steps, st)
@@ -82,8 +92,14 @@ func (st *installStep) run(src string, dry bool) error {
 		o.HookSource = src
 	}
 	var err error
-	if st.mode == viaClaudePlugin {
-		if st.rep, err = install.InstallClaudePlugin(o); err != nil {
+	switch st.mode {
+	case viaClaudePlugin, viaCodexPlugin:
+		if st.mode == viaClaudePlugin {
+			st.rep, err = install.InstallClaudePlugin(o)
+		} else {
+			st.rep, err = install.InstallHookOnly(o)
+		}
+		if err != nil {
 			return err
 		}
 		o.HookSource = ""
@@ -97,7 +113,7 @@ func (st *installStep) run(src string, dry bool) error {
 // plan is what the step changes (or, after a dry run, would change).
 func (st *installStep) plan() []install.Planned {
 	out := install.PlanOf(st.agent, st.rep)
-	if st.mode == viaClaudePlugin {
+	if st.mode != viaSettings {
 		out = append(out, install.RemovalPlanOf(st.agent, st.remove)...)
 	}
 	return out
@@ -105,7 +121,10 @@ func (st *installStep) plan() []install.Planned {
 
 // report says what the step did.
 func (st *installStep) report(w io.Writer, env install.Env, src string, dry bool) {
-	if st.mode != viaClaudePlugin {
+	if st.mode == viaSettings {
+		if st.codexNote {
+			fmt.Fprintf(w, "Codex keeps Mew's hooks in hooks.json: Codex asks again to trust a plugin's hooks after every update of the plugin (measured with Codex 0.171.0), and the hooks.json entries stay trusted across Mew's updates. (`codex plugin add %s` installs the plugin anyway.)\n", install.PluginID)
+		}
 		reportInstall(w, env, st.agent, src, st.rep, dry)
 		return
 	}
@@ -117,6 +136,8 @@ func (st *installStep) report(w io.Writer, env install.Env, src string, dry bool
 		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
 	}
 	switch {
+	case st.mode == viaCodexPlugin:
+		fmt.Fprintf(w, "Mew's plugin %s is enabled in Codex; it delivers Codex's events and Mew writes no file of Codex's. Codex asks again to trust its hooks after every update of the plugin.\n", install.PluginID)
 	case st.plugin.Enabled:
 		fmt.Fprintf(w, "Mew's plugin %s is installed through Claude Code; it delivers Claude Code's events and Mew writes no file of Claude Code's.\n", install.PluginID)
 	case !rep.Wrote:
