@@ -8,6 +8,8 @@ package hookbin
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"os"
 	"strings"
@@ -69,7 +71,12 @@ type Options struct {
 	BadArg string
 
 	flight *inFlight
+	sum    string // digest of the payload (duplicate deliveries)
 }
+
+// DuplicateWindow is how soon the same payload again counts as the same
+// event delivered twice: the agent runs both hooks of one event at once.
+const DuplicateWindow = 2 * time.Second
 
 // inFlight is how far the hook got, for the log line at the deadline.
 type inFlight struct {
@@ -183,6 +190,8 @@ func readEvent(o *Options) *reducer.Event {
 		o.Log.Printf("-", "payload of %d bytes is over the %d byte limit; ignored", int64(len(payload))+n, reducer.MaxPayload)
 		return nil
 	}
+	sum := sha256.Sum256(payload)
+	o.sum = hex.EncodeToString(sum[:12])
 	ev := new(reducer.Event)
 	odd, err := reducer.ParseFor(o.agent(), payload, ev)
 	if err != nil {
@@ -225,12 +234,18 @@ func record(o *Options, ev *reducer.Event) {
 	}
 	now, mono := o.Now, o.Mono
 	agent := o.agent()
+	duplicate := false
 	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
+		if h := rec.Hook; h != nil && o.sum != "" && h.Last == o.sum && now.Sub(h.LastAt).Abs() < DuplicateWindow {
+			duplicate = true
+			return false
+		}
 		rec.Agent = agent
 		if rec.Hook == nil {
 			rec.Hook = new(session.HookState)
 		}
 		reducer.FoldMono(rec.Hook, ev, now, mono)
+		rec.Hook.Last, rec.Hook.LastAt = o.sum, now
 		if proc == nil && rec.Process == nil && reducer.FromPlugin(agent) {
 			// A plugin's first event of a session that began without
 			// one (OpenCode continuing a session sends no
@@ -245,6 +260,9 @@ func record(o *Options, ev *reducer.Event) {
 	})
 	if err == nil {
 		o.flight.recorded.Store(true)
+	}
+	if duplicate {
+		o.Log.Printf(ev.SessionID, "%s came twice (Mew's plugin and a settings entry both run the hook); the second is ignored", clipForLog(ev.Name))
 	}
 	if note != "" {
 		o.Log.Printf(ev.SessionID, "%s", note)

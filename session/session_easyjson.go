@@ -2395,6 +2395,20 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ho
 				}
 				in.Delim(']')
 			}
+		case "last":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Last = string(in.String())
+			}
+		case "last_at":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.LastAt).UnmarshalJSON(data))
+				}
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -2559,6 +2573,16 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 			}
 			out.RawByte(']')
 		}
+	}
+	if in.Last != "" {
+		const prefix string = ",\"last\":"
+		out.RawString(prefix)
+		out.String(string(in.Last))
+	}
+	if true {
+		const prefix string = ",\"last_at\":"
+		out.RawString(prefix)
+		out.Raw((in.LastAt).MarshalJSON())
 	}
 	out.RawByte('}')
 }
