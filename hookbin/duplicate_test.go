@@ -41,8 +41,9 @@ func TestDuplicateDeliveryIgnored(t *testing.T) {
 		{"the same payload 30 ms later: the second delivery", prompt, t0.Add(30 * time.Millisecond), 1},
 		{"the second delivery's clock a little behind", prompt, t0.Add(-10 * time.Millisecond), 1},
 		{"another event at once", stop, t0.Add(40 * time.Millisecond), 2},
-		{"the first payload again after another", prompt, t0.Add(50 * time.Millisecond), 3},
-		{"the same payload after the window: a new event", prompt, t0.Add(50*time.Millisecond + hookbin.DuplicateWindow), 4},
+		{"the first event's second delivery after the other's first", prompt, t0.Add(50 * time.Millisecond), 2},
+		{"the other's second delivery", stop, t0.Add(60 * time.Millisecond), 2},
+		{"the same payload after the window: a new event", prompt, t0.Add(60*time.Millisecond + hookbin.DuplicateWindow), 3},
 	} {
 		deliver(c.payload, c.at)
 		if got := count(); got != c.want {

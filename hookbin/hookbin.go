@@ -78,6 +78,10 @@ type Options struct {
 // event delivered twice: the agent runs both hooks of one event at once.
 const DuplicateWindow = 2 * time.Second
 
+// recentDeliveries is how many payload digests a record keeps: enough for
+// the deliveries of a few events that overlap.
+const recentDeliveries = 8
+
 // inFlight is how far the hook got, for the log line at the deadline.
 type inFlight struct {
 	ev       atomic.Pointer[reducer.Event] // the event, once parsed
@@ -236,16 +240,23 @@ func record(o *Options, ev *reducer.Event) {
 	agent := o.agent()
 	duplicate := false
 	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
-		if h := rec.Hook; h != nil && o.sum != "" && h.Last == o.sum && now.Sub(h.LastAt).Abs() < DuplicateWindow {
-			duplicate = true
-			return false
+		if rec.Hook != nil && o.sum != "" {
+			for _, d := range rec.Hook.Recent {
+				if d.Sum == o.sum && now.Sub(d.At).Abs() < DuplicateWindow {
+					duplicate = true
+					return false
+				}
+			}
 		}
 		rec.Agent = agent
 		if rec.Hook == nil {
 			rec.Hook = new(session.HookState)
 		}
 		reducer.FoldMono(rec.Hook, ev, now, mono)
-		rec.Hook.Last, rec.Hook.LastAt = o.sum, now
+		rec.Hook.Recent = append(rec.Hook.Recent, session.Delivery{Sum: o.sum, At: now})
+		if n := len(rec.Hook.Recent); n > recentDeliveries {
+			rec.Hook.Recent = append(rec.Hook.Recent[:0], rec.Hook.Recent[n-recentDeliveries:]...)
+		}
 		if proc == nil && rec.Process == nil && reducer.FromPlugin(agent) {
 			// A plugin's first event of a session that began without
 			// one (OpenCode continuing a session sends no

@@ -123,12 +123,17 @@ type HookState struct {
 	// Unknown lists event names and notification kinds this Mew does not
 	// know (capped): recorded as seen, never an error.
 	Unknown []string `json:"unknown,omitempty"`
-	// Last is a digest of the newest payload folded in, LastAt when it
-	// came: the hook drops the same payload coming again right after, one
-	// event delivered twice (Mew's plugin and a settings entry of Mew's
-	// both run the hook).
-	Last   string    `json:"last,omitempty"`
-	LastAt time.Time `json:"last_at,omitempty"`
+	// Recent are digests of the newest payloads folded in (capped): the
+	// hook drops the same payload coming again right after, one event
+	// delivered twice (Mew's plugin and a settings entry of Mew's both run
+	// the hook), even with another event's delivery in between.
+	Recent []Delivery `json:"recent,omitempty"`
+}
+
+// Delivery is one payload the hook folded in: its digest and when it came.
+type Delivery struct {
+	Sum string    `json:"sum"`
+	At  time.Time `json:"at"`
 }
 
 // PendingTool is a tool call that started (PreToolUse or PermissionRequest)

@@ -2395,19 +2395,32 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ho
 				}
 				in.Delim(']')
 			}
-		case "last":
+		case "recent":
 			if in.IsNull() {
 				in.Skip()
+				out.Recent = nil
 			} else {
-				out.Last = string(in.String())
-			}
-		case "last_at":
-			if in.IsNull() {
-				in.Skip()
-			} else {
-				if data := in.Raw(); in.Ok() {
-					in.AddError((out.LastAt).UnmarshalJSON(data))
+				in.Delim('[')
+				if out.Recent == nil {
+					if !in.IsDelim(']') {
+						out.Recent = make([]Delivery, 0, 1)
+					} else {
+						out.Recent = []Delivery{}
+					}
+				} else {
+					out.Recent = (out.Recent)[:0]
 				}
+				for !in.IsDelim(']') {
+					var v24 Delivery
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						(v24).UnmarshalEasyJSON(in)
+					}
+					out.Recent = append(out.Recent, v24)
+					in.WantComma()
+				}
+				in.Delim(']')
 			}
 		default:
 			in.SkipRecursive()
@@ -2518,11 +2531,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v24, v25 := range in.Subagents {
-				if v24 > 0 {
+			for v25, v26 := range in.Subagents {
+				if v25 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v25))
+				out.String(string(v26))
 			}
 			out.RawByte(']')
 		}
@@ -2532,11 +2545,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v26, v27 := range in.Finished {
-				if v26 > 0 {
+			for v27, v28 := range in.Finished {
+				if v27 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v27))
+				out.String(string(v28))
 			}
 			out.RawByte(']')
 		}
@@ -2546,11 +2559,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v28, v29 := range in.Pending {
-				if v28 > 0 {
+			for v29, v30 := range in.Pending {
+				if v29 > 0 {
 					out.RawByte(',')
 				}
-				(v29).MarshalEasyJSON(out)
+				(v30).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -2565,24 +2578,28 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v30, v31 := range in.Unknown {
-				if v30 > 0 {
+			for v31, v32 := range in.Unknown {
+				if v31 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v31))
+				out.String(string(v32))
 			}
 			out.RawByte(']')
 		}
 	}
-	if in.Last != "" {
-		const prefix string = ",\"last\":"
+	if len(in.Recent) != 0 {
+		const prefix string = ",\"recent\":"
 		out.RawString(prefix)
-		out.String(string(in.Last))
-	}
-	if true {
-		const prefix string = ",\"last_at\":"
-		out.RawString(prefix)
-		out.Raw((in.LastAt).MarshalJSON())
+		{
+			out.RawByte('[')
+			for v33, v34 := range in.Recent {
+				if v33 > 0 {
+					out.RawByte(',')
+				}
+				(v34).MarshalEasyJSON(out)
+			}
+			out.RawByte(']')
+		}
 	}
 	out.RawByte('}')
 }
@@ -2610,7 +2627,85 @@ func (v *HookState) UnmarshalJSON(data []byte) error {
 func (v *HookState) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonA818f49aDecodeGithubComMewDevMewSession10(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Choice) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Delivery) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "sum":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Sum = string(in.String())
+			}
+		case "at":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.At).UnmarshalJSON(data))
+				}
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Delivery) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"sum\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.Sum))
+	}
+	{
+		const prefix string = ",\"at\":"
+		out.RawString(prefix)
+		out.Raw((in.At).MarshalJSON())
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v Delivery) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v Delivery) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *Delivery) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *Delivery) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
+}
+func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Choice) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2646,7 +2741,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Ch
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Choice) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in Choice) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2666,27 +2761,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in C
 // MarshalJSON supports json.Marshaler interface
 func (v Choice) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession12(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Choice) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession12(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Choice) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession12(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Choice) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession12(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Ancestor) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession13(in *jlexer.Lexer, out *Ancestor) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2728,7 +2823,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *An
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in Ancestor) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession13(out *jwriter.Writer, in Ancestor) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2753,23 +2848,23 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in A
 // MarshalJSON supports json.Marshaler interface
 func (v Ancestor) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession12(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession13(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Ancestor) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession12(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession13(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Ancestor) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession12(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession13(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Ancestor) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession12(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession13(l, v)
 }
