@@ -261,3 +261,28 @@ func TestPluginFailingHookIsShown(t *testing.T) {
 	}
 	t.Errorf("Claude Code showed no error for a failing hook; last screen:\n%s", driver.Excerpt(s.r.Screen(), 20))
 }
+
+// A person who has both, Mew's settings.json entries and the plugin (here
+// --plugin-dir, which Mew's install cannot see): Claude Code runs both
+// hooks for every event, with the same payload, and mew-hook folds each
+// event once: every folded event's second delivery is logged as dropped.
+func TestPluginAndSettingsOneSetOfEvents(t *testing.T) {
+	plugin := filepath.Join(repoRoot(t), "plugins", "mew")
+	s := startWith(t, []string{"--plugin-dir", plugin}, func(r *driver.Run, s setup) error {
+		return run(r, s.mew, "install", "--yes")
+	})
+	pluginPermission(s)
+	h := hookRecord(t, s.r)
+	if h == nil {
+		t.Fatal("no hook record")
+	}
+	log, _ := os.ReadFile(filepath.Join(s.r.MewHome, "mew-hook.log"))
+	twice := bytes.Count(log, []byte("came twice"))
+	t.Logf("%d events folded, %d second deliveries dropped", h.EventCount, twice)
+	if twice == 0 {
+		t.Fatalf("no event came twice: the plugin's hooks did not run next to settings.json's\n%s", log)
+	}
+	if twice != h.EventCount {
+		t.Errorf("%d events folded but %d second deliveries dropped: some event was folded twice (or came once)\n%s", h.EventCount, twice, log)
+	}
+}
