@@ -192,7 +192,7 @@ func TestInstallAsksOnTerminal(t *testing.T) {
 		t.Errorf("settings.json has no hook of Mew's after yes:\n%s", data)
 	}
 	doctor, _, _ := c.run("doctor", "--local")
-	if !strings.Contains(doctor, "Claude Code: add Mew's hook to its \"hooks\" value") || !strings.Contains(doctor, settings) {
+	if !strings.Contains(doctor, "for Claude Code: add Mew's hook to its \"hooks\" value") || !strings.Contains(doctor, settings) {
 		t.Errorf("mew doctor does not show what was installed where:\n%s", doctor)
 	}
 }

@@ -55,7 +55,7 @@ func DoctorInstalled(mewHome string) []Finding {
 		if a, err := AgentNamed(it.Agent); err == nil {
 			who = a.Title
 		}
-		text := fmt.Sprintf("installed %s: %s: %s", it.At.Format("2006-01-02"), who, it.Planned.String())
+		text := fmt.Sprintf("installed by `mew install` on %s for %s: %s", it.At.Format("2006-01-02"), who, it.Planned.String())
 		out = append(out, Finding{Level: OK, Text: strings.ReplaceAll(text, "\n    ", "; ")})
 	}
 	return out
