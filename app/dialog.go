@@ -9,6 +9,10 @@ type dialog struct {
 	Text  string
 	// Failed: shown as a warning.
 	Failed bool
+	// Confirm, when set, is the title of a button next to Cancel: choosing
+	// it runs OnConfirm (main thread).
+	Confirm   string
+	OnConfirm func()
 }
 
 // alertStyle is an NSAlert's style.

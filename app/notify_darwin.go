@@ -177,8 +177,16 @@ func runDialogs() {
 		} else {
 			a.SetAlertStyle(appkit.AlertStyleInformational)
 		}
-		a.AddButtonWithTitle("OK")
-		a.RunModal()       // the 8 Hz timer runs on in the modal panel mode meanwhile
-		nsApp.Deactivate() // the keyboard goes back to the person's app
+		if d.Confirm != "" {
+			a.AddButtonWithTitle(d.Confirm)
+			a.AddButtonWithTitle("Cancel")
+		} else {
+			a.AddButtonWithTitle("OK")
+		}
+		resp := a.RunModal() // the 8 Hz timer runs on in the modal panel mode meanwhile
+		nsApp.Deactivate()   // the keyboard goes back to the person's app
+		if d.Confirm != "" && d.OnConfirm != nil && resp == appkit.AlertFirstButtonReturn {
+			d.OnConfirm()
+		}
 	}
 }

@@ -104,7 +104,7 @@ func menuAction(it menuItem) {
 	case actionHidePanel:
 		apply(ctrl.HidePanel(now))
 	case actionInstallHooks:
-		runSelfInBackground(installCommand)
+		askInstallInBackground()
 	case actionDoctor:
 		runSelfInBackground(doctorCommand)
 	case actionToggleSounds:
@@ -125,6 +125,16 @@ func saveSettings() {
 	if err := writeSettings(mewHome, settings); err != nil {
 		showDialog(dialog{Title: "Mew could not save its settings", Text: err.Error(), Failed: true})
 	}
+}
+
+// askInstallInBackground lists what `mew install` would change (off the
+// main thread) and asks; Install runs it.
+func askInstallInBackground() {
+	exe := exePath
+	go func() {
+		d := consentDialog(runSelf(context.Background(), exe, planCommand), func() { runSelfInBackground(installCommand) })
+		mainAsync(func() { showDialog(d) })
+	}()
 }
 
 // runSelfInBackground runs `mew install` or `mew doctor` on a goroutine

@@ -299,3 +299,19 @@ func TestInstallCodexPluginNoDoubleHooks(t *testing.T) {
 		t.Errorf("doctor with the Codex plugin:\n%s", doctor)
 	}
 }
+
+// `mew install --plan` (what the panel asks with) prints the list and
+// writes nothing; once installed it says there is nothing to change.
+func TestInstallPlanWritesNothing(t *testing.T) {
+	c, home, settings := consentHome(t)
+	before := tree(t, home)
+	out, _, code := c.run("install", "--plan")
+	if code != 0 || !strings.HasPrefix(out, "`mew install` will make these changes:\n") || !strings.Contains(out, settings) {
+		t.Errorf("--plan (exit %d):\n%s", code, out)
+	}
+	sameTree(t, "--plan", before, tree(t, home))
+	c.run("install", "--yes")
+	if out, _, _ := c.run("install", "--plan"); !strings.HasPrefix(out, "Nothing to change") {
+		t.Errorf("--plan once installed:\n%s", out)
+	}
+}

@@ -54,11 +54,12 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
 	yes := fl.Bool("yes", false, "make the changes listed without asking (for scripts)")
+	planOnly := fl.Bool("plan", false, "only list the changes, write nothing (what the panel asks with)")
 	plugin := fl.Bool("plugin", false, "Claude Code: install Mew's plugin ("+install.PluginID+") instead of editing settings.json")
 	hook := fl.String("hook", "", "the mew-hook binary to install (default: the one next to mew)")
 	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--yes] [--plugin] [--hook PATH] [--agent NAME]")
+		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--plan] [--yes] [--plugin] [--hook PATH] [--agent NAME]")
 		fmt.Fprintln(stderr, "Copies mew-hook to $MEW_HOME/bin and registers it with each agent found installed:")
 		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), or with --plugin as Mew's plugin in")
 		fmt.Fprintln(stderr, "$CLAUDE_CONFIG_DIR/skills/mew (no settings file changes); Codex in $CODEX_HOME/hooks.json (~/.codex),")
@@ -111,6 +112,15 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		}
 		plan = append(plan, st.plan()...)
 	}
+	if *planOnly {
+		if len(plan) == 0 {
+			fmt.Fprintln(stdout, nothingToChange)
+		} else {
+			fmt.Fprintln(stdout, planHeading)
+			install.WritePlan(stdout, plan)
+		}
+		return code
+	}
 	if *dry {
 		for _, st := range steps {
 			if !st.failed {
@@ -134,7 +144,7 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	fmt.Fprintln(stdout, "`mew install` will make these changes:")
+	fmt.Fprintln(stdout, planHeading)
 	install.WritePlan(stdout, plan)
 	if !*yes {
 		ok, err := askConsent(stdout)

@@ -13,6 +13,12 @@ import (
 	"github.com/mew-dev/mew/install"
 )
 
+// What `mew install --plan` prints (the panel reads the first line).
+const (
+	planHeading     = "`mew install` will make these changes:"
+	nothingToChange = "Nothing to change: Mew is installed as it should be."
+)
+
 // consentIn is where `mew install` asks; a var for tests.
 var consentIn = os.Stdin
 
