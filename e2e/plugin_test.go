@@ -283,6 +283,7 @@ func TestPluginAndSettingsOneSetOfEvents(t *testing.T) {
 		t.Fatalf("no event came twice: the plugin's hooks did not run next to settings.json's\n%s", log)
 	}
 	if twice != h.EventCount {
+		t.Logf("the payloads folded last, by when they came: %+v", h.Recent)
 		t.Errorf("%d events folded but %d second deliveries dropped: some event was folded twice (or came once)\n%s", h.EventCount, twice, log)
 	}
 }

@@ -75,8 +75,12 @@ type Options struct {
 }
 
 // DuplicateWindow is how soon the same payload again counts as the same
-// event delivered twice: the agent runs both hooks of one event at once.
-const DuplicateWindow = 2 * time.Second
+// event delivered twice: the agent starts both hooks of one event at once,
+// but on a loaded machine one can reach its first instruction seconds
+// after the other (with 2 s, one event of a real Claude Code session was
+// folded twice under a load average of ~100). Within Deadline: a later
+// delivery would be dropped anyway.
+const DuplicateWindow = 5 * time.Second
 
 // recentDeliveries is how many payload digests a record keeps: enough for
 // the deliveries of a few events that overlap.
