@@ -9,45 +9,56 @@ import (
 	"github.com/mew-dev/mew/store"
 )
 
-// One event delivered twice (Mew's plugin and a settings entry of Mew's
-// both run the hook, at once) is folded once; the same payload later, or
-// another payload at once, is an event of its own.
+// One event delivered by both of Mew's ways at once (its plugin, with
+// MEW_HOOK_VIA=plugin, and a settings entry) is folded once, even with
+// another event's deliveries in between; the same payload twice through
+// one way is two events (a prompt typed again, a status back to busy:
+// OpenCode's plugin sends those), and so is a third delivery.
 func TestDuplicateDeliveryIgnored(t *testing.T) {
 	home := t.TempDir()
 	st := store.Store{Home: home}
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	prompt := `{"session_id":"d1","hook_event_name":"UserPromptSubmit","prompt":"hi","cwd":"/p"}`
 	stop := `{"session_id":"d1","hook_event_name":"Stop","cwd":"/p"}`
-	deliver := func(payload string, at time.Time) {
+	deliver := func(payload, via string, at time.Time) {
 		hookbin.Run(hookbin.Options{
-			Stdin: strings.NewReader(payload), Getenv: func(string) string { return "" }, Now: at, Pid: 50,
+			Stdin: strings.NewReader(payload), Now: at, Pid: 50,
+			Getenv: func(k string) string {
+				if k == hookbin.ViaEnv {
+					return via
+				}
+				return ""
+			},
 			Procs: hostProcs{}, Store: st, Log: &hookbin.Log{}, LockTimeout: time.Second,
 		})
 	}
-	count := func() int {
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	for i, c := range []struct {
+		what    string
+		payload string
+		via     string
+		at      time.Time
+		want    int
+	}{
+		{"the plugin's delivery", prompt, "plugin", ms(0), 1},
+		{"the settings entry's delivery of it", prompt, "", ms(30), 1},
+		{"a third delivery: another event", prompt, "", ms(40), 2},
+		{"the other way's delivery of that one, its clock a little behind", prompt, "plugin", ms(35), 2},
+		{"another event through the settings entry", stop, "", ms(100), 3},
+		{"the prompt again through the plugin, before Stop's pair", prompt, "plugin", ms(110), 4},
+		{"Stop's plugin delivery", stop, "plugin", ms(120), 4},
+		{"the prompt's settings delivery", prompt, "", ms(130), 4},
+		{"the same payload twice through one way", stop, "", ms(200), 5},
+		{"and again through it", stop, "", ms(210), 6},
+		{"the other way's copy after the window", stop, "plugin", ms(210).Add(hookbin.DuplicateWindow), 7},
+	} {
+		deliver(c.payload, c.via, c.at)
 		rec, err := st.Load("d1")
 		if err != nil || rec.Hook == nil {
 			t.Fatalf("no record: %v", err)
 		}
-		return rec.Hook.EventCount
-	}
-	for _, c := range []struct {
-		what    string
-		payload string
-		at      time.Time
-		want    int
-	}{
-		{"first delivery", prompt, t0, 1},
-		{"the same payload 30 ms later: the second delivery", prompt, t0.Add(30 * time.Millisecond), 1},
-		{"the second delivery's clock a little behind", prompt, t0.Add(-10 * time.Millisecond), 1},
-		{"another event at once", stop, t0.Add(40 * time.Millisecond), 2},
-		{"the first event's second delivery after the other's first", prompt, t0.Add(50 * time.Millisecond), 2},
-		{"the other's second delivery", stop, t0.Add(60 * time.Millisecond), 2},
-		{"the same payload after the window: a new event", prompt, t0.Add(60*time.Millisecond + hookbin.DuplicateWindow), 3},
-	} {
-		deliver(c.payload, c.at)
-		if got := count(); got != c.want {
-			t.Errorf("%s: %d events folded, want %d", c.what, got, c.want)
+		if got := rec.Hook.EventCount; got != c.want {
+			t.Fatalf("step %d, %s: %d events folded, want %d", i, c.what, got, c.want)
 		}
 	}
 }

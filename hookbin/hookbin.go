@@ -74,8 +74,15 @@ type Options struct {
 	sum    string // digest of the payload (duplicate deliveries)
 }
 
-// DuplicateWindow is how soon the same payload again counts as the same
-// event delivered twice: the agent starts both hooks of one event at once,
+// ViaEnv names who ran the hook: Mew's plugins' hook script sets it to
+// "plugin"; a settings entry leaves it unset. An event delivered through
+// both ways is folded once; two deliveries through one way are two events
+// (a repeated prompt, a status back to busy). An environment variable, not
+// an argument: an older mew-hook ignores it rather than the event.
+const ViaEnv = "MEW_HOOK_VIA"
+
+// DuplicateWindow is how soon the same payload through the other way
+// counts as the same event delivered twice: the agent starts both hooks of one event at once,
 // but on a loaded machine one can reach its first instruction seconds
 // after the other (with 2 s, one event of a real Claude Code session was
 // folded twice under a load average of ~100). Within Deadline: a later
@@ -243,12 +250,14 @@ func record(o *Options, ev *reducer.Event) {
 	now, mono := o.Now, o.Mono
 	agent := o.agent()
 	duplicate := false
+	via := o.Getenv(ViaEnv)
 	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
 		if rec.Hook != nil && o.sum != "" {
-			for _, d := range rec.Hook.Recent {
-				if d.Sum == o.sum && now.Sub(d.At).Abs() < DuplicateWindow {
+			for i, d := range rec.Hook.Recent {
+				if d.Sum == o.sum && d.Via != via && !d.Paired && now.Sub(d.At).Abs() < DuplicateWindow {
 					duplicate = true
-					return false
+					rec.Hook.Recent[i].Paired = true // a third delivery is an event again
+					return true
 				}
 			}
 		}
@@ -257,7 +266,7 @@ func record(o *Options, ev *reducer.Event) {
 			rec.Hook = new(session.HookState)
 		}
 		reducer.FoldMono(rec.Hook, ev, now, mono)
-		rec.Hook.Recent = append(rec.Hook.Recent, session.Delivery{Sum: o.sum, At: now})
+		rec.Hook.Recent = append(rec.Hook.Recent, session.Delivery{Sum: o.sum, At: now, Via: via})
 		if n := len(rec.Hook.Recent); n > recentDeliveries {
 			rec.Hook.Recent = append(rec.Hook.Recent[:0], rec.Hook.Recent[n-recentDeliveries:]...)
 		}

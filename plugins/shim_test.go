@@ -31,7 +31,7 @@ func runShim(t *testing.T, env []string, stdin string, args ...string) (stdout, 
 func fakeHook(t *testing.T, path, exit string) string {
 	t.Helper()
 	seen := path + ".seen"
-	script := "#!/bin/sh\n{ echo \"args=$*\"; echo \"gomaxprocs=$GOMAXPROCS\"; cat; } > '" + seen + "'\necho out; echo err >&2\nexit " + exit + "\n"
+	script := "#!/bin/sh\n{ echo \"args=$*\"; echo \"gomaxprocs=$GOMAXPROCS via=$MEW_HOOK_VIA\"; cat; } > '" + seen + "'\necho out; echo err >&2\nexit " + exit + "\n"
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestShim(t *testing.T) {
 	if err != nil {
 		t.Fatalf("$MEW_HOME/bin/mew-hook did not run: %v", err)
 	}
-	if want := "args=--agent=codex\ngomaxprocs=1\n" + payload; string(got) != want {
+	if want := "args=--agent=codex\ngomaxprocs=1 via=plugin\n" + payload; string(got) != want {
 		t.Errorf("mew-hook saw %q, want %q", got, want)
 	}
 	if _, err := os.Stat(other); err == nil {

@@ -2655,6 +2655,18 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *De
 					in.AddError((out.At).UnmarshalJSON(data))
 				}
 			}
+		case "via":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Via = string(in.String())
+			}
+		case "paired":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Paired = bool(in.Bool())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -2678,6 +2690,16 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in D
 		const prefix string = ",\"at\":"
 		out.RawString(prefix)
 		out.Raw((in.At).MarshalJSON())
+	}
+	if in.Via != "" {
+		const prefix string = ",\"via\":"
+		out.RawString(prefix)
+		out.String(string(in.Via))
+	}
+	if in.Paired {
+		const prefix string = ",\"paired\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Paired))
 	}
 	out.RawByte('}')
 }

@@ -12,7 +12,8 @@ if [ ! -x "$h" ]; then
 	done
 fi
 if [ -n "$h" ] && [ -x "$h" ]; then
-	# GOMAXPROCS=1: the hook starts faster (hookbin.RunEnv).
-	GOMAXPROCS=1 "$h" "$@" >/dev/null 2>&1
+	# GOMAXPROCS=1: the hook starts faster (hookbin.RunEnv); MEW_HOOK_VIA:
+	# an event that a settings entry of Mew's delivers too is folded once.
+	MEW_HOOK_VIA=plugin GOMAXPROCS=1 "$h" "$@" >/dev/null 2>&1
 fi
 exit 0
