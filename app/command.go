@@ -62,9 +62,28 @@ type selfCommand struct {
 
 // The menu's commands: the same text as in a terminal.
 var (
-	installCommand = selfCommand{Name: "Install Hooks", Args: []string{"install"}}
+	// Install Hooks first lists the changes (planCommand) and asks; only
+	// the person's Install runs installCommand.
+	planCommand    = selfCommand{Name: "Install Hooks", Args: []string{"install", "--plan"}}
+	installCommand = selfCommand{Name: "Install Hooks", Args: []string{"install", "--yes"}}
 	doctorCommand  = selfCommand{Name: "Doctor", Args: []string{"doctor"}}
 )
+
+// planHeading starts `mew install --plan`'s list when there is something
+// to change.
+const planHeading = "`mew install` will make these changes:"
+
+// consentDialog turns the plan's dialog into the question: with changes
+// listed, an Install button that runs install; otherwise the dialog as it
+// is (nothing to change, or the plan failed).
+func consentDialog(d dialog, install func()) dialog {
+	if d.Failed || !strings.HasPrefix(d.Text, planHeading) {
+		return d
+	}
+	d.Text += "\n\nMew changes nothing until you choose Install Hooks: Install the Listed Changes in Mew's menu."
+	d.Confirm, d.OnConfirm = "Install", install
+	return d
+}
 
 // runSelf runs exe (this mew) with c's arguments and returns the dialog
 // that reports it. It blocks: call it off the main thread.

@@ -19,6 +19,10 @@ type dialog struct {
 	Text  string
 	// Failed: shown as a warning.
 	Failed bool
+	// Confirm, when set, is the title of a button next to Cancel: choosing
+	// it runs OnConfirm (main thread).
+	Confirm   string
+	OnConfirm func()
 }
 
 // maxMessages is how many messages the window keeps (the newest first).

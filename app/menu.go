@@ -17,7 +17,8 @@ const (
 	actionJump                              // bring menuItem.SessionID's terminal forward
 	actionShowPanel                         // the person opens the panel
 	actionHidePanel                         // the person closes it
-	actionInstallHooks                      // `mew install`, result in a dialog
+	actionInstallHooks                      // `mew install --plan`: the changes, listed in the message window
+	actionConfirm                           // the person goes ahead with the pending confirmation (install)
 	actionDoctor                            // `mew doctor`, result in a dialog
 	actionShowLog                           // the end of $MEW_HOME/mew.log, in the message window
 	actionToggleSounds                      // the Sounds setting
@@ -55,6 +56,10 @@ type menuState struct {
 	Sounds        bool
 	Notifications toggle
 	Login         loginState
+	// Confirm names the step a message is waiting for the person's
+	// go-ahead on ("Install"); "" for none. The message window has no
+	// buttons (it never takes the keyboard): the menu carries the choice.
+	Confirm string
 }
 
 // Menu limits.
@@ -106,7 +111,13 @@ func buildMenu(st menuState) []menuItem {
 	}
 	items = append(items, sep,
 		menuItem{Title: "Install Hooks…", Action: actionInstallHooks, Enabled: true,
-			ToolTip: "Register Mew's hook with Claude Code (mew install)"},
+			ToolTip: "List what mew install would change, then ask (mew install --plan)"},
+	)
+	if st.Confirm != "" {
+		items = append(items, menuItem{Title: "Install Hooks: " + st.Confirm + " the Listed Changes", Action: actionConfirm, Enabled: true,
+			ToolTip: "Make the changes the message window lists (mew install --yes)"})
+	}
+	items = append(items,
 		menuItem{Title: "Doctor…", Action: actionDoctor, Enabled: true,
 			ToolTip: "Check that Mew can see your sessions (mew doctor)"},
 		menuItem{Title: "Show Log", Action: actionShowLog, Enabled: true,

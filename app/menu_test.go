@@ -184,3 +184,27 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// The message window has no buttons: a go-ahead it waits for (install's
+// listed changes) is a menu item, there only while one is pending.
+func TestMenuOffersThePendingConfirmation(t *testing.T) {
+	find := func(items []menuItem) (menuItem, bool) {
+		for _, it := range items {
+			if it.Action == actionConfirm {
+				return it, true
+			}
+		}
+		return menuItem{}, false
+	}
+	if it, ok := find(buildMenu(menuState{})); ok {
+		t.Fatalf("nothing pending, yet %+v", it)
+	}
+	it, ok := find(buildMenu(menuState{Confirm: "Install"}))
+	if !ok || !it.Enabled || !strings.Contains(it.Title, "Install") {
+		t.Fatalf("pending install: %+v %v", it, ok)
+	}
+	d := consentDialog(commandDialog(planCommand, planHeading+"\nClaude Code:\n  - a change", nil), func() {})
+	if !strings.Contains(d.Text, it.Title) {
+		t.Errorf("the message names %q, the menu shows %q", d.Text, it.Title)
+	}
+}

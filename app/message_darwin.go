@@ -20,6 +20,9 @@ var (
 	messageScroll   appkit.ScrollView
 	messageDelegate *appkit.WindowDelegate
 	messageMade     bool
+	// pendingConfirm is the last message that waits for the person's
+	// go-ahead, chosen from the menu; zero for none.
+	pendingConfirm dialog
 )
 
 // Message window size, in points.
@@ -78,6 +81,9 @@ func makeMessageWindow() {
 // every other, without activating Mew; main thread. Safe inside a
 // main-queue block: nothing here waits.
 func showDialog(d dialog) {
+	if d.OnConfirm != nil {
+		pendingConfirm = d // the menu offers the go-ahead (menuState.Confirm)
+	}
 	logger.Printf("%s: %s", d.Title, oneLine(d.Text, 300)) // the log keeps every message; the window the latest
 	messages.Add(d)
 	w, ok := messages.Window()

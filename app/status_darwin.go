@@ -73,6 +73,7 @@ func fillMenu(menu appkit.Menu) {
 		Sounds:        settings.Sounds,
 		Notifications: notifyState().Toggle,
 		Login:         loginStatus(),
+		Confirm:       pendingConfirm.Confirm,
 	})
 	menu.RemoveAllItems()
 	for _, it := range items {
@@ -104,7 +105,12 @@ func menuAction(it menuItem) {
 	case actionHidePanel:
 		apply(ctrl.HidePanel(now))
 	case actionInstallHooks:
-		runSelfInBackground(installCommand)
+		askInstallInBackground()
+	case actionConfirm:
+		if run := pendingConfirm.OnConfirm; run != nil {
+			pendingConfirm = dialog{}
+			run()
+		}
 	case actionDoctor:
 		runSelfInBackground(doctorCommand)
 	case actionShowLog:
@@ -127,6 +133,16 @@ func saveSettings() {
 	if err := writeSettings(mewHome, settings); err != nil {
 		showDialog(dialog{Title: "Mew could not save its settings", Text: err.Error(), Failed: true})
 	}
+}
+
+// askInstallInBackground lists what `mew install` would change (off the
+// main thread) and asks; Install runs it.
+func askInstallInBackground() {
+	exe := exePath
+	go func() {
+		d := consentDialog(runSelf(context.Background(), exe, planCommand), func() { runSelfInBackground(installCommand) })
+		mainAsync(func() { showDialog(d) })
+	}()
 }
 
 // runSelfInBackground runs `mew install` or `mew doctor` on a goroutine

@@ -1,6 +1,8 @@
 package hookbin_test
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -65,7 +67,25 @@ func BenchmarkHookProcess(b *testing.B) {
 		{bin: hook, stdin: pre, env: env},
 		{bin: hook, stdin: codexPre, env: installed, args: []string{"--agent=codex"}},
 	}
+	// Every run gets a payload of its own (a counter in a field the hook
+	// ignores): the same payload again within hookbin.DuplicateWindow is a
+	// duplicate delivery, which the hook drops without writing.
+	bodies := map[string][]byte{}
+	for _, p := range programs {
+		if _, ok := bodies[p.stdin]; !ok {
+			data, err := os.ReadFile(p.stdin)
+			if err != nil {
+				b.Fatal(err)
+			}
+			bodies[p.stdin] = bytes.TrimRight(data, "}\n")
+		}
+	}
+	seq := 0
 	run := func(p *program) time.Duration {
+		seq++
+		if err := os.WriteFile(p.stdin, fmt.Appendf(slices.Clip(bodies[p.stdin]), `,"mew_bench_seq":%d}`, seq), 0o600); err != nil {
+			b.Fatal(err)
+		}
 		f, err := os.Open(p.stdin)
 		if err != nil {
 			b.Fatal(err)

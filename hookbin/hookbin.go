@@ -8,6 +8,8 @@ package hookbin
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"os"
 	"strings"
@@ -69,7 +71,27 @@ type Options struct {
 	BadArg string
 
 	flight *inFlight
+	sum    string // digest of the payload (duplicate deliveries)
 }
+
+// ViaEnv names who ran the hook: Mew's plugins' hook script sets it to
+// "plugin"; a settings entry leaves it unset. An event delivered through
+// both ways is folded once; two deliveries through one way are two events
+// (a repeated prompt, a status back to busy). An environment variable, not
+// an argument: an older mew-hook ignores it rather than the event.
+const ViaEnv = "MEW_HOOK_VIA"
+
+// DuplicateWindow is how soon the same payload through the other way
+// counts as the same event delivered twice: the agent starts both hooks of one event at once,
+// but on a loaded machine one can reach its first instruction seconds
+// after the other (with 2 s, one event of a real Claude Code session was
+// folded twice under a load average of ~100). Within Deadline: a later
+// delivery would be dropped anyway.
+const DuplicateWindow = 5 * time.Second
+
+// recentDeliveries is how many payload digests a record keeps: enough for
+// the deliveries of a few events that overlap.
+const recentDeliveries = 8
 
 // inFlight is how far the hook got, for the log line at the deadline.
 type inFlight struct {
@@ -183,6 +205,8 @@ func readEvent(o *Options) *reducer.Event {
 		o.Log.Printf("-", "payload of %d bytes is over the %d byte limit; ignored", int64(len(payload))+n, reducer.MaxPayload)
 		return nil
 	}
+	sum := sha256.Sum256(payload)
+	o.sum = hex.EncodeToString(sum[:12])
 	ev := new(reducer.Event)
 	odd, err := reducer.ParseFor(o.agent(), payload, ev)
 	if err != nil {
@@ -225,12 +249,27 @@ func record(o *Options, ev *reducer.Event) {
 	}
 	now, mono := o.Now, o.Mono
 	agent := o.agent()
+	duplicate := false
+	via := o.Getenv(ViaEnv)
 	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
+		if rec.Hook != nil && o.sum != "" {
+			for i, d := range rec.Hook.Recent {
+				if d.Sum == o.sum && d.Via != via && !d.Paired && now.Sub(d.At).Abs() < DuplicateWindow {
+					duplicate = true
+					rec.Hook.Recent[i].Paired = true // a third delivery is an event again
+					return true
+				}
+			}
+		}
 		rec.Agent = agent
 		if rec.Hook == nil {
 			rec.Hook = new(session.HookState)
 		}
 		reducer.FoldMono(rec.Hook, ev, now, mono)
+		rec.Hook.Recent = append(rec.Hook.Recent, session.Delivery{Sum: o.sum, At: now, Via: via})
+		if n := len(rec.Hook.Recent); n > recentDeliveries {
+			rec.Hook.Recent = append(rec.Hook.Recent[:0], rec.Hook.Recent[n-recentDeliveries:]...)
+		}
 		if proc == nil && rec.Process == nil && reducer.FromPlugin(agent) {
 			// A plugin's first event of a session that began without
 			// one (OpenCode continuing a session sends no
@@ -245,6 +284,9 @@ func record(o *Options, ev *reducer.Event) {
 	})
 	if err == nil {
 		o.flight.recorded.Store(true)
+	}
+	if duplicate {
+		o.Log.Printf(ev.SessionID, "%s came twice (Mew's plugin and a settings entry both run the hook); the second is ignored", clipForLog(ev.Name))
 	}
 	if note != "" {
 		o.Log.Printf(ev.SessionID, "%s", note)

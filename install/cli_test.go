@@ -78,7 +78,7 @@ func TestCommandLine(t *testing.T) {
 		t.Fatal("--dry-run wrote")
 	}
 
-	out, errOut, code = c.run("install")
+	out, errOut, code = c.run("install", "--yes")
 	if code != 0 || !strings.Contains(out, "Registered Mew's hook for 15 events") {
 		t.Fatalf("install: %d\n%s%s", code, out, errOut)
 	}
@@ -122,7 +122,7 @@ func TestCommandLine(t *testing.T) {
 		t.Fatalf("doctor after install: %d\n%s", code, out)
 	}
 
-	out, _, code = c.run("install")
+	out, _, code = c.run("install", "--yes")
 	if got, _ := os.ReadFile(settings); code != 0 || !bytes.Equal(got, installed) || !strings.Contains(out, "already registered") {
 		t.Fatalf("second install: %d %s", code, out)
 	}
@@ -139,7 +139,7 @@ func TestCommandLine(t *testing.T) {
 	// A broken settings file: refused, named, untouched, exit 1.
 	broken := "{\n  \"model\": \"opus\",\n}\n"
 	os.WriteFile(settings, []byte(broken), 0o644)
-	_, errOut, code = c.run("install")
+	_, errOut, code = c.run("install", "--yes")
 	if got, _ := os.ReadFile(settings); code != 1 || string(got) != broken || !strings.Contains(errOut, settings) || !strings.Contains(errOut, "not valid JSON: line 3") {
 		t.Fatalf("install on broken JSON: %d %q", code, errOut)
 	}
@@ -203,7 +203,7 @@ func TestCommandLineCodex(t *testing.T) {
 		"HOME=" + home, "CODEX_HOME=" + codexHome, "MEW_HOME=" + mewHome, "PATH=/usr/bin:/bin",
 	}}
 
-	out, errOut, code := c.run("install")
+	out, errOut, code := c.run("install", "--yes")
 	if code != 0 || !strings.Contains(out, "Claude Code:\n") || !strings.Contains(out, "Codex:\n") ||
 		!strings.Contains(out, "Registered Mew's hook for 10 events in "+hooks) || !strings.Contains(out, `"Hooks need review"`) {
 		t.Fatalf("install: %d\n%s%s", code, out, errOut)

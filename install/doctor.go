@@ -108,9 +108,13 @@ func Doctor(o DoctorOptions) []Finding {
 	}
 	for i, a := range agents {
 		var want Want
-		if a.Plugin != nil {
+		switch {
+		case a.Plugin != nil:
 			checkPlugin(o, a, add)
-		} else {
+		case a.Name == Claude.Name && checkClaudePlugin(o, add),
+			a.Name == Codex.Name && checkCodexPlugin(o, add):
+			// Mew's plugin delivers the agent's events.
+		default:
 			var err error
 			if want, err = a.Want(o.Env); err != nil {
 				add(Problem, "%v", err)

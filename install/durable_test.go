@@ -38,6 +38,9 @@ func TestSettingsReplacedDurably(t *testing.T) {
 		trace := filepath.Join(t.TempDir(), "trace")
 		cmd := exec.Command(strace, "-f", "-qq", "-y", "-o", trace,
 			"-e", "trace=fsync,fdatasync,rename,renameat,renameat2,link,linkat", mew, command)
+		if command == "install" {
+			cmd.Args = append(cmd.Args, "--yes")
+		}
 		cmd.Env = env
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", command, err, out)

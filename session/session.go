@@ -123,6 +123,22 @@ type HookState struct {
 	// Unknown lists event names and notification kinds this Mew does not
 	// know (capped): recorded as seen, never an error.
 	Unknown []string `json:"unknown,omitempty"`
+	// Recent are digests of the newest payloads folded in (capped): the
+	// hook drops the same payload coming right after through the other
+	// way, one event delivered twice (Mew's plugin and a settings entry of
+	// Mew's both run the hook), even with another event's delivery in
+	// between. The same payload again through the same way is an event.
+	Recent []Delivery `json:"recent,omitempty"`
+}
+
+// Delivery is one payload the hook folded in: its digest, when it came,
+// who ran the hook (Via: "plugin" for Mew's agent plugin, "" for a
+// settings entry), and whether the other one's delivery of it came too.
+type Delivery struct {
+	Sum    string    `json:"sum"`
+	At     time.Time `json:"at"`
+	Via    string    `json:"via,omitempty"`
+	Paired bool      `json:"paired,omitempty"`
 }
 
 // PendingTool is a tool call that started (PreToolUse or PermissionRequest)

@@ -2417,6 +2417,33 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ho
 				}
 				in.Delim(']')
 			}
+		case "recent":
+			if in.IsNull() {
+				in.Skip()
+				out.Recent = nil
+			} else {
+				in.Delim('[')
+				if out.Recent == nil {
+					if !in.IsDelim(']') {
+						out.Recent = make([]Delivery, 0, 1)
+					} else {
+						out.Recent = []Delivery{}
+					}
+				} else {
+					out.Recent = (out.Recent)[:0]
+				}
+				for !in.IsDelim(']') {
+					var v24 Delivery
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						(v24).UnmarshalEasyJSON(in)
+					}
+					out.Recent = append(out.Recent, v24)
+					in.WantComma()
+				}
+				in.Delim(']')
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -2526,11 +2553,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v24, v25 := range in.Subagents {
-				if v24 > 0 {
+			for v25, v26 := range in.Subagents {
+				if v25 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v25))
+				out.String(string(v26))
 			}
 			out.RawByte(']')
 		}
@@ -2540,11 +2567,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v26, v27 := range in.Finished {
-				if v26 > 0 {
+			for v27, v28 := range in.Finished {
+				if v27 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v27))
+				out.String(string(v28))
 			}
 			out.RawByte(']')
 		}
@@ -2554,11 +2581,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v28, v29 := range in.Pending {
-				if v28 > 0 {
+			for v29, v30 := range in.Pending {
+				if v29 > 0 {
 					out.RawByte(',')
 				}
-				(v29).MarshalEasyJSON(out)
+				(v30).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -2573,11 +2600,25 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v30, v31 := range in.Unknown {
-				if v30 > 0 {
+			for v31, v32 := range in.Unknown {
+				if v31 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v31))
+				out.String(string(v32))
+			}
+			out.RawByte(']')
+		}
+	}
+	if len(in.Recent) != 0 {
+		const prefix string = ",\"recent\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v33, v34 := range in.Recent {
+				if v33 > 0 {
+					out.RawByte(',')
+				}
+				(v34).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -2608,7 +2649,107 @@ func (v *HookState) UnmarshalJSON(data []byte) error {
 func (v *HookState) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonA818f49aDecodeGithubComMewDevMewSession10(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Choice) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Delivery) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "sum":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Sum = string(in.String())
+			}
+		case "at":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.At).UnmarshalJSON(data))
+				}
+			}
+		case "via":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Via = string(in.String())
+			}
+		case "paired":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Paired = bool(in.Bool())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Delivery) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"sum\":"
+		out.RawString(prefix[1:])
+		out.String(string(in.Sum))
+	}
+	{
+		const prefix string = ",\"at\":"
+		out.RawString(prefix)
+		out.Raw((in.At).MarshalJSON())
+	}
+	if in.Via != "" {
+		const prefix string = ",\"via\":"
+		out.RawString(prefix)
+		out.String(string(in.Via))
+	}
+	if in.Paired {
+		const prefix string = ",\"paired\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Paired))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v Delivery) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v Delivery) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *Delivery) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *Delivery) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
+}
+func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Choice) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2644,7 +2785,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Ch
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Choice) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in Choice) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2664,27 +2805,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in C
 // MarshalJSON supports json.Marshaler interface
 func (v Choice) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession12(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Choice) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession12(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Choice) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession12(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Choice) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession12(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Ancestor) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession13(in *jlexer.Lexer, out *Ancestor) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2726,7 +2867,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *An
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in Ancestor) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession13(out *jwriter.Writer, in Ancestor) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2751,23 +2892,23 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in A
 // MarshalJSON supports json.Marshaler interface
 func (v Ancestor) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession12(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession13(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Ancestor) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession12(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession13(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Ancestor) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession12(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession13(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Ancestor) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession12(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession13(l, v)
 }

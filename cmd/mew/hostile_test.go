@@ -210,7 +210,7 @@ func TestHostileSettingsNeverReachTheTerminal(t *testing.T) {
 	}
 	os.MkdirAll(cfg, 0o700)
 	os.WriteFile(filepath.Join(cfg, "settings.json"), settings, 0o600)
-	for _, args := range [][]string{{"doctor"}, {"install", "--dry-run"}, {"install"}, {"doctor"}, {"uninstall", "--dry-run"}, {"uninstall"}} {
+	for _, args := range [][]string{{"doctor"}, {"install", "--dry-run"}, {"install", "--yes"}, {"doctor"}, {"uninstall", "--dry-run"}, {"uninstall"}} {
 		out, errOut, _ := c.run(t, args...)
 		what := strings.Join(args, " ")
 		if os.Getenv("MEW_SHOW") != "" {

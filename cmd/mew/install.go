@@ -57,14 +57,19 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("install", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
+	yes := fl.Bool("yes", false, "make the changes listed without asking (for scripts)")
+	planOnly := fl.Bool("plan", false, "only list the changes, write nothing (what the panel asks with)")
+	plugin := fl.Bool("plugin", false, "Claude Code: install Mew's plugin ("+install.PluginID+") instead of editing settings.json")
 	hook := fl.String("hook", "", "the mew-hook binary to install (default: the one next to mew)")
 	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--hook PATH] [--agent NAME]")
+		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--plan] [--yes] [--plugin] [--hook PATH] [--agent NAME]")
 		fmt.Fprintln(stderr, "Copies mew-hook to $MEW_HOME/bin and registers it with each agent found installed:")
-		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), Codex in $CODEX_HOME/hooks.json (~/.codex),")
+		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), or with --plugin as Mew's plugin in")
+		fmt.Fprintln(stderr, "$CLAUDE_CONFIG_DIR/skills/mew (no settings file changes); Codex in $CODEX_HOME/hooks.json (~/.codex),")
 		fmt.Fprintln(stderr, "Gemini CLI in ~/.gemini/settings.json; for OpenCode and Amp it writes a plugin file of its own")
 		fmt.Fprintln(stderr, "($XDG_CONFIG_HOME/opencode/plugins/mew.js, $XDG_CONFIG_HOME/amp/plugins/mew.ts; ~/.config by default).")
+		fmt.Fprintln(stderr, "It lists every change first and asks; without a terminal to ask on it changes nothing unless --yes.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -95,24 +100,85 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew install: %v\n", err)
 		return 2
 	}
+	steps := planSteps(env, agents, *plugin)
+
+	// First the whole list, computed by dry runs; nothing is written
+	// before the person said yes.
 	code := 0
-	for i, a := range agents {
-		agentHeader(stdout, agents, a)
-		hookSrc := src
-		if i > 0 {
-			hookSrc = "" // copied with the first agent
+	var plan []install.Planned
+	for i := range steps {
+		st := &steps[i]
+		if err := st.run(src, true); err != nil {
+			fmt.Fprintf(stderr, "mew install: %v\n", err)
+			code = 1
+			st.failed = true
+			continue
 		}
-		rep, err := install.Install(install.Options{Env: env, Agent: a, HookSource: hookSrc, DryRun: *dry})
+		plan = append(plan, st.plan()...)
+	}
+	if *planOnly {
+		if len(plan) == 0 {
+			fmt.Fprintln(stdout, nothingToChange)
+		} else {
+			fmt.Fprintln(stdout, planHeading)
+			install.WritePlan(stdout, plan)
+		}
+		return code
+	}
+	if *dry {
+		for _, st := range steps {
+			if !st.failed {
+				agentHeader(stdout, agents, st.agent)
+				st.report(stdout, env, src, true)
+			}
+		}
+		if len(plan) > 0 {
+			fmt.Fprintln(stdout, "In short, `mew install` would:")
+			install.WritePlan(stdout, plan)
+		}
+		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
+		return code
+	}
+	if len(plan) == 0 {
+		for _, st := range steps {
+			if !st.failed {
+				agentHeader(stdout, agents, st.agent)
+				st.report(stdout, env, src, false)
+			}
+		}
+		return code
+	}
+	fmt.Fprintln(stdout, planHeading)
+	install.WritePlan(stdout, plan)
+	if !*yes {
+		ok, err := askConsent(stdout)
 		if err != nil {
+			fmt.Fprintf(stderr, "mew install: nothing was changed: %v; run `mew install --yes` to make the changes listed above (`--dry-run` shows them in full)\n", err)
+			return 1
+		}
+		if !ok {
+			fmt.Fprintln(stdout, "Nothing was changed.")
+			return 1
+		}
+	}
+	var done []install.Planned
+	for i := range steps {
+		st := &steps[i]
+		if st.failed {
+			continue
+		}
+		agentHeader(stdout, agents, st.agent)
+		if err := st.run(src, false); err != nil {
 			// One agent's file refused leaves the others to do.
 			fmt.Fprintf(stderr, "mew install: %v\n", err)
 			code = 1
 			continue
 		}
-		reportInstall(stdout, env, a, src, rep, *dry)
+		st.report(stdout, env, src, false)
+		done = append(done, st.plan()...)
 	}
-	if *dry {
-		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
+	if err := install.RecordInstalled(env.MewHome, done, time.Now()); err != nil {
+		fmt.Fprintf(stderr, "mew install: cannot keep the list of what was installed: %v\n", err)
 	}
 	return code
 }
@@ -202,6 +268,15 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 		}
 		reportUninstall(stdout, rep, *dry)
 		wrote = wrote || rep.Wrote
+		if rep.Wrote && !*dry {
+			_ = install.ForgetInstalled(env.MewHome, rep.Settings)
+		}
+		if a.Name == install.Claude.Name && !uninstallClaudePlugin(stdout, stderr, env, *dry) {
+			code = 1
+		}
+		if a.Name == install.Codex.Name && install.CodexPluginEnabled(env) {
+			fmt.Fprintf(stdout, "Mew's plugin %s is installed through Codex, which keeps that in its config.toml: `codex plugin remove %s` takes it out.\n", install.PluginID, install.PluginID)
+		}
 	}
 	if *dry {
 		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
@@ -341,7 +416,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	o.Codex, _ = programs.LookPath("codex")
 	o.LookPath = programs.LookPath
 	os.Setenv("PATH", programs.SearchPath())
-	findings := install.Doctor(o)
+	findings := append(install.Doctor(o), install.DoctorInstalled(env.MewHome)...)
 	if !*local {
 		findings = append(findings, doctorRemotes(env.MewHome)...)
 	}

@@ -88,7 +88,7 @@ func TestRemoteStatusOverRealSSH(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "remote box (127.0.0.1): reachable; it runs mew") || !strings.Contains(out, "problem  remote box (127.0.0.1): "+filepath.Join(w.ClaudeDir, "settings.json")+" does not exist") {
 		t.Errorf("mew doctor before installing there (exit %d):\n%s", code, out)
 	}
-	inst := exec.Command(w.Mew, "install")
+	inst := exec.Command(w.Mew, "install", "--yes")
 	inst.Env = append(os.Environ(), w.Env...)
 	if b, err := inst.CombinedOutput(); err != nil {
 		t.Fatalf("mew install there: %v\n%s", err, b)

@@ -331,7 +331,7 @@ func prepare(o Options) (*Run, string, error) {
 
 // mewInstall runs `mew install` in the isolated home, the way a person would.
 func (r *Run) mewInstall() error {
-	args := []string{"install"}
+	args := []string{"install", "--yes"}
 	if a := r.Opts.Agent; a != "" && a != "claude" {
 		args = append(args, "--agent", a)
 	}

@@ -1,0 +1,64 @@
+package hookbin_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/store"
+)
+
+// One event delivered by both of Mew's ways at once (its plugin, with
+// MEW_HOOK_VIA=plugin, and a settings entry) is folded once, even with
+// another event's deliveries in between; the same payload twice through
+// one way is two events (a prompt typed again, a status back to busy:
+// OpenCode's plugin sends those), and so is a third delivery.
+func TestDuplicateDeliveryIgnored(t *testing.T) {
+	home := t.TempDir()
+	st := store.Store{Home: home}
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	prompt := `{"session_id":"d1","hook_event_name":"UserPromptSubmit","prompt":"hi","cwd":"/p"}`
+	stop := `{"session_id":"d1","hook_event_name":"Stop","cwd":"/p"}`
+	deliver := func(payload, via string, at time.Time) {
+		hookbin.Run(hookbin.Options{
+			Stdin: strings.NewReader(payload), Now: at, Pid: 50,
+			Getenv: func(k string) string {
+				if k == hookbin.ViaEnv {
+					return via
+				}
+				return ""
+			},
+			Procs: hostProcs{}, Store: st, Log: &hookbin.Log{}, LockTimeout: time.Second,
+		})
+	}
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	for i, c := range []struct {
+		what    string
+		payload string
+		via     string
+		at      time.Time
+		want    int
+	}{
+		{"the plugin's delivery", prompt, "plugin", ms(0), 1},
+		{"the settings entry's delivery of it", prompt, "", ms(30), 1},
+		{"a third delivery: another event", prompt, "", ms(40), 2},
+		{"the other way's delivery of that one, its clock a little behind", prompt, "plugin", ms(35), 2},
+		{"another event through the settings entry", stop, "", ms(100), 3},
+		{"the prompt again through the plugin, before Stop's pair", prompt, "plugin", ms(110), 4},
+		{"Stop's plugin delivery", stop, "plugin", ms(120), 4},
+		{"the prompt's settings delivery", prompt, "", ms(130), 4},
+		{"the same payload twice through one way", stop, "", ms(200), 5},
+		{"and again through it", stop, "", ms(210), 6},
+		{"the other way's copy after the window", stop, "plugin", ms(210).Add(hookbin.DuplicateWindow), 7},
+	} {
+		deliver(c.payload, c.via, c.at)
+		rec, err := st.Load("d1")
+		if err != nil || rec.Hook == nil {
+			t.Fatalf("no record: %v", err)
+		}
+		if got := rec.Hook.EventCount; got != c.want {
+			t.Fatalf("step %d, %s: %d events folded, want %d", i, c.what, got, c.want)
+		}
+	}
+}

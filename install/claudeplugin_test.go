@@ -1,0 +1,41 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var updatePlugin = flag.Bool("update-plugin", false, "rewrite plugins/mew/hooks/*.json from the reducer's events")
+
+// The plugin's hooks files are what PluginHooks makes of the reducer's
+// events: a new event reaches the plugin too (go test ./install -run
+// TestPluginHooksFiles -update-plugin rewrites them).
+func TestPluginHooksFiles(t *testing.T) {
+	for _, a := range []Agent{Claude, Codex} {
+		want, err := PluginHooks(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join("..", "plugins", "mew", filepath.FromSlash(PluginHooksFile(a)))
+		if *updatePlugin {
+			if err := os.WriteFile(p, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is not what PluginHooks makes of the reducer's events (run with -update-plugin):\n%s", p, want)
+		}
+		quoted, _ := json.Marshal(PluginHookCommand(a))
+		if !bytes.Contains(got, quoted) {
+			t.Errorf("%s does not run %s", p, PluginHookCommand(a))
+		}
+	}
+}
