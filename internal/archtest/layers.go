@@ -43,6 +43,7 @@ var Placement = map[string]Layer{
 	"proctree":   Shared,
 	"rules":      Shared,
 	"assets":     Shared,
+	"usage":      Shared,
 	"internal":   Shared,
 	"reducer":    Reducer,
 	"store":      Store,
