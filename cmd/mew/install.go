@@ -54,8 +54,9 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	dry := fl.Bool("dry-run", false, "show the change and write nothing")
 	hook := fl.String("hook", "", "the mew-hook binary to install (default: the one next to mew)")
 	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
+	statusline := fl.Bool("statusline", false, "also make Mew Claude Code's statusline source: it runs your own statusline command and records usage and quota (asked when run in a terminal)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--hook PATH] [--agent NAME]")
+		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--hook PATH] [--agent NAME] [--statusline]")
 		fmt.Fprintln(stderr, "Copies mew-hook to $MEW_HOME/bin and registers it with each agent found installed:")
 		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), Codex in $CODEX_HOME/hooks.json (~/.codex),")
 		fmt.Fprintln(stderr, "Gemini CLI in ~/.gemini/settings.json; for OpenCode and Amp it writes a plugin file of its own")
@@ -105,6 +106,9 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		reportInstall(stdout, env, a, src, rep, *dry)
+		if a.Name == install.Claude.Name && offerStatusline(*statusline, *dry, env, stdout) && !installStatusline(env, *dry, stdout, stderr) {
+			code = 1
+		}
 	}
 	if *dry {
 		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
@@ -189,6 +193,9 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 	code, wrote := 0, false
 	for _, a := range agents {
 		agentHeader(stdout, agents, a)
+		if a.Name == install.Claude.Name && !uninstallStatusline(env, *dry, stdout, stderr) {
+			code = 1
+		}
 		rep, err := install.Uninstall(install.Options{Env: env, Agent: a, DryRun: *dry})
 		if err != nil {
 			fmt.Fprintf(stderr, "mew uninstall: %v\n", err)
