@@ -219,6 +219,10 @@ func apply(e effects) {
 	if len(e.Alerts) > 0 {
 		ring(e.Alerts)
 	}
+	for _, q := range e.QuotaAlerts {
+		logger.Print(q.Message(time.Local))
+		playSound(board.QuotaSound)
+	}
 	if e.Icon != nil {
 		setStatusIcon(*e.Icon)
 	}

@@ -145,6 +145,9 @@ func UsageNote(s session.Shown) string {
 	return strings.Join(parts, " ")
 }
 
+// QuotaSound is the panel's sound for a quota alert.
+const QuotaSound = "Sosumi"
+
 // QuotaAlert says a quota window passed the person's threshold.
 type QuotaAlert struct {
 	Bar QuotaBar
