@@ -94,7 +94,7 @@ func Run(stdout, stderr io.Writer) int {
 	if exePath, err = executable(); err != nil {
 		logger.Printf("cannot find this executable: %v", err)
 	}
-	ctrl = newController(board.DefaultConfig())
+	ctrl = newController(settings.boardConfig())
 	// Sessions on other machines (`mew remote add`), followed over ssh.
 	hub, err := remote.ForHome(mewHome)
 	if err != nil {
