@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/session"
@@ -67,11 +68,7 @@ func RunStatusline(o StatuslineOptions) int {
 	command := personsCommand(o.Store)
 	var child *exec.Cmd
 	if len(bytes.TrimSpace(command)) > 0 {
-		shell := o.Shell
-		if shell == "" {
-			shell = "/bin/sh"
-		}
-		child = exec.Command(shell, "-c", string(command))
+		child = personsProcess(string(bytes.TrimSpace(command)), o.Shell)
 		child.Stdin, child.Stdout, child.Stderr = bytes.NewReader(input), o.Stdout, o.Stderr
 		if err := child.Start(); err != nil {
 			child = nil
@@ -97,6 +94,46 @@ func RunStatusline(o StatuslineOptions) int {
 	case <-time.After(statusRecordGrace):
 	}
 	return code
+}
+
+// personsProcess is the person's command as the shell would run it. A
+// command that is one plain word (a script's path, the common case) is
+// started directly, as the shell would exec it: a second shell costs a
+// millisecond on every redraw.
+func personsProcess(command, shell string) *exec.Cmd {
+	if plainWord(command) {
+		if rest, ok := strings.CutPrefix(command, "~/"); ok {
+			if home := os.Getenv("HOME"); home != "" {
+				command = filepath.Join(home, rest)
+			}
+		}
+		if !strings.HasPrefix(command, "~") {
+			return exec.Command(command)
+		}
+	}
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	return exec.Command(shell, "-c", command)
+}
+
+// plainWord: nothing in s that a shell would treat specially (no blanks,
+// quotes, variables, globs, redirections, separators).
+func plainWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ',' || c == ':' || c == '@' || c == '%':
+		case c == '~' && i == 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // personsCommand reads the command Mew's statusline wraps; nil for none.

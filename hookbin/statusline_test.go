@@ -92,3 +92,17 @@ func TestStatuslineWithoutPersonsCommandPrintsNothing(t *testing.T) {
 		t.Error("no usage recorded")
 	}
 }
+
+func TestStatuslinePlainPathRunsLikeTheShell(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "line.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\nprintf 'from %s\\n' \"$0\"\n"), 0o755)
+	for _, command := range []string{script, script + " ", "'" + script + "'", "sh " + script} {
+		st := statusStore(t, command, false)
+		var out bytes.Buffer
+		code := hookbin.RunStatusline(hookbin.StatuslineOptions{Stdin: bytes.NewReader(nil), Stdout: &out, Stderr: &out, Store: st, Now: time.Now()})
+		if code != 0 || out.String() != "from "+script+"\n" {
+			t.Errorf("%q: code %d, out %q", command, code, out.String())
+		}
+	}
+}
