@@ -198,7 +198,7 @@ func (q *quotaAlerter) update(bars []QuotaBar) []QuotaAlert {
 // Quota strip of the frame: one line per bar under the rows.
 const (
 	quotaLineH = 11
-	quotaBarW  = 60
+	quotaBarW  = 48
 )
 
 // QuotaHeight is how much taller bars make a frame.
@@ -221,9 +221,13 @@ func WithQuotas(f Frame, bars []QuotaBar, loc *time.Location) Frame {
 	texts := append([]Text(nil), f.Texts...)
 	y := f.H + 2
 	rects = append(rects, Rect{0, f.H, f.W, 1, t.Header})
+	whoW := 0
+	for _, b := range bars {
+		whoW = max(whoW, min(len([]rune(b.Who())), 14))
+	}
 	for _, b := range bars {
 		x := 4
-		label := fmt.Sprintf("%-14s %-4s", text.Clip(b.Who(), 14), b.Window)
+		label := fmt.Sprintf("%-*s %-4s", whoW, text.Clip(b.Who(), 14), b.Window)
 		texts = append(texts, Text{X: x, Y: y + 1, S: label, Color: t.Text, Size: assets.GlyphH})
 		x += len([]rune(label))*assets.GlyphAdv + 4
 		fill := t.Working

@@ -101,7 +101,7 @@ func TestWithQuotasGrowsTheFrame(t *testing.T) {
 	}
 	var over bool
 	for _, r := range g.Rects[len(f.Rects):] {
-		if r.Color == assets.Theme.Waiting && r.W == 57 {
+		if r.Color == assets.Theme.Waiting && r.W == 46 {
 			over = true
 		}
 	}
