@@ -123,7 +123,7 @@ func (b QuotaBar) PercentText() string {
 func (b QuotaBar) TextBar(n int) string {
 	filled := 0
 	if !b.Reset {
-		filled = int(math.Round(math.Min(b.Percent, 100) / 100 * float64(n)))
+		filled = int(math.Round(clampPercent(b.Percent) / 100 * float64(n)))
 	}
 	return strings.Repeat("█", filled) + strings.Repeat("░", n-filled)
 }
@@ -239,7 +239,7 @@ func WithQuotas(f Frame, bars []QuotaBar, loc *time.Location) Frame {
 		}
 		rects = append(rects, Rect{x, y + 1, quotaBarW, 8, t.Wall})
 		if !b.Reset {
-			w := int(math.Round(math.Min(b.Percent, 100) / 100 * quotaBarW))
+			w := int(math.Round(clampPercent(b.Percent) / 100 * quotaBarW))
 			rects = append(rects, Rect{x, y + 1, w, 8, fill})
 		}
 		x += quotaBarW + 4
@@ -254,4 +254,13 @@ func WithQuotas(f Frame, bars []QuotaBar, loc *time.Location) Frame {
 	f.Rects, f.Texts = rects, texts
 	f.H += QuotaHeight(bars)
 	return f
+}
+
+// clampPercent bounds a percentage for drawing: a session file anyone can
+// write may say -5 or 1e9.
+func clampPercent(p float64) float64 {
+	if math.IsNaN(p) {
+		return 0
+	}
+	return math.Max(0, math.Min(p, 100))
 }

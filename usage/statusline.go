@@ -71,7 +71,9 @@ func FromClaude(data []byte, now time.Time) (id string, u session.Usage, err err
 		u.ContextSize = cw.ContextWindowSize
 	}
 	if c := cw.CurrentUsage; c != nil {
-		u.ContextUsed = c.InputTokens + c.CacheCreationInputTokens + c.CacheReadInputTokens
+		if used := c.InputTokens + c.CacheCreationInputTokens + c.CacheReadInputTokens; used > 0 {
+			u.ContextUsed = used
+		}
 	}
 	if t := cw.TotalInputTokens + cw.TotalOutputTokens; t > 0 {
 		u.TotalTokens = t
