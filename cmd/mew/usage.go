@@ -26,7 +26,7 @@ func init() {
 // usageReport is `mew usage --json`.
 type usageReport struct {
 	Accounts []mewusage.Account `json:"accounts"`
-	Sessions []sessionUsage  `json:"sessions"`
+	Sessions []sessionUsage     `json:"sessions"`
 }
 
 type sessionUsage struct {
