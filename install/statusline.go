@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/store"
@@ -245,21 +244,17 @@ func statuslineCommandOf(v []byte) string {
 	return s.Command
 }
 
-// mewStatusline is the statusLine value Mew writes: its command, keeping
-// the person's padding (how Claude Code indents the line).
+// mewStatusline is the statusLine value Mew writes: the person's own
+// value with only its command replaced (their padding, refreshInterval,
+// hideVimModeIndicator and layout stay), or a fresh one.
 func mewStatusline(old []byte, command string) []byte {
-	var prev struct {
-		Padding *json.Number `json:"padding"`
-	}
-	json.Unmarshal(old, &prev)
 	cmd, _ := json.Marshal(command)
-	v := `{"type": "command", "command": ` + string(cmd)
-	if prev.Padding != nil {
-		if _, err := strconv.ParseFloat(string(*prev.Padding), 64); err == nil {
-			v += `, "padding": ` + string(*prev.Padding)
+	if isObject(bytes.TrimSpace(old)) {
+		if v, err := setTopMember(old, "command", cmd); err == nil {
+			return v
 		}
 	}
-	return []byte(v + "}")
+	return []byte(`{"type": "command", "command": ` + string(cmd) + `}`)
 }
 
 // topMember is the raw value of the top-level key in doc.

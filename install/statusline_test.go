@@ -99,3 +99,21 @@ func TestStatuslineRefusesBadSettings(t *testing.T) {
 		t.Fatalf("changed: %s", got)
 	}
 }
+
+func TestStatuslineKeepsThePersonsOptions(t *testing.T) {
+	env := testEnv(t)
+	writeSettings(t, env, `{"statusLine": {"type": "command", "command": "a.sh", "padding": 0, "refreshInterval": 5, "hideVimModeIndicator": true}}`, 0o644)
+	if _, err := InstallStatusline(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	v := string(mustMember(t, readFile(t, env.SettingsPath())))
+	command, _ := StatuslineCommand(env.MewHome, env.Home)
+	for _, want := range []string{`"padding": 0`, `"refreshInterval": 5`, `"hideVimModeIndicator": true`} {
+		if !strings.Contains(v, want) {
+			t.Errorf("lost %s: %s", want, v)
+		}
+	}
+	if statuslineCommandOf([]byte(v)) != command {
+		t.Errorf("command: %s", v)
+	}
+}
