@@ -5,8 +5,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mew-dev/mew/session"
@@ -82,6 +84,16 @@ func RunStatusline(o StatuslineOptions) int {
 	}()
 	code := 0
 	if child != nil {
+		// Claude Code stops a statusline command that runs too long: the
+		// stop reaches the person's command as it did without Mew.
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+		defer signal.Stop(sigs)
+		go func() {
+			if s, ok := <-sigs; ok {
+				child.Process.Signal(s)
+			}
+		}()
 		if err := child.Wait(); err != nil {
 			code = 1
 			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() > 0 {

@@ -3,11 +3,16 @@ package hookbin_test
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -105,4 +110,42 @@ func TestStatuslinePlainPathRunsLikeTheShell(t *testing.T) {
 			t.Errorf("%q: code %d, out %q", command, code, out.String())
 		}
 	}
+}
+
+// A statusline stopped by Claude Code (SIGTERM to Mew's command) stops the
+// person's command too, as it would without Mew.
+func TestStatuslineStopReachesPersonsCommand(t *testing.T) {
+	hook, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	pidFile := filepath.Join(home, "pid")
+	os.WriteFile(filepath.Join(home, hookbin.StatuslineCommandFile), []byte(`echo $$ > '`+pidFile+`'; exec sleep 60`), 0o600)
+	cmd := exec.Command(hook, hookbin.StatuslineFlag)
+	cmd.Env = append(os.Environ(), "MEW_HOME="+home)
+	cmd.Stdin = strings.NewReader(`{}`)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for deadline := time.Now().Add(10 * time.Second); pid == 0 && time.Now().Before(deadline); {
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		if pid == 0 {
+			time.Sleep(10 * time.Millisecond) // the child writes its pid; nothing to wait on
+		}
+	}
+	if pid == 0 {
+		t.Fatal("the person's command never started")
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+	t.Fatal("the person's command outlived Mew's")
 }
