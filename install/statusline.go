@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -348,4 +349,23 @@ func deleteTopMember(doc []byte, key string) ([]byte, error) {
 		return doc, err
 	}
 	return removeMember(doc, obj, i), nil
+}
+
+// checkStatusline is `mew doctor`'s word on the statusline source: only
+// when it is installed (it is the person's choice, not a fault when off),
+// and a warning when Mew's record of the person's statusLine is gone
+// (uninstall could not give it back).
+func checkStatusline(env Env, add addFunc) {
+	if !StatuslineInstalled(env) {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(env.MewHome, statuslineRecordName)); err != nil {
+		add(Warning, "Mew's statusline source is Claude Code's statusLine, but %s is missing: `mew uninstall` cannot give your own statusLine back", filepath.Join(env.MewHome, statuslineRecordName))
+		return
+	}
+	if c, _ := readStatuslineCommand(env.MewHome); c != "" {
+		add(OK, "Mew's statusline source records Claude Code's usage and runs your statusline command: %s", text.OneLine(c, 120))
+	} else {
+		add(OK, "Mew's statusline source records Claude Code's usage (you had no statusline command of your own)")
+	}
 }

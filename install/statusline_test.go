@@ -117,3 +117,17 @@ func TestStatuslineKeepsThePersonsOptions(t *testing.T) {
 		t.Errorf("command: %s", v)
 	}
 }
+
+func TestDoctorSaysStatuslineSource(t *testing.T) {
+	env, _ := installed(t)
+	if fs := Doctor(DoctorOptions{Env: env}); len(find(fs, "statusline")) != 0 {
+		t.Fatalf("a finding about a statusline never installed:\n%s", dump(fs))
+	}
+	writeSettings(t, env, string(readFile(t, env.SettingsPath())), 0o644)
+	if _, err := InstallStatusline(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	expectFinding(t, Doctor(DoctorOptions{Env: env}), OK, "you had no statusline command of your own")
+	os.Remove(filepath.Join(env.MewHome, statuslineRecordName))
+	expectFinding(t, Doctor(DoctorOptions{Env: env}), Warning, "cannot give your own statusLine back")
+}
