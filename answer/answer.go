@@ -36,6 +36,29 @@ type Terminal interface {
 	Type(ctx context.Context, live Live) error
 }
 
+// A PromptReader is a Terminal that reads its prompt itself and gives
+// only that, not its rows (a `mew run` wrapper: its socket answers any
+// local process). Do checks the prompt it reports (CheckShown) instead of
+// a frame, and never calls its Read.
+type PromptReader interface {
+	ReadPrompt(ctx context.Context) (Shown, error)
+}
+
+// Shown is a prompt as a PromptReader reports it: the screen's state (as
+// the store holds it) and the keys each of its choices types.
+type Shown struct {
+	Screen session.ScreenState
+	Keys   map[session.Choice][]string
+}
+
+// A FrameTyper types and reads, in one step, the frame the keys went to
+// (tmux: one command list, capture-pane then send-keys, with no output of
+// the pane read in between). Do checks that frame after typing: a prompt
+// that changed since the check is reported (Changed), never answered.
+type FrameTyper interface {
+	TypeRead(ctx context.Context, live Live) (rules.Frame, error)
+}
+
 // ErrNotTyped is what a Terminal's Type wraps when it refused to type
 // (it checked the prompt itself and found another): nothing was typed.
 var ErrNotTyped = errors.New("typed nothing")
@@ -68,6 +91,9 @@ const (
 	// Failed: reading or typing did not work; nothing typed unless
 	// Result.Keys says so.
 	Failed Outcome = "failed"
+	// Changed: the keys were typed, but the terminal showed another prompt
+	// as they went or right after: they may have answered it.
+	Changed Outcome = "changed"
 	// NoTerminal: Mew cannot type into this session's terminal; the person
 	// answers there.
 	NoTerminal Outcome = "no-terminal"
@@ -147,7 +173,8 @@ func sleep(ctx context.Context, d time.Duration) {
 type Live struct {
 	Rule   string
 	Prompt string
-	Keys   []string // the keys of the wanted choice
+	Choice session.Choice // the wanted choice, as drawn
+	Keys   []string       // its keys
 }
 
 // Check decides whether the frame still shows the prompt w was chosen on:
@@ -186,8 +213,40 @@ func Check(set *rules.Set, f rules.Frame, w Want) (Live, error) {
 				return live, fmt.Errorf("the rules give %q as a key for %q", k, o.Label)
 			}
 		}
-		live.Keys = o.Keys
+		live.Choice, live.Keys = w.Choice, o.Keys
 		return live, nil
+	}
+	return live, fmt.Errorf("the prompt on the terminal offers no choice %d %q", w.Choice.N, w.Choice.Label)
+}
+
+// CheckShown is Check for a prompt a PromptReader reported.
+func CheckShown(set *rules.Set, s Shown, w Want) (Live, error) {
+	if set == nil {
+		return Live{}, fmt.Errorf("Mew has no screen rules for %q", w.Agent)
+	}
+	if set.Answer == nil {
+		return Live{}, fmt.Errorf("the %s rules say nothing about answering its prompts", set.Agent)
+	}
+	st := s.Screen
+	if st.State != session.ScreenBlocked {
+		what := st.State
+		if what == "" || what == session.ScreenUnknown {
+			what = "nothing Mew recognises"
+		}
+		return Live{}, fmt.Errorf("the terminal shows no prompt now (%s): it was answered there, or went away", what)
+	}
+	live := Live{Rule: st.Rule, Prompt: st.Prompt}
+	if w.Rule != "" && st.Rule != w.Rule {
+		return live, fmt.Errorf("the terminal shows another prompt now (%s, not %s)", st.Rule, w.Rule)
+	}
+	if w.Prompt != "" && st.Prompt != w.Prompt {
+		return live, fmt.Errorf("the prompt on the terminal changed since it was shown: %s", firstDiff(w.Prompt, st.Prompt))
+	}
+	for _, c := range st.Choices {
+		if c == w.Choice {
+			live.Choice, live.Keys = c, s.Keys[c]
+			return live, nil
+		}
 	}
 	return live, fmt.Errorf("the prompt on the terminal offers no choice %d %q", w.Choice.N, w.Choice.Label)
 }
@@ -213,7 +272,10 @@ func firstDiff(was, now string) string {
 // Do answers on term: it reads the screen, checks it (Check), waits until
 // the prompt has been up for Settle, reads and checks again, types the
 // choice's keys, and reads until the prompt is gone or Confirm passed.
-// It never types when a check fails or a read fails before typing.
+// It never types when a check fails or a read fails before typing. A
+// terminal that then shows another prompt is reported as Changed: the
+// next question, or the keys went to a prompt that changed under them;
+// Mew cannot tell which, so it never calls that answered.
 func Do(ctx context.Context, term Terminal, set *rules.Set, w Want, o Options) Result {
 	o.fill()
 	res := Result{Started: o.Now()}
@@ -222,6 +284,13 @@ func Do(ctx context.Context, term Terminal, set *rules.Set, w Want, o Options) R
 		return res
 	}
 	read := func() (Live, error) {
+		if pr, ok := term.(PromptReader); ok {
+			s, err := pr.ReadPrompt(ctx)
+			if err != nil {
+				return Live{}, fmt.Errorf("reading the terminal: %w", err)
+			}
+			return CheckShown(set, s, w)
+		}
 		f, err := term.Read(ctx)
 		if err != nil {
 			return Live{}, fmt.Errorf("reading the terminal: %w", err)
@@ -245,43 +314,87 @@ func Do(ctx context.Context, term Terminal, set *rules.Set, w Want, o Options) R
 	}
 	res.Rule, res.Prompt = live.Rule, live.Prompt
 	res.Typed = o.Now()
-	if err := term.Type(ctx, live); errors.Is(err, ErrNotTyped) {
+	keys := strings.Join(live.Keys, " ")
+	var typedOn *rules.Frame
+	if ft, ok := term.(FrameTyper); ok {
+		f, err := ft.TypeRead(ctx, live)
+		if errors.Is(err, ErrNotTyped) {
+			return fail(Refused, "%v", err)
+		} else if err != nil {
+			res.Keys = live.Keys
+			return fail(Failed, "typing %s failed: %v", keys, err)
+		}
+		typedOn = &f
+	} else if err := term.Type(ctx, live); errors.Is(err, ErrNotTyped) {
 		return fail(Refused, "%v", err)
 	} else if err != nil {
 		// Part of the keys may have gone: say so.
 		res.Keys = live.Keys
-		return fail(Failed, "typing %s failed: %v", strings.Join(live.Keys, " "), err)
+		return fail(Failed, "typing %s failed: %v", keys, err)
 	}
 	res.Keys = live.Keys
+	if typedOn != nil {
+		// The frame the keys went to, read in the same step as typing.
+		if now, err := Check(set, *typedOn, w); err != nil || now.Rule != live.Rule || now.Prompt != live.Prompt {
+			why := "it shows no prompt"
+			if err != nil {
+				why = err.Error()
+			}
+			return fail(Changed, "typed %s for %q, but the terminal had changed as they went (%s): look at the terminal", keys, w.Choice.Label, why)
+		}
+	}
 	deadline := res.Typed.Add(o.Confirm)
 	for {
 		o.Sleep(ctx, o.Poll)
 		now := o.Now()
-		if gone(ctx, term, set, live) {
+		switch after(ctx, term, set, live) {
+		case promptGone:
 			res.Gone = now
 			return fail(Answered, "answered %d %q: the prompt went away after %v", w.Choice.N, w.Choice.Label, now.Sub(res.Typed).Round(time.Millisecond))
+		case promptChanged:
+			return fail(Changed, "typed %s for %q, and the terminal shows another prompt now: the agent's next question, or the keys went to a prompt that changed under them: look at the terminal", keys, w.Choice.Label)
 		}
 		if !now.Before(deadline) || ctx.Err() != nil {
-			return fail(Stuck, "typed %s for %q, but the prompt is still there after %v", strings.Join(live.Keys, " "), w.Choice.Label, o.Confirm)
+			return fail(Stuck, "typed %s for %q, but the prompt is still there after %v", keys, w.Choice.Label, o.Confirm)
 		}
 	}
 }
 
-// gone reports whether the prompt answered is off the screen: it is not
-// blocked, or blocked on another prompt (the next question). A screen that
-// cannot be read is not proof of anything.
-func gone(ctx context.Context, term Terminal, set *rules.Set, was Live) bool {
-	f, err := term.Read(ctx)
-	if err != nil {
-		return false
+// What a terminal shows after an answer was typed.
+const (
+	promptThere   = iota // the same prompt, or nothing readable
+	promptGone           // no prompt
+	promptChanged        // another prompt
+)
+
+// after reads what the terminal shows after typing the answer to was. A
+// screen that cannot be read, or is half drawn, is not proof of anything.
+func after(ctx context.Context, term Terminal, set *rules.Set, was Live) int {
+	var state, rule, prompt string
+	if pr, ok := term.(PromptReader); ok {
+		s, err := pr.ReadPrompt(ctx)
+		if err != nil {
+			return promptThere
+		}
+		state, rule, prompt = s.Screen.State, s.Screen.Rule, s.Screen.Prompt
+	} else {
+		f, err := term.Read(ctx)
+		if err != nil {
+			return promptThere
+		}
+		res := set.Classify(f)
+		state, rule = res.State, res.Rule
+		if res.State == session.ScreenBlocked {
+			prompt, _ = screen.Prompt(set, f.Rows, res)
+		}
 	}
-	res := set.Classify(f)
-	if res.State == session.ScreenUnknown {
-		return false // half drawn: look again
+	switch {
+	case state == "" || state == session.ScreenUnknown:
+		return promptThere // half drawn: look again
+	case state != session.ScreenBlocked:
+		return promptGone
+	case rule != was.Rule || prompt != was.Prompt:
+		return promptChanged
 	}
-	if res.State != session.ScreenBlocked {
-		return true
-	}
-	prompt, _ := screen.Prompt(set, f.Rows, res)
-	return res.Rule != was.Rule || prompt != was.Prompt
+	return promptThere
 }

@@ -198,11 +198,14 @@ func TestDoReportsAPromptThatStays(t *testing.T) {
 	if res := Do(context.Background(), term, claude, seen(t, bash, 1), clk.opts()); res.Outcome != Stuck {
 		t.Errorf("blank after typing: %+v", res)
 	}
-	// The next question of the same dialog is another prompt: answered.
+	// Another prompt after the keys: the next question, or the prompt
+	// changed under them (a dialog flipping between two commands). Mew
+	// cannot tell: changed, never answered, and the keys are named.
 	next := strings.Replace(bash, "touch made-by-claude", "touch second", 1)
 	clk = &clock{now: time.Unix(100, 0)}
 	term = &fakeTerm{before: []string{bash}, after: []string{next}}
-	if res := Do(context.Background(), term, claude, seen(t, bash, 1), clk.opts()); res.Outcome != Answered {
+	if res := Do(context.Background(), term, claude, seen(t, bash, 1), clk.opts()); res.Outcome != Changed || strings.Join(res.Keys, "") != "1" ||
+		!strings.Contains(res.Message, "another prompt") {
 		t.Errorf("next prompt: %+v", res)
 	}
 	// Typing fails: failed, and the keys that may have gone are named.
@@ -247,5 +250,33 @@ func TestLogIsCappedAndPrivate(t *testing.T) {
 	var got Entry
 	if err := json.Unmarshal([]byte(line), &got); err != nil || len([]rune(got.Prompt)) > maxLoggedPrompt || got.Choice.Label != "Yes" {
 		t.Errorf("entry %+v %v", got, err)
+	}
+}
+
+// A prompt with a credential in its command: the log keeps the command,
+// not the secret (the adversarial run found a bearer token in 10/10 lines).
+func TestLogRedactsSecrets(t *testing.T) {
+	path := LogPath(t.TempDir())
+	secrets := []string{"abc123def456ghi789", "sk-live-0123456789abcdefXYZ", "hunter2pass", "s3cr3tvalue", "ghp_0123456789abcdefghijABCDEF", "pa55word",
+		"AKIAABCDEFGHIJKLMNOP", "eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4"}
+	prompt := "Bash command\ncurl -H 'Authorization: Bearer abc123def456ghi789' https://api.x/v1\n" +
+		"OPENAI_API_KEY=sk-live-0123456789abcdefXYZ run\nmysql --password=hunter2pass -u root\n" +
+		`echo '{"client_secret": "s3cr3tvalue"}'` + "\ngit push https://ghp_0123456789abcdefghijABCDEF@github.com/x\n" +
+		"psql postgres://admin:pa55word@db/x\naws AKIAABCDEFGHIJKLMNOP\ncurl -b jwt=eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4\nDo you want to proceed?"
+	e := Entry{At: time.Unix(100, 0), Session: "s1", Agent: "claude", Choice: session.Choice{N: 1, Label: "Yes"}, Prompt: prompt,
+		Outcome: Refused, Message: `typed nothing: the prompt changed: "curl -H 'Authorization: Bearer abc123def456ghi789'" is now "x"`}
+	if err := AppendLog(path, e); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	for _, s := range secrets {
+		if strings.Contains(string(data), s) {
+			t.Errorf("the log keeps %q: %s", s, data)
+		}
+	}
+	for _, keep := range []string{"curl -H", "https://api.x/v1", "mysql --password=", "Do you want to proceed?", "github.com/x"} {
+		if !strings.Contains(string(data), keep) {
+			t.Errorf("the log lost %q: %s", keep, data)
+		}
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mew-dev/mew/internal/text"
@@ -18,11 +20,15 @@ import (
 // `osascript -` as separate arguments), never spliced into script text.
 // Neither launches iTerm2 when it is not running.
 var (
-	// scriptITermRead prints "ok", the session's name (its title) and
-	// its visible contents, one per line, for the session whose unique
-	// ID is item 1 of argv; or a word saying why not.
+	// scriptITermRead prints "ok", the session's height in rows, its name
+	// (its title) and its contents, one per line, for the session whose
+	// unique ID is item 1 of argv; or a word saying why not. `contents`
+	// is the whole scrollback, oldest first, then the screen: the screen
+	// is its last rows lines (ScreenRows), and the rows and the name come
+	// first so that the runner's cap (the head and the tail of a long
+	// output) keeps both them and the screen.
 	scriptITermRead = terminal.ITermScript("unique ID",
-		[]string{`return "ok" & linefeed & (name of s) & linefeed & (contents of s)`})
+		[]string{`return "ok" & linefeed & (rows of s) & linefeed & (name of s) & linefeed & (contents of s)`})
 	// scriptITermWrite types item 2 of argv into the session whose
 	// unique ID is item 1, as if typed (no newline added).
 	scriptITermWrite = terminal.ITermScript("unique ID",
@@ -30,9 +36,55 @@ var (
 		"set typed to item 2 of argv")
 )
 
-// iTermStepTimeout bounds one osascript call (the Automation prompt is
-// the jump's to show: an answer that meets it fails and says so).
-const iTermStepTimeout = 5 * time.Second
+// iTermStepTimeout bounds one osascript call once iTerm2 took Mew's Apple
+// Events; iTermPromptTimeout the first one, which may wait for the person
+// to answer macOS's Automation prompt (jumps use the reveal URL, with no
+// Apple Events, so an answer's read is often Mew's first event to iTerm2;
+// killing it after 5 s made the first answer always fail).
+const (
+	iTermStepTimeout   = 5 * time.Second
+	iTermPromptTimeout = 90 * time.Second
+)
+
+// iTermAllowed: an osascript call to iTerm2 went through in this process,
+// so no Automation prompt can be up for it.
+var iTermAllowed atomic.Bool
+
+// iTermTimeout is the bound of the next call.
+func iTermTimeout(allowed bool) time.Duration {
+	if allowed {
+		return iTermStepTimeout
+	}
+	return iTermPromptTimeout
+}
+
+// maxScreenRows bounds the rows a read keeps (a session reporting a
+// height it cannot have).
+const maxScreenRows = 500
+
+// ScreenRows is the screen of an iTerm2 session from its contents (the
+// scrollback and the screen, oldest first) and its height: the last rows
+// lines, without the blank rows below the last text. A height that is not
+// a number keeps the last maxScreenRows lines.
+func ScreenRows(contents string, rows int) []string {
+	if rows <= 0 || rows > maxScreenRows {
+		rows = maxScreenRows
+	}
+	// The last row's end is not a row (blank rows above it are: they are
+	// the screen's).
+	contents = strings.TrimSuffix(strings.TrimSuffix(contents, "\n"), "\r")
+	// Only the end is split: a 100k-line history costs no 100k strings.
+	// start ends at the newline before the first row kept (-1: all).
+	start := len(contents)
+	for n := 0; n < rows && start >= 0; n++ {
+		start = strings.LastIndexByte(contents[:start], '\n')
+	}
+	out := strings.Split(strings.ReplaceAll(contents[start+1:], "\r", ""), "\n")
+	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
 
 // ITermTerminal is an iTerm2 session, by its unique id, read and typed
 // into through iTerm2's AppleScript (macOS only; type-checked elsewhere).
@@ -52,12 +104,25 @@ func NewITermTerminal(guid string) (*ITermTerminal, error) {
 }
 
 func (t *ITermTerminal) run(ctx context.Context, script string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, iTermStepTimeout)
+	timeout := iTermTimeout(iTermAllowed.Load())
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	var out string
+	var err error
 	if t.Run != nil {
-		return t.Run(ctx, script, args...)
+		out, err = t.Run(ctx, script, args...)
+	} else {
+		out, err = runOsascript(ctx, script, args...)
 	}
-	return runOsascript(ctx, script, args...)
+	switch {
+	case err == nil && (strings.HasPrefix(out, "ok") || strings.HasPrefix(out, "notfound")):
+		// Both come from inside `tell application`: its events went
+		// through ("notrunning" is said before any event is sent).
+		iTermAllowed.Store(true)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return "", fmt.Errorf("osascript gave no answer within %v (is macOS asking whether Mew may control iTerm2?)", timeout)
+	}
+	return out, err
 }
 
 // Read implements Terminal.
@@ -70,32 +135,18 @@ func (t *ITermTerminal) Read(ctx context.Context) (rules.Frame, error) {
 	if status != "ok" {
 		return rules.Frame{}, fmt.Errorf("iTerm2: %s", text.OneLine(status, 40))
 	}
+	height, rest, _ := strings.Cut(rest, "\n")
 	title, contents, _ := strings.Cut(rest, "\n")
-	rows := strings.Split(strings.ReplaceAll(strings.TrimRight(contents, "\n"), "\r", ""), "\n")
-	return rules.Frame{Rows: rows, Title: title}, nil
-}
-
-// keyBytes is what a key sends on a terminal (xterm's sequences).
-var keyBytes = map[string]string{
-	"Enter": "\r", "Escape": "\x1b", "Tab": "\t", "BTab": "\x1b[Z", "Space": " ",
-	"Up": "\x1b[A", "Down": "\x1b[B", "Right": "\x1b[C", "Left": "\x1b[D",
-}
-
-// KeyBytes turns keys into the bytes a terminal sends for them.
-func KeyBytes(keys []string) (string, error) {
-	var b strings.Builder
-	for _, k := range keys {
-		switch {
-		case !rules.ValidKey(k):
-			return "", fmt.Errorf("%q is not a key", k)
-		case len(k) == 1:
-			b.WriteString(k)
-		default:
-			b.WriteString(keyBytes[k])
-		}
+	rows, err := strconv.Atoi(strings.TrimSpace(height))
+	if err != nil {
+		rows = 0 // ScreenRows keeps its bound
 	}
-	return b.String(), nil
+	return rules.Frame{Rows: ScreenRows(contents, rows), Title: title}, nil
 }
+
+// KeyBytes turns keys into the bytes a terminal sends for them
+// (rules.KeyBytes: the `mew run` wrapper types the same).
+func KeyBytes(keys []string) (string, error) { return rules.KeyBytes(keys) }
 
 // Type implements Terminal.
 func (t *ITermTerminal) Type(ctx context.Context, live Live) error {
@@ -117,14 +168,16 @@ func (t *ITermTerminal) Type(ctx context.Context, live Live) error {
 // argv: no shell, no text spliced into the script (terminal.RunProcess: killed
 // with its process group when ctx ends).
 func runOsascript(ctx context.Context, script string, args ...string) (string, error) {
-	out, err := terminal.RunProcess(ctx, append([]string{terminal.OsascriptPath, "-"}, args...), script, nil)
+	// The locale forced: the screen's text is parsed, and an app started
+	// by launchd has no LANG.
+	out, err := terminal.RunProcess(ctx, append([]string{terminal.OsascriptPath, "-"}, args...), script, terminal.LocaleEnv())
 	switch {
 	case err == nil:
 		return out, nil
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "", fmt.Errorf("osascript gave no answer within %v (is macOS asking whether Mew may control iTerm2?)", iTermStepTimeout)
+	case ctx.Err() != nil:
+		return "", ctx.Err()
 	case strings.Contains(err.Error(), "-1743"): // errAEEventNotPermitted
-		return "", errors.New("Mew may not control iTerm2: allow it in System Settings › Privacy & Security › Automation")
+		return "", errors.New(terminal.AutomationRefused("iTerm2"))
 	}
 	return "", errors.New(text.OneLine(err.Error(), 240)) // osascript's words
 }

@@ -96,7 +96,7 @@ func OnRemote(ctx context.Context, r remote.Remote, ssh, id string, c session.Ch
 
 func knownOutcome(o Outcome) bool {
 	switch o {
-	case Answered, Refused, Stuck, Failed, NoTerminal:
+	case Answered, Refused, Stuck, Failed, NoTerminal, Changed:
 		return true
 	}
 	return false

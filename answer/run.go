@@ -9,13 +9,16 @@ import (
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
 	runwrap "github.com/mew-dev/mew/screen/run"
+	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/terminal"
 )
 
 // RunTerminal is a `mew run` wrapper's terminal, through its answer
-// socket: the wrapper reads its screen for Read, and for Type checks,
-// at the moment of writing to the agent's terminal, that the same prompt
-// is still shown (a second guard, in the process that owns the terminal).
+// socket: the wrapper reports its prompt (it is a PromptReader: it gives
+// no rows), and for Type checks, at the moment of writing to the agent's
+// terminal, that the same prompt is still shown and types the keys of
+// the choice named, from its own reading of the screen (a second guard,
+// in the process that owns the terminal).
 type RunTerminal struct {
 	Socket string
 }
@@ -28,28 +31,34 @@ func NewRunTerminal(socket string) (*RunTerminal, error) {
 	return &RunTerminal{Socket: socket}, nil
 }
 
-// Read implements Terminal.
-func (t *RunTerminal) Read(ctx context.Context) (rules.Frame, error) {
+// ReadPrompt implements PromptReader.
+func (t *RunTerminal) ReadPrompt(ctx context.Context) (Shown, error) {
 	resp, err := runwrap.Call(ctx, t.Socket, runwrap.Request{Op: "screen"})
 	if err != nil {
-		return rules.Frame{}, fmt.Errorf("the `mew run` wrapper does not answer: %w", err)
+		return Shown{}, fmt.Errorf("the `mew run` wrapper does not answer: %w", err)
 	}
-	if !resp.OK {
-		return rules.Frame{}, fmt.Errorf("the `mew run` wrapper: %s", text.OneLine(resp.Why, 200))
+	if !resp.OK || resp.Screen == nil {
+		return Shown{}, fmt.Errorf("the `mew run` wrapper: %s", text.OneLine(resp.Why, 200))
 	}
-	if resp.Screen != nil && resp.Screen.Background {
-		return rules.Frame{}, errors.New("the agent is no longer in the foreground of its `mew run` terminal")
+	if resp.Screen.Background {
+		return Shown{}, errors.New("the agent is no longer in the foreground of its `mew run` terminal")
 	}
-	return rules.Frame{Rows: resp.Rows, Title: resp.Title, AgentState: resp.AgentState}, nil
+	s := Shown{Screen: *resp.Screen, Keys: map[session.Choice][]string{}}
+	for _, k := range resp.Keys {
+		s.Keys[session.Choice{N: k.N, Label: k.Label}] = k.Keys
+	}
+	return s, nil
 }
 
-// Type implements Terminal.
+// Read implements Terminal; the wrapper gives no rows (see ReadPrompt).
+func (t *RunTerminal) Read(context.Context) (rules.Frame, error) {
+	return rules.Frame{}, errors.New("a `mew run` wrapper reports its prompt, not its rows")
+}
+
+// Type implements Terminal: it names the choice; the wrapper types its keys.
 func (t *RunTerminal) Type(ctx context.Context, live Live) error {
-	typed, err := KeyBytes(live.Keys)
-	if err != nil {
-		return err
-	}
-	resp, err := runwrap.Call(ctx, t.Socket, runwrap.Request{Op: "type", Rule: live.Rule, Prompt: live.Prompt, Keys: typed})
+	c := live.Choice
+	resp, err := runwrap.Call(ctx, t.Socket, runwrap.Request{Op: "type", Rule: live.Rule, Prompt: live.Prompt, Choice: &c})
 	switch {
 	case err != nil:
 		return fmt.Errorf("the `mew run` wrapper does not answer: %w", err)

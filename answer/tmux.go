@@ -68,26 +68,84 @@ func (t *TmuxTerminal) agentInFront(panePid string) error {
 		return fmt.Errorf("cannot read the foreground job of pane %s: %v", t.Pane, err)
 	}
 	if proctree.IsShell(p.Name) {
+		// `tmux new-session "claude; …"` runs sh -c, which stays the
+		// foreground job with the agent its child (the tmux source lists
+		// the pane so): a shell running a command is no person's prompt.
+		if argv, err := t.Procs.Cmdline(fg); err == nil && runsCommand(argv) {
+			return nil
+		}
 		return fmt.Errorf("a shell (%s) is in the foreground of pane %s: no agent runs there now", p.Name, t.Pane)
 	}
 	return nil
 }
 
-// Type implements Terminal: each key its own send-keys, a character
-// with -l (literally, never read as a key name), a name as the tmux key
-// of that name (rules.ValidKey's names are tmux's).
-func (t *TmuxTerminal) Type(ctx context.Context, live Live) error {
-	for _, k := range live.Keys {
-		if !rules.ValidKey(k) {
-			return fmt.Errorf("%q is not a key", k)
+// runsCommand reports a shell's command line that runs a command string
+// (sh -c '…', bash -lc '…') rather than reading a person's commands.
+func runsCommand(argv []string) bool {
+	for i := 1; i+1 < len(argv); i++ {
+		a := argv[i]
+		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+			return false // the options end here
 		}
-		args := []string{"send-keys", "-t", t.Pane, k}
-		if len(k) == 1 {
-			args = []string{"send-keys", "-t", t.Pane, "-l", k}
-		}
-		if _, err := t.Runner.Run(ctx, args...); err != nil {
-			return err
+		if strings.ContainsRune(a, 'c') {
+			return true
 		}
 	}
-	return nil
+	return false
+}
+
+// Type implements Terminal (TypeRead without the read).
+func (t *TmuxTerminal) Type(ctx context.Context, live Live) error {
+	args, err := t.sendKeys(live.Keys)
+	if err != nil {
+		return err
+	}
+	_, err = t.Runner.Run(ctx, args...)
+	return err
+}
+
+// TypeRead implements FrameTyper. One tmux command list reads the title
+// and the rows, then sends the keys: the server reads no output of the
+// pane between two commands of a list, so the frame returned is the one
+// the keys went to (a separate capture, then send-keys, left 4-76 ms for
+// the prompt to change under the keys).
+func (t *TmuxTerminal) TypeRead(ctx context.Context, live Live) (rules.Frame, error) {
+	send, err := t.sendKeys(live.Keys)
+	if err != nil {
+		return rules.Frame{}, err
+	}
+	args := append([]string{"display-message", "-p", "-t", t.Pane, "#{pane_title}", ";", "capture-pane", "-p", "-t", t.Pane, ";"}, send...)
+	lines, err := t.Runner.Run(ctx, args...)
+	if err != nil || len(lines) == 0 {
+		// Whether the keys went is unknown: the caller says they may have.
+		if err == nil {
+			err = fmt.Errorf("tmux gave no screen")
+		}
+		return rules.Frame{}, err
+	}
+	return rules.Frame{Title: lines[0], Rows: lines[1:]}, nil
+}
+
+// sendKeys is the send-keys commands (a list) that type keys: a
+// character with -l (literally, never read as a key name), a name as the
+// tmux key of that name (rules.ValidKey's names are tmux's).
+func (t *TmuxTerminal) sendKeys(keys []string) ([]string, error) {
+	var args []string
+	for i, k := range keys {
+		if !rules.ValidKey(k) {
+			return nil, fmt.Errorf("%q is not a key", k)
+		}
+		if i > 0 {
+			args = append(args, ";")
+		}
+		if len(k) == 1 {
+			args = append(args, "send-keys", "-t", t.Pane, "-l", k)
+		} else {
+			args = append(args, "send-keys", "-t", t.Pane, k)
+		}
+	}
+	if len(args) == 0 {
+		return nil, fmt.Errorf("no keys to type")
+	}
+	return args, nil
 }

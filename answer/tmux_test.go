@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -145,5 +147,143 @@ func TestTmuxNeverTypesIntoAPaneThatIsNotBlocked(t *testing.T) {
 	}
 	if _, err := NewTmuxTerminal(tmux.Exec{Socket: socket}, "%0; kill-server"); err == nil {
 		t.Error("a hostile pane id was accepted")
+	}
+}
+
+// flipper draws the dialog for "touch file-A", draws file-B instead on
+// SIGUSR1, logs each key with the dialog it was read on, then shows a
+// finished turn.
+const flipper = `#!/bin/bash
+cmd=A
+draw() { printf '\033[2J\033[H● Creating a file\r\n────────────────────────────────────────────────────────────\r\n Bash command\r\n touch file-%s\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. Yes, and always allow access to /p\r\n   3. No\r\n\r\n Esc to cancel · Tab to amend' "$cmd"; }
+trap 'cmd=B; draw' USR1
+draw
+until IFS= read -rsn1 k; do :; done
+printf '%s:%s\n' "$cmd" "$k" >> "$KEYLOG"
+printf '\033[2J\033[H● Done.\r\n\r\n✻ Worked for 1s\r\n❯ \r\n  ⏸ manual mode on · ? for shortcuts'
+sleep 60
+`
+
+// flipAfterRead is a pane whose dialog changes to another command right
+// after Do's check read it, before the keys go: they land on the other
+// command, which must be reported as a changed prompt, never answered.
+type flipAfterRead struct {
+	*TmuxTerminal
+	flip  func()
+	reads int
+}
+
+func (f *flipAfterRead) Read(ctx context.Context) (rules.Frame, error) {
+	fr, err := f.TmuxTerminal.Read(ctx)
+	if f.reads++; f.reads == 1 {
+		f.flip()
+	}
+	return fr, err
+}
+
+func TestTmuxAnswerToAPromptThatChangedIsNotAnswered(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "claude")
+	os.WriteFile(bin, []byte(flipper), 0o755)
+	socket, keylog := filepath.Join(dir, "sock"), filepath.Join(dir, "keys.log")
+	start := func() string {
+		out, err := exec.Command("tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}",
+			"-x", "100", "-y", "20", "-e", "KEYLOG="+keylog, bin).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux: %v: %s", err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	defer exec.Command("tmux", "-S", socket, "kill-server").Run()
+	ctx := context.Background()
+	waitFor := func(term Terminal, text string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if f, err := term.Read(ctx); err == nil && strings.Contains(strings.Join(f.Rows, "\n"), text) {
+				return
+			}
+		}
+		t.Fatalf("the pane never showed %q", text)
+	}
+	keys := func() string { data, _ := os.ReadFile(keylog); return strings.TrimSpace(string(data)) }
+
+	// Unchanged: answered, on the command it was chosen for.
+	pane := start()
+	term, _ := NewTmuxTerminal(tmux.Exec{Socket: socket}, pane)
+	waitFor(term, "Esc to cancel")
+	w := waitPrompt(t, term, 1)
+	if res := Do(ctx, term, claude, w, Options{}); res.Outcome != Answered || keys() != "A:1" {
+		t.Fatalf("%+v; the agent read %q", res, keys())
+	}
+
+	// Changed between the check and the keys.
+	os.Remove(keylog)
+	pane = start()
+	term, _ = NewTmuxTerminal(tmux.Exec{Socket: socket}, pane)
+	waitFor(term, "Esc to cancel")
+	w = waitPrompt(t, term, 1)
+	if !strings.Contains(w.Prompt, "touch file-A") {
+		t.Fatalf("want on %q", w.Prompt)
+	}
+	flip := &flipAfterRead{TmuxTerminal: term, flip: func() {
+		info, err := tmux.Exec{Socket: socket}.Run(ctx, "display-message", "-p", "-t", pane, "#{pane_pid}")
+		if err != nil || len(info) == 0 {
+			t.Fatalf("pane pid: %v", err)
+		}
+		pid, err := strconv.Atoi(info[0])
+		if err != nil {
+			t.Fatalf("pane pid %q", info[0])
+		}
+		syscall.Kill(pid, syscall.SIGUSR1)
+		waitFor(term, "touch file-B")
+	}}
+	res := Do(ctx, flip, claude, w, Options{})
+	t.Logf("%s: %s; the agent read %q", res.Outcome, res.Message, keys())
+	if res.Outcome == Answered {
+		t.Fatalf("reported answered, and the agent read %q", keys())
+	}
+	if k := keys(); k != "" && (res.Outcome != Changed || res.Keys == nil) {
+		t.Fatalf("the agent read %q, but the answer says %s (keys %v)", k, res.Outcome, res.Keys)
+	}
+}
+
+// `tmux new-session "claude; …"`: tmux runs the command with sh -c, which
+// stays the pane's foreground job, the agent its child. The tmux source
+// lists such a pane as answerable; the answer must go through too.
+func TestTmuxAnswersAnAgentRunByAShellCommand(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	bin := fakeagent.Write(t, dir)
+	socket, keylog := filepath.Join(dir, "sock"), filepath.Join(dir, "keys.log")
+	out, err := exec.Command("tmux", "-S", socket, "-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id}",
+		"-x", "100", "-y", "20", "-e", "KEYLOG="+keylog, "-e", "PAUSE=60", bin+"; sleep 60").CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux: %v: %s", err, out)
+	}
+	defer exec.Command("tmux", "-S", socket, "kill-server").Run()
+	pane := strings.TrimSpace(string(out))
+	term, _ := NewTmuxTerminal(tmux.Exec{Socket: socket}, pane)
+	probe := *term
+	probe.Procs = nil // to see the rows whatever the foreground job
+	w := waitPrompt(t, &probe, 1)
+	res := Do(context.Background(), term, claude, w, Options{})
+	if data, _ := os.ReadFile(keylog); res.Outcome != Answered || strings.TrimSpace(string(data)) != "1" {
+		t.Fatalf("%+v; the agent read %q", res, data)
+	}
+}
+
+func TestRunsCommand(t *testing.T) {
+	for argv, want := range map[string]bool{
+		"sh -c claude;sleep": true, "bash -lc claude": true, "/bin/sh -e -c x": true,
+		"bash": false, "bash --norc --noprofile": false, "zsh -l": false, "sh script.sh -c x": false, "sh -c": false,
+	} {
+		if got := runsCommand(strings.Fields(argv)); got != want {
+			t.Errorf("%q: %v", argv, got)
+		}
 	}
 }

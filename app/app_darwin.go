@@ -27,11 +27,13 @@ import (
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/board/act"
+	"github.com/mew-dev/mew/internal/logfile"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // darwinkit rule "AppKit only on the main thread": AppKit must run on the
@@ -51,6 +53,7 @@ var (
 	answers  *act.Answerer
 	sessions *act.Sessions // the latest update's, what the panel shows
 	logger   *log.Logger
+	appLog   *logfile.Log // $MEW_HOME/mew.log
 	// notifyOK: UNUserNotificationCenter may be used (notificationsAvailable).
 	notifyOK  bool
 	notifyWhy string
@@ -72,12 +75,22 @@ var appDelegate *appkit.ApplicationDelegate
 // the main goroutine (cmd/mew's main), which init locked to thread 0.
 func Run(stdout, stderr io.Writer) int {
 	logger = log.New(stderr, "mew app: ", log.LstdFlags)
+	// launchd gives the app no TMUX_TMPDIR: take the login shell's, so
+	// the tmux source looks for the default server where it is.
+	if dir := terminal.LoginTmuxTmpdir(); dir != "" {
+		os.Setenv("TMUX_TMPDIR", dir)
+	}
 	opts, err := monitor.Default()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew app: %v\n", err)
 		return 1
 	}
 	mewHome = opts.Store.Home
+	// Started from Finder or at login, the app's stderr goes nowhere a
+	// person can read: everything it says goes to $MEW_HOME/mew.log too
+	// (Show Log, mew doctor).
+	appLog = logfile.Open(logfile.PathIn(mewHome), "app")
+	logger = log.New(io.MultiWriter(stderr, appLog), "", 0)
 	release, ok, err := acquireInstance(mewHome)
 	switch {
 	case err != nil:
@@ -88,6 +101,7 @@ func Run(stdout, stderr io.Writer) int {
 		return 0
 	}
 	defer release()
+	logStart()
 	if settings, err = loadSettings(mewHome); err != nil {
 		logger.Printf("settings: %v (using the defaults)", err)
 	}
@@ -251,6 +265,12 @@ func answerTo(id string, c session.Choice) {
 			mainAsync(func() { playSound(s) })
 		}
 	})
+}
+
+// logStart says in the log what this run found: the programs the app runs
+// and where they came from (an app has launchd's PATH, not the person's).
+func logStart() {
+	logger.Printf("started: pid %d, %s", os.Getpid(), foundProgramsLine())
 }
 
 // registeredBundle is the Mew.app LaunchServices knows for bundleID, its

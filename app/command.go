@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mew-dev/mew/terminal"
 )
 
 // commandTimeout bounds a subcommand run from the menu: `mew doctor` asks
@@ -113,4 +115,18 @@ func executable() (string, error) {
 		return "", err
 	}
 	return filepath.EvalSymlinks(exe)
+}
+
+// foundProgramsLine says which tmux and agents' CLIs this process found,
+// and where (terminal.LookPath), for the log.
+func foundProgramsLine() string {
+	var parts []string
+	for _, name := range []string{"tmux", "claude", "codex"} {
+		p, err := terminal.LookPath(name)
+		if err != nil {
+			p = "not found"
+		}
+		parts = append(parts, name+": "+p)
+	}
+	return strings.Join(parts, ", ")
 }

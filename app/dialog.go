@@ -1,9 +1,19 @@
 package app
 
-// The dialogs: what the menu's commands report (command.go), how they look
-// and how they are queued (notify_darwin.go shows them).
+import (
+	"fmt"
+	"strings"
+)
 
-// dialog is a message for the person: what an NSAlert shows.
+// The messages: what the menu's commands report (command.go), the log's
+// tail (Show Log), and how they are shown. Never a modal alert: macOS 14+
+// ignores activateIgnoringOtherApps: for an accessory app, so an alert
+// opens behind the person's windows, and while it waits the panel's
+// clicks and the menu do nothing. The darwin side shows messageList's
+// window instead: a non-activating floating panel (message_darwin.go)
+// that stays above other windows and leaves the keyboard where it is.
+
+// dialog is one message for the person.
 type dialog struct {
 	Title string
 	Text  string
@@ -11,54 +21,58 @@ type dialog struct {
 	Failed bool
 }
 
-// alertStyle is an NSAlert's style.
-type alertStyle int
+// maxMessages is how many messages the window keeps (the newest first).
+const maxMessages = 5
 
-const (
-	alertInformational alertStyle = iota // NSAlertStyleInformational
-	alertCritical                        // NSAlertStyleCritical
-)
+// messageList is what the message window shows: the latest messages,
+// newest first, until the person closes it. Main thread only.
+type messageList struct {
+	items []dialog // newest first
+}
 
-// styleOf is the alert style of a dialog: critical for a failure, so it
-// does not look like the success messages.
-func styleOf(d dialog) alertStyle {
+// Add puts d on top, dropping the oldest past maxMessages.
+func (m *messageList) Add(d dialog) {
+	m.items = append([]dialog{d}, m.items...)
+	if len(m.items) > maxMessages {
+		m.items = m.items[:maxMessages]
+	}
+}
+
+// Clear forgets every message: the person closed the window.
+func (m *messageList) Clear() { m.items = nil }
+
+// messageWindow is the window's contents.
+type messageWindow struct {
+	Title string // the newest message's title, marked when it failed
+	Text  string // every message, newest first, each under its title
+}
+
+// Window is what the window shows now; ok is false when there is nothing
+// to show.
+func (m *messageList) Window() (w messageWindow, ok bool) {
+	if len(m.items) == 0 {
+		return messageWindow{}, false
+	}
+	w.Title = windowTitle(m.items[0])
+	var b strings.Builder
+	for i, d := range m.items {
+		if i > 0 {
+			b.WriteString("\n\n────────\n\n")
+		}
+		if i > 0 || len(m.items) > 1 {
+			fmt.Fprintf(&b, "%s\n\n", windowTitle(d))
+		}
+		b.WriteString(d.Text)
+	}
+	w.Text = b.String()
+	return w, true
+}
+
+// windowTitle marks a failure so it does not read like the success
+// messages.
+func windowTitle(d dialog) string {
 	if d.Failed {
-		return alertCritical
+		return "⚠ " + d.Title
 	}
-	return alertInformational
-}
-
-// dialogQueue shows one dialog at a time. A modal alert runs a nested run
-// loop: run inside a main-queue block, the main queue is not serviced until
-// it closes (every update, sound and timer hand-over waits), so the darwin
-// side never shows a dialog from a dispatched block; it queues it here and
-// shows it from a run-loop callback (RunLoop performBlock:). Main thread
-// only.
-type dialogQueue struct {
-	waiting []dialog
-	showing bool
-}
-
-// Add queues d; it reports whether the caller must schedule Next (no
-// dialog is up or scheduled).
-func (q *dialogQueue) Add(d dialog) (schedule bool) {
-	q.waiting = append(q.waiting, d)
-	if q.showing {
-		return false
-	}
-	q.showing = true
-	return true
-}
-
-// Next takes the dialog to show now; ok is false when none waits (and the
-// queue is idle again). Call it from the scheduled callback, and again
-// after each dialog closes.
-func (q *dialogQueue) Next() (d dialog, ok bool) {
-	if len(q.waiting) == 0 {
-		q.showing = false
-		return dialog{}, false
-	}
-	d = q.waiting[0]
-	q.waiting = q.waiting[1:]
-	return d, true
+	return d.Title
 }

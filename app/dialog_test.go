@@ -1,17 +1,22 @@
 package app
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
-func TestFailuresAreCritical(t *testing.T) {
-	if styleOf(dialog{Title: "Doctor", Text: "ok"}) != alertInformational {
-		t.Error("a success must not look like a warning")
-	}
-	if styleOf(dialog{Title: "Doctor failed", Failed: true}) != alertCritical {
-		t.Error("a failure must be critical")
+func TestFailuresAreMarked(t *testing.T) {
+	var m messageList
+	m.Add(dialog{Title: "Doctor", Text: "ok"})
+	if w, _ := m.Window(); w.Title != "Doctor" || w.Text != "ok" {
+		t.Errorf("a success: %+v", w)
 	}
 	// The command dialogs carry Failed through.
-	if d := commandDialog(doctorCommand, "", errFake{}); styleOf(d) != alertCritical {
-		t.Errorf("failed command: %+v", d)
+	m.Add(commandDialog(doctorCommand, "", errFake{}))
+	if w, _ := m.Window(); !strings.HasPrefix(w.Title, "⚠ ") {
+		t.Errorf("a failure must be marked: %+v", w)
 	}
 }
 
@@ -19,30 +24,47 @@ type errFake struct{}
 
 func (errFake) Error() string { return "boom" }
 
-func TestDialogQueueShowsOneAtATime(t *testing.T) {
-	var q dialogQueue
-	if !q.Add(dialog{Title: "a"}) {
-		t.Fatal("the first dialog must be scheduled")
+func TestMessageListNewestFirstAndBounded(t *testing.T) {
+	var m messageList
+	if _, ok := m.Window(); ok {
+		t.Fatal("an empty list shows a window")
 	}
-	if q.Add(dialog{Title: "b"}) {
-		t.Fatal("a second dialog must wait, not schedule another modal")
+	for _, title := range []string{"a", "b", "c", "d", "e", "f"} {
+		m.Add(dialog{Title: title, Text: "text " + title})
 	}
-	d, ok := q.Next()
-	if !ok || d.Title != "a" {
-		t.Fatalf("first: %+v %v", d, ok)
+	w, ok := m.Window()
+	if !ok || w.Title != "f" {
+		t.Fatalf("window %+v %v", w, ok)
 	}
-	if q.Add(dialog{Title: "c"}) {
-		t.Fatal("while a dialog is up, new ones wait")
+	if !strings.HasPrefix(w.Text, "f\n\ntext f") || strings.Contains(w.Text, "text a") || !strings.Contains(w.Text, "text b") {
+		t.Errorf("text:\n%s", w.Text)
 	}
-	for _, want := range []string{"b", "c"} {
-		if d, ok := q.Next(); !ok || d.Title != want {
-			t.Fatalf("next: %+v %v, want %s", d, ok, want)
+	if strings.Index(w.Text, "text e") > strings.Index(w.Text, "text d") {
+		t.Errorf("not newest first:\n%s", w.Text)
+	}
+	m.Clear()
+	if _, ok := m.Window(); ok {
+		t.Error("closed, but still shown")
+	}
+}
+
+// No modal alert anywhere in the app's darwin code (dialog.go says why):
+// a guard, since no test here can run the darwin side.
+func TestNoModalAlertInDarwinCode(t *testing.T) {
+	files, err := filepath.Glob("*_darwin.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no darwin files: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if _, ok := q.Next(); ok {
-		t.Fatal("empty queue gave a dialog")
-	}
-	if !q.Add(dialog{Title: "d"}) {
-		t.Fatal("an idle queue schedules again")
+		// Split so that a grep for the modal call finds only real uses.
+		for _, bad := range []string{"Run" + "Modal", "run" + "Modal", "NewAlert", "ActivateIgnoringOtherApps"} {
+			if strings.Contains(string(data), bad) {
+				t.Errorf("%s uses %s", f, bad)
+			}
+		}
 	}
 }

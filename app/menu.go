@@ -19,6 +19,7 @@ const (
 	actionHidePanel                         // the person closes it
 	actionInstallHooks                      // `mew install`, result in a dialog
 	actionDoctor                            // `mew doctor`, result in a dialog
+	actionShowLog                           // the end of $MEW_HOME/mew.log, in the message window
 	actionToggleSounds                      // the Sounds setting
 	actionToggleNotifications               // the notifications setting
 	actionToggleLogin                       // Launch at login
@@ -108,6 +109,8 @@ func buildMenu(st menuState) []menuItem {
 			ToolTip: "Register Mew's hook with Claude Code (mew install)"},
 		menuItem{Title: "Doctor…", Action: actionDoctor, Enabled: true,
 			ToolTip: "Check that Mew can see your sessions (mew doctor)"},
+		menuItem{Title: "Show Log", Action: actionShowLog, Enabled: true,
+			ToolTip: "What Mew did last: jumps, answers, problems ($MEW_HOME/mew.log)"},
 		sep,
 		menuItem{Title: "Sounds", Action: actionToggleSounds, Enabled: true, Checked: st.Sounds},
 		toggleItem("Notifications", actionToggleNotifications, st.Notifications),

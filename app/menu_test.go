@@ -46,6 +46,7 @@ func TestMenuSessionsThenCommands(t *testing.T) {
 		"---",
 		"Install Hooks…",
 		"Doctor…",
+		"Show Log",
 		"---",
 		"Sounds",
 		"Notifications",

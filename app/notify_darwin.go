@@ -4,7 +4,6 @@ package app
 
 import (
 	"github.com/progrium/darwinkit/macos/appkit"
-	"github.com/progrium/darwinkit/macos/foundation"
 	"github.com/progrium/darwinkit/objc"
 
 	"github.com/mew-dev/mew/board"
@@ -146,39 +145,4 @@ func postNotification(n notification) {
 				logger.Printf("notification %s was not delivered", n.ID)
 			}
 		})
-}
-
-// dialogs are the messages waiting to be shown; main thread only.
-var dialogs dialogQueue
-
-// showDialog queues a message for an alert window; main thread. The alert
-// runs from a one-shot run-loop timer, never inside the caller: callers
-// may be main-queue blocks (mainAsync), and a modal loop inside one keeps
-// the main queue from being serviced until it closes (dialogQueue).
-func showDialog(d dialog) {
-	if !dialogs.Add(d) {
-		return // shown after the ones before it
-	}
-	t := foundation.Timer_TimerWithTimeIntervalRepeatsBlock(0, false, func(foundation.Timer) { runDialogs() })
-	addToTimerModes(t) // the run loop holds a scheduled timer until it fires
-}
-
-// runDialogs shows the queued dialogs one after another; main thread, a
-// run-loop timer callback. Mew is an accessory app, so it comes forward
-// first or the alert opens behind the person's windows.
-func runDialogs() {
-	for d, ok := dialogs.Next(); ok; d, ok = dialogs.Next() {
-		nsApp.ActivateIgnoringOtherApps(true)
-		a := appkit.NewAlert()
-		a.SetMessageText(d.Title)
-		a.SetInformativeText(d.Text)
-		if styleOf(d) == alertCritical {
-			a.SetAlertStyle(appkit.AlertStyleCritical)
-		} else {
-			a.SetAlertStyle(appkit.AlertStyleInformational)
-		}
-		a.AddButtonWithTitle("OK")
-		a.RunModal()       // the 8 Hz timer runs on in the modal panel mode meanwhile
-		nsApp.Deactivate() // the keyboard goes back to the person's app
-	}
 }

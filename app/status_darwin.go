@@ -107,6 +107,8 @@ func menuAction(it menuItem) {
 		runSelfInBackground(installCommand)
 	case actionDoctor:
 		runSelfInBackground(doctorCommand)
+	case actionShowLog:
+		showDialog(readLogDialog(mewHome))
 	case actionToggleSounds:
 		settings.Sounds = !settings.Sounds
 		saveSettings()
@@ -134,6 +136,6 @@ func runSelfInBackground(c selfCommand) {
 	exe := exePath
 	go func() {
 		d := runSelf(context.Background(), exe, c)
-		mainAsync(func() { showDialog(d) }) // queued: shown from a run-loop timer, not this block
+		mainAsync(func() { showDialog(d) })
 	}()
 }

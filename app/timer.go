@@ -10,7 +10,8 @@ package app
 // a mode of that name that never runs, and the panel would freeze on its
 // first frame. A named mode is found by value, so these three work: the
 // default mode, menu tracking (the status menu is open) and modal panels
-// (a dialog is up).
+// (Mew shows none, but a system sheet such as the Automation prompt may
+// run one).
 var timerModes = []string{
 	"kCFRunLoopDefaultMode",      // NSDefaultRunLoopMode
 	"NSEventTrackingRunLoopMode", // NSEventTrackingRunLoopMode (AppKit)

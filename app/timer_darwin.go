@@ -6,16 +6,22 @@ import (
 	"time"
 
 	"github.com/progrium/darwinkit/macos/foundation"
+	"github.com/progrium/darwinkit/objc"
 
 	"github.com/mew-dev/mew/board"
 )
 
 // The 8 Hz timer. Main thread only.
 var (
-	// ticker is retained while it runs (the run loop also holds it until
-	// Invalidate); a new one is made on every start.
-	ticker  foundation.Timer
-	ticking bool
+	// ticker is made once, on the first start, and lives for the app
+	// (darwinkit rule "retained globals"): stopping it moves its next fire
+	// to the distant future, starting it moves it to now. Never a new
+	// timer per start: each would be a new darwinkit block, and darwinkit
+	// v0.5.0 frees a block's Go side when the block is disposed while the
+	// timer may still call it (a use-after-free).
+	ticker     foundation.Timer
+	tickerMade bool
+	ticking    bool
 	// recheck is the one-shot re-evaluation while the timer is stopped.
 	recheck *time.Timer
 )
@@ -27,23 +33,27 @@ func setTicking(on bool) {
 		return
 	}
 	ticking = on
-	if !on {
-		ticker.Invalidate() // the run loop lets go of it
-		old := ticker
-		// Released on a later turn: this may run inside the timer's own
-		// block, and the timer must outlive its callback.
-		mainAsync(func() { old.Release() })
-		return
+	if !tickerMade {
+		tickerMade = true
+		ticker = foundation.Timer_TimerWithTimeIntervalRepeatsBlock(
+			foundation.TimeInterval(board.TickInterval.Seconds()), true,
+			func(foundation.Timer) {
+				if ticking { // a fire already due when it was stopped
+					apply(ctrl.Tick(time.Now()))
+				}
+			})
+		objc.Retain(&ticker)
+		addToTimerModes(ticker) // the run loop holds it too; never invalidated
 	}
-	ticker = foundation.Timer_TimerWithTimeIntervalRepeatsBlock(
-		foundation.TimeInterval(board.TickInterval.Seconds()), true,
-		func(foundation.Timer) { apply(ctrl.Tick(time.Now())) })
-	ticker.Retain() // by hand: a new timer replaces the old one on every start
-	addToTimerModes(ticker)
+	if on {
+		ticker.SetFireDate(foundation.Date_Now())
+	} else {
+		ticker.SetFireDate(foundation.Date_DistantFuture())
+	}
 }
 
 // addToTimerModes schedules t in timerModes, by name: it keeps firing
-// while the status menu is open or a dialog is up. Never
+// while the status menu is open. Never
 // foundation.RunLoopCommonModes (see timerModes: a Go string is a new
 // NSString each call, which CFRunLoop does not take for the common modes).
 func addToTimerModes(t foundation.Timer) {

@@ -90,7 +90,7 @@ func doctorOne(ctx context.Context, r remote.Remote, ssh string, run remote.RunF
 func parseDoctor(s string) []Finding {
 	var out []Finding
 	for _, line := range strings.Split(s, "\n") {
-		word, text, ok := strings.Cut(line, " ")
+		word, said, ok := strings.Cut(line, " ")
 		if !ok {
 			continue
 		}
@@ -105,10 +105,7 @@ func parseDoctor(s string) []Finding {
 		default:
 			continue
 		}
-		out = append(out, Finding{Level: l, Text: clipLong(strings.TrimSpace(text))})
+		out = append(out, Finding{Level: l, Text: text.OneLine(strings.TrimSpace(said), 300)})
 	}
 	return out
 }
-
-// clipLong makes a line from a host safe to print.
-func clipLong(s string) string { return text.OneLine(s, 300) }

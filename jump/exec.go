@@ -140,8 +140,10 @@ func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
 		default:
 			sr.OK = true
 		}
-		if s.Asks != "" && err == nil && !timedOut && !slices.Contains(res.Allowed, s.Asks) {
-			res.Allowed = append(res.Allowed, s.Asks) // the script ran: its events went through
+		// The script ran inside `tell application`: its events went
+		// through. "notrunning" is said before any event is sent.
+		if s.Asks != "" && err == nil && !timedOut && sr.Output != "notrunning" && !slices.Contains(res.Allowed, s.Asks) {
+			res.Allowed = append(res.Allowed, s.Asks)
 		}
 		return sr.Output, sr.OK
 	}
@@ -153,6 +155,9 @@ func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
 	}
 	outer := None
 	for _, s := range p.Outer {
+		if skipStep(s, o.Allowed) {
+			continue
+		}
 		if _, ok := run(s); ok {
 			outer = s.Gives
 			break
@@ -169,6 +174,13 @@ func ExecuteWith(ctx context.Context, ex Exec, p Plan, o Options) Result {
 	}
 	res.Message = message(res)
 	return res
+}
+
+// skipStep says whether an outer step is left out: its application took
+// Mew's Apple Events already, so the AppleScript after it, which can say
+// that it did not find the session, is used instead (Step.OnlyUntilAllowed).
+func skipStep(s Step, allowed func(app string) bool) bool {
+	return s.OnlyUntilAllowed != "" && allowed != nil && allowed(s.OnlyUntilAllowed)
 }
 
 // verifyFront checks that v.BundleID is the frontmost application; when
@@ -251,7 +263,7 @@ func message(r Result) string {
 		case s.TimedOut:
 			detail += fmt.Sprintf("; macOS may be asking whether Mew may control %s: answer the prompt, then click again", s.Asks)
 		case strings.Contains(s.Error, "-1743"): // errAEEventNotPermitted
-			detail += fmt.Sprintf("; Mew may not control %s: allow it in System Settings › Privacy & Security › Automation", s.Asks)
+			detail += "; " + terminal.AutomationRefused(s.Asks)
 		}
 	}
 	if v := p.Verify; v != nil && r.Front != "" && r.Front != v.BundleID {

@@ -74,6 +74,23 @@ func TestTheAutomationPromptGetsTime(t *testing.T) {
 	}
 }
 
+// A script that found the app not running sent it no event: that says
+// nothing about the Automation permission.
+func TestNotRunningIsNotAllowed(t *testing.T) {
+	e := &scripted{answer: func(s Step) (string, error) {
+		if s.ScriptName != "" {
+			return "notrunning\n", nil
+		}
+		if out, ok := frontIs("com.apple.Terminal")(s); ok {
+			return out, nil
+		}
+		return "", nil
+	}}
+	if res := ExecuteWith(context.Background(), e, terminalPlan(), Options{}); len(res.Allowed) != 0 {
+		t.Fatalf("allowed %v after notrunning", res.Allowed)
+	}
+}
+
 func TestAPromptLeftUnansweredIsExplained(t *testing.T) {
 	e := &scripted{answer: func(s Step) (string, error) {
 		if s.ScriptName != "" {
@@ -104,7 +121,7 @@ func TestRefusedAutomationIsExplained(t *testing.T) {
 		return "", nil
 	}}
 	res := ExecuteWith(context.Background(), e, terminalPlan(), Options{})
-	if !strings.Contains(res.Message, "Privacy & Security › Automation") {
+	if !strings.Contains(res.Message, "Privacy & Security › Automation") || !strings.Contains(res.Message, "tccutil reset AppleEvents dev.mew.Mew") {
 		t.Fatalf("%s", res.Message)
 	}
 }

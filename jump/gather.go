@@ -24,6 +24,9 @@ type System struct {
 	Procs proctree.Table // with executable paths
 	// BundleID reads an application bundle's identifier (proctree/bundle.ID).
 	BundleID func(appPath string) (string, error)
+	// BundleVersion reads its version (proctree/bundle.Version); nil: not
+	// known.
+	BundleVersion func(appPath string) (string, error)
 	// Environ reads chosen variables of another process's environment.
 	Environ func(pid int, keys []string) (map[string]string, error)
 	// Tty returns a live process's terminal device.
@@ -37,11 +40,14 @@ type System struct {
 	IsExecutable func(path string) bool
 	Home         string
 	Path         []string // directories searched for tmux, wezterm and kitten
+	// LookPath finds a program the directories above do not have
+	// (terminal.LookPath: the login shell's PATH); nil: none.
+	LookPath func(name string) (string, error)
 }
 
 // clientEnv are the variables of a tmux client's environment that name the
 // tab or pane of the terminal it runs in.
-var clientEnv = []string{"ITERM_SESSION_ID", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "TERM_PROGRAM", "WARP_FOCUS_URL"}
+var clientEnv = []string{"ITERM_SESSION_ID", "TERM_PROGRAM_VERSION", "WEZTERM_PANE", "WEZTERM_UNIX_SOCKET", "KITTY_WINDOW_ID", "KITTY_LISTEN_ON", "TERM_PROGRAM", "WARP_FOCUS_URL"}
 
 // ToolDirs are searched for tmux, wezterm and kitten after the directories
 // of the PATH: an app started from the Finder has a PATH without the package
@@ -379,6 +385,11 @@ func findTool(name string, sys System) string {
 			return p
 		}
 	}
+	if sys.LookPath != nil {
+		if p, err := sys.LookPath(name); err == nil && terminal.ValidPath(p) && sys.executable(p) {
+			return p
+		}
+	}
 	return ""
 }
 
@@ -408,6 +419,12 @@ func gatherForHost(sys System, f *Facts) {
 		kind = KindOfExe(h.Exe)
 	}
 	switch kind {
+	case KindITerm:
+		if sys.GOOS == "darwin" && sys.BundleVersion != nil && terminal.ValidAppPath(h.AppPath) {
+			if v, err := sys.BundleVersion(h.AppPath); err == nil {
+				h.Version = v
+			}
+		}
 	case KindWezTerm:
 		f.Tools.WezTerm = beside("wezterm")
 	case KindKitty:

@@ -348,3 +348,52 @@ func TestGatherCodexGoesToTheTUI(t *testing.T) {
 		t.Fatalf("TUI gone: agent %+v tmux %+v", f.Agent, f.Tmux)
 	}
 }
+
+// An app started from Finder has launchd's PATH: a tool found only by the
+// login shell's PATH (System.LookPath) is still used, and only when it is
+// an executable absolute path.
+func TestFindToolFallsBackToLookPath(t *testing.T) {
+	execs := map[string]bool{"/brew/bin/tmux": true}
+	sys := System{Path: []string{"/usr/bin"}, IsExecutable: func(p string) bool { return execs[p] }}
+	if got := findTool("tmux", sys); got != "" {
+		t.Fatalf("without LookPath: %q", got)
+	}
+	sys.LookPath = func(name string) (string, error) { return "/brew/bin/" + name, nil }
+	if got := findTool("tmux", sys); got != "/brew/bin/tmux" {
+		t.Errorf("findTool = %q, want the login shell's tmux", got)
+	}
+	sys.LookPath = func(string) (string, error) { return "tmux", nil }
+	if got := findTool("tmux", sys); got != "" {
+		t.Errorf("a bare name was taken: %q", got)
+	}
+}
+
+// The iTerm2 version comes from the app's own Info.plist (it may have been
+// updated since the session started): a 3.4 gets no reveal URL.
+func TestGatherReadsTheITermVersion(t *testing.T) {
+	rec := session.Record{ID: "s1", Hook: &session.HookState{Cwd: cwd}, Process: &session.Process{
+		Pid: 1234, StartMs: 1_700_000_000_000, Tty: "/dev/ttys003",
+		Env:  map[string]string{"ITERM_SESSION_ID": "w0t1p0:" + guid, "TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.5.11"},
+		Host: &session.Host{BundleID: "com.googlecode.iterm2", AppPath: "/Applications/iTerm.app", Pid: 880},
+	}}
+	procs := fakeProcs{1234: {Pid: 1234, PPid: 1200, StartMs: 1_700_000_000_000}}
+	sys := macSystem(procs, &fakeTmux{})
+	sys.BundleVersion = func(app string) (string, error) {
+		if app == "/Applications/iTerm.app" {
+			return "3.4.20", nil
+		}
+		return "", os.ErrNotExist
+	}
+	f := Gather(context.Background(), rec, sys)
+	if f.Host == nil || f.Host.Version != "3.4.20" {
+		t.Fatalf("host %+v (%s)", f.Host, f.HostWhy)
+	}
+	if p := Make(f); p.Target.ITermURL != "" || p.Mechanism != "applescript+activate" {
+		t.Errorf("an iTerm2 3.4 got %s (%q)", p.Mechanism, p.Target.ITermURL)
+	}
+	// Not readable: the version the session started under decides.
+	sys.BundleVersion = func(string) (string, error) { return "", os.ErrPermission }
+	if p := Make(Gather(context.Background(), rec, sys)); p.Target.ITermURL == "" {
+		t.Errorf("iTerm2 3.5.11 by $TERM_PROGRAM_VERSION got no reveal URL: %s", p.Why)
+	}
+}

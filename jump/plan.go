@@ -78,6 +78,11 @@ type Step struct {
 	// Kind is how the step reaches its target, set by the planner that
 	// made it; Plan.Mechanism lists the kinds of a plan's steps.
 	Kind StepKind `json:"-"`
+	// OnlyUntilAllowed names an application: the step is skipped once
+	// that application took Mew's Apple Events (Options.Allowed). For a
+	// way that needs no permission but cannot tell whether it reached the
+	// session (iTerm2's reveal URL), ahead of an AppleScript that can.
+	OnlyUntilAllowed string `json:"only_until_allowed,omitempty"`
 }
 
 // StepKind is how a step reaches its target.
@@ -199,6 +204,9 @@ type Host struct {
 	AppPath  string
 	Exe      string // the host's executable (how Linux terminals are known)
 	Pid      int
+	// Version is the application's version (CFBundleShortVersionString),
+	// "" when not known; read for iTerm2 (ITermReveal).
+	Version string
 }
 
 // Tmux is the tmux side of a session that runs in tmux.

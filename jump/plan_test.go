@@ -101,6 +101,12 @@ func planCases() map[string]Facts {
 	f = mac(itermHost(), map[string]string{"ITERM_SESSION_ID": "w0t1p0:" + guid})
 	f.Agent.Alive = false
 	c["iterm-agent-exited"] = f
+	// An iTerm2 before 3.5.0 has no reveal URL: by AppleScript only.
+	f = mac(itermHost(), map[string]string{"ITERM_SESSION_ID": "w0t1p0:" + guid})
+	f.Host.Version = "3.4.23"
+	c["iterm-old-no-reveal"] = f
+	f = mac(itermHost(), map[string]string{"ITERM_SESSION_ID": "w0t1p0:" + guid, "TERM_PROGRAM": "iTerm.app", "TERM_PROGRAM_VERSION": "3.4.19"})
+	c["iterm-old-by-env"] = f
 
 	c["ghostty"] = mac(ghosttyHost(), nil)
 	f = mac(ghosttyHost(), nil)
@@ -258,6 +264,8 @@ func TestPlanPrecisions(t *testing.T) {
 		"iterm-by-id":                {Pane, "open-url+applescript+activate"}, // its own id first: the reveal URL
 		"iterm-hostile-id":           {Pane, "applescript+activate"},          // by tty only
 		"iterm-agent-exited":         {Pane, "open-url+applescript+activate"}, // by id only
+		"iterm-old-no-reveal":        {Pane, "applescript+activate"},          // before 3.5.0: no reveal URL
+		"iterm-old-by-env":           {Pane, "applescript+activate"},          // the version the session started under
 		"ghostty":                    {Pane, "applescript+activate"},
 		"ghostty-agent-exited":       {App, "activate"},
 		"wezterm":                    {Pane, "wezterm-cli+activate"},

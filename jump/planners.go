@@ -180,12 +180,25 @@ func (g *planning) planTerminal() {
 
 // planITerm selects the iTerm2 session: its own id first (the reveal URL
 // selects window, tab and split inside iTerm2, with no Automation
-// prompt), then by AppleScript by id, then by tty.
+// prompt), then by AppleScript by id, then by tty. The URL is left out
+// for an iTerm2 older than 3.5.0 (ITermReveal), and skipped once iTerm2
+// took Mew's Apple Events (Step.OnlyUntilAllowed): iTerm2 ignores a URL
+// with an id it does not know while open(1) still exits 0, where the
+// AppleScript says "notfound" and the next way is tried.
 func (g *planning) planITerm() {
 	pl, p := g.pl, g.p
-	if u := ITermRevealURL(pl.env["ITERM_SESSION_ID"]); u != "" {
+	version := ""
+	if g.f.Host != nil {
+		version = g.f.Host.Version
+	}
+	if version == "" && pl.env["TERM_PROGRAM"] == "iTerm.app" {
+		version = pl.env["TERM_PROGRAM_VERSION"] // at the session's start
+	}
+	useURL, urlWhy := ITermReveal(version)
+	if u := ITermRevealURL(pl.env["ITERM_SESSION_ID"]); u != "" && useURL {
 		p.Target.ITermURL = u
-		p.Outer = append(p.Outer, Step{Name: "iTerm2: reveal the session by its URL", Argv: []string{openPath, u}, Gives: Pane, Kind: StepOpenURL})
+		p.Outer = append(p.Outer, Step{Name: "iTerm2: reveal the session by its URL", Argv: []string{openPath, u},
+			Gives: Pane, Kind: StepOpenURL, OnlyUntilAllowed: g.name})
 	}
 	guid := terminal.ITermSession(pl.env["ITERM_SESSION_ID"])
 	if guid != "" {
@@ -196,8 +209,11 @@ func (g *planning) planITerm() {
 		p.Target.Tty = pl.tty
 		p.Outer = append(p.Outer, g.osa("iterm-by-tty", pl.tty, Pane, "iTerm2: select the session on "+pl.tty))
 	}
-	if p.Target.ITermURL != "" {
-		g.say("iTerm2: its reveal URL (no Automation prompt), else by AppleScript")
+	switch {
+	case p.Target.ITermURL != "":
+		g.say("iTerm2: its reveal URL (no Automation prompt) until iTerm2 took Mew's Apple Events, else by AppleScript")
+	case urlWhy != "" && guid != "":
+		g.say("iTerm2: no reveal URL (%s)", urlWhy)
 	}
 	switch {
 	case guid != "" && pl.tty != "":
@@ -209,6 +225,55 @@ func (g *planning) planITerm() {
 	default:
 		g.say("iTerm2: no session id, and %s; bringing iTerm2 forward only", pl.ttyWhy)
 	}
+}
+
+// iTermRevealSince is the first iTerm2 release with the reveal URL.
+var iTermRevealSince = [3]int{3, 5, 0}
+
+// ITermReveal decides whether a jump tries iTerm2's reveal URL: only an
+// iTerm2 of 3.5.0 or later has it (an older one ignores the URL, and
+// open(1) still exits 0). An unknown version ("", or one that does not
+// start with a number) is taken as a current iTerm2; why says why not.
+func ITermReveal(version string) (use bool, why string) {
+	v, ok := parseVersion(version)
+	if !ok {
+		return true, ""
+	}
+	for i := range v {
+		if v[i] != iTermRevealSince[i] {
+			if v[i] > iTermRevealSince[i] {
+				return true, ""
+			}
+			return false, fmt.Sprintf("iTerm2 %s is older than 3.5.0", text.Clip(version, maxQuoted))
+		}
+	}
+	return true, ""
+}
+
+// parseVersion reads "3.5.4", "3.5.0beta2", "3.4" as three numbers.
+func parseVersion(s string) ([3]int, bool) {
+	var v [3]int
+	parts := strings.SplitN(s, ".", 3)
+	for i, p := range parts {
+		n, digits := 0, 0
+		for _, r := range p {
+			if r < '0' || r > '9' || digits == 9 {
+				break
+			}
+			n, digits = n*10+int(r-'0'), digits+1
+		}
+		if digits == 0 {
+			if i == 0 {
+				return v, false
+			}
+			break
+		}
+		v[i] = n
+		if digits < len(p) {
+			break // "0beta2": the numbers end here
+		}
+	}
+	return v, true
 }
 
 // ITermRevealURL is iTerm2's URL that reveals a session (window, tab and

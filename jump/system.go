@@ -10,6 +10,7 @@ import (
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/proctree/bundle"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/terminal"
 )
 
 // LocalSystem is this machine. The process table is proctree.Lean, the
@@ -19,16 +20,18 @@ import (
 func LocalSystem() System {
 	home, _ := os.UserHomeDir()
 	return System{
-		GOOS:         runtime.GOOS,
-		Procs:        proctree.Lean{WithExe: true},
-		BundleID:     bundle.ID,
-		Environ:      proctree.Environ,
-		Tty:          proctree.Tty,
-		Query:        Query,
-		ReadFile:     readSmallFile,
-		IsExecutable: isExecutable,
-		Home:         home,
-		Path:         filepath.SplitList(os.Getenv("PATH")),
+		GOOS:          runtime.GOOS,
+		Procs:         proctree.Lean{WithExe: true},
+		BundleID:      bundle.ID,
+		BundleVersion: bundle.Version,
+		Environ:       proctree.Environ,
+		Tty:           proctree.Tty,
+		Query:         Query,
+		ReadFile:      readSmallFile,
+		IsExecutable:  isExecutable,
+		Home:          home,
+		Path:          filepath.SplitList(os.Getenv("PATH")),
+		LookPath:      terminal.LookPath,
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 )
@@ -333,7 +334,7 @@ func (wt *watcher) schedule() {
 func (wt *watcher) emit(force bool) bool {
 	o := wt.o
 	shown, recs, errs := wt.world.compute(o, wt.live)
-	wt.exits.follow(recs)
+	wt.exits.follow(recs, func(r session.Record) bool { return wt.live.check(r) == combine.Dead })
 	if i := wt.exits.interval(); i != wt.interval {
 		wt.interval = i
 		wt.ticker.Reset(i)

@@ -19,7 +19,9 @@ cask "mew" do
     strategy :github_latest
   end
 
-  depends_on macos: ">= :ventura"
+  # The symbol alone means this release or later (the ">=" string form prints a
+  # deprecation warning on every upgrade).
+  depends_on macos: :ventura
 
   app "Mew.app"
   # The same executable is the command line: mew status, mew install, ...
@@ -35,9 +37,16 @@ cask "mew" do
   ]
 
   caveats <<~EOS
-    Mew is ad-hoc signed, not notarized. If macOS refuses to open it,
-    allow it once under System Settings > Privacy & Security (Open Anyway),
-    or run: xattr -dr com.apple.quarantine "#{appdir}/Mew.app"
+    This build of Mew is ad-hoc signed, not notarized, so after every
+    install and every upgrade:
+      1. macOS quarantines it again (Homebrew no longer has --no-quarantine):
+         open it once from Finder and allow it under System Settings >
+         Privacy & Security (Open Anyway), or run
+           xattr -dr com.apple.quarantine "#{appdir}/Mew.app"
+      2. macOS no longer lets it control your terminals (jumps and iTerm2
+         answers fail with error -1743) while System Settings still shows
+         the switch on. Reset the permission, then allow it at the prompt:
+           tccutil reset AppleEvents dev.mew.Mew
 
     Run `mew install` to register Mew's hook with Claude Code, and
     `mew uninstall` before removing Mew to take it out again.

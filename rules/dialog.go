@@ -89,6 +89,29 @@ func ValidKey(k string) bool {
 	return len(k) == 1 && (k[0] >= 'a' && k[0] <= 'z' || k[0] >= '0' && k[0] <= '9')
 }
 
+// keyBytes is what a key sends on a terminal (xterm's sequences).
+var keyBytes = map[string]string{
+	"Enter": "\r", "Escape": "\x1b", "Tab": "\t", "BTab": "\x1b[Z", "Space": " ",
+	"Up": "\x1b[A", "Down": "\x1b[B", "Right": "\x1b[C", "Left": "\x1b[D",
+}
+
+// KeyBytes turns keys (ValidKey's) into the bytes a terminal sends for
+// them; any other key is an error.
+func KeyBytes(keys []string) (string, error) {
+	var b strings.Builder
+	for _, k := range keys {
+		switch {
+		case !ValidKey(k):
+			return "", fmt.Errorf("%q is not a key", k)
+		case len(k) == 1:
+			b.WriteString(k)
+		default:
+			b.WriteString(keyBytes[k])
+		}
+	}
+	return b.String(), nil
+}
+
 func validTemplate(k string) bool { return k == "{n}" || k == "{key}" || ValidKey(k) }
 
 type answerSpec struct {

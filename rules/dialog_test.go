@@ -97,7 +97,7 @@ func TestDialogsOfRecordedRuns(t *testing.T) {
 			{3, "No, and tell Codex what to do differently", "Escape"},
 		},
 		"gemini/perm-allow":   {{1, "Allow once", "1"}, {2, "Allow for this session", "2"}, {3, "No, suggest changes (esc)", "3"}},
-		"opencode/perm-allow": {{1, "Allow once", "Enter"}, {2, "Reject", "Escape"}},
+		"opencode/perm-allow": {{1, "Reject", "Escape"}},
 	}
 	book := rules.Embedded()
 	seen := map[string]bool{}
@@ -298,4 +298,20 @@ func FuzzDialog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// OpenCode's selection shows only as a colour: a choice typed as Enter
+// would take whatever is selected, not the choice named.
+func TestOpenCodeChoicesNeverTypeTheSelection(t *testing.T) {
+	set := rules.Embedded().Set("opencode")
+	if set == nil || set.Answer == nil {
+		t.Fatal("no OpenCode answer rules")
+	}
+	for _, f := range set.Answer.Fixed {
+		for _, k := range f.Keys {
+			if k == "Enter" {
+				t.Errorf("%q is typed as %v: Enter takes whatever OpenCode has selected", f.Label, f.Keys)
+			}
+		}
+	}
 }

@@ -109,16 +109,51 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 	}
 
 	ruleLines := tableLines(string(data), "rule")
-	for i, r := range spec.Rules {
-		line := 0
+	lineOfRule := func(i int) int {
 		if i < len(ruleLines) {
-			line = ruleLines[i]
+			return ruleLines[i]
 		}
+		return 0
+	}
+	for i, r := range spec.Rules {
 		rule, err := r.compile()
 		if err != nil {
-			return fail(line, "rule %d: %v", i+1, err)
+			return fail(lineOfRule(i), "rule %d: %v", i+1, err)
 		}
 		set.Rules = append(set.Rules, rule)
+	}
+	// What classifying with the file costs: its patterns in file order,
+	// each with the line it is refused at.
+	type placed struct {
+		p    *Pattern
+		line int
+	}
+	var all []placed
+	add := func(line int, ps ...*Pattern) {
+		for _, p := range ps {
+			if p != nil {
+				all = append(all, placed{p, line})
+			}
+		}
+	}
+	add(lineOfKey(string(data), "turn_end"), set.TurnEnd...)
+	add(lineOfKey(string(data), "sniff.argv"), set.Sniff.Argv...)
+	add(lineOfKey(string(data), "sniff.screen"), set.Sniff.Screen...)
+	add(lineOfKey(string(data), "sniff.title"), set.Sniff.Title...)
+	if a := set.Answer; a != nil {
+		add(lineOfKey(string(data), "answer"), a.Option, a.Skip, a.Top)
+	}
+	for i, r := range spec.Rules {
+		add(lineOfRule(i), r.Screen, r.Title, r.AgentState)
+	}
+	size := 0
+	for n, pl := range all {
+		if n == maxPatterns {
+			return fail(pl.line, "more than %d patterns in one file", maxPatterns)
+		}
+		if size += pl.p.size; size > maxFileProgram {
+			return fail(pl.line, "the patterns up to here compile to %d instructions, over the limit of %d for one file: make them simpler or fewer", size, maxFileProgram)
+		}
 	}
 	set.order()
 	return set, spec.Replace, nil

@@ -14,6 +14,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/mew-dev/mew/internal/text"
@@ -29,10 +30,20 @@ var Precedence = []string{
 }
 
 // Limits that keep a rules file, and classifying a screen with it, small.
+// RE2 runs in time linear in the screen, but times the size of the
+// compiled program: 200 patterns like (\w+\s*){1000}x (6000 instructions
+// each) cost 24 s of CPU a classification. The embedded files' largest
+// pattern is 75 instructions, their largest file about 500.
 const (
-	maxPattern = 1000 // bytes of one pattern
-	maxRules   = 200  // rules in one file
-	maxFile    = 256 << 10
+	maxPattern  = 1000 // bytes of one pattern
+	maxProgram  = 1000 // compiled instructions of one pattern
+	maxRules    = 200  // rules in one file
+	maxPatterns = 300  // patterns in one file
+	// maxFileProgram bounds the instructions of all of a file's patterns:
+	// a classification with them all costs ~70 ms at worst (against a
+	// full 120x32 screen); the embedded files use a quarter of it.
+	maxFileProgram = 2000
+	maxFile        = 256 << 10
 )
 
 // Frame is what classification reads: one moment of a terminal.
@@ -101,8 +112,9 @@ type Sniff struct {
 // Pattern is a compiled RE2 expression. Patterns match line by line: ^ and
 // $ are the start and end of a row ((?m) is always on).
 type Pattern struct {
-	re  *regexp.Regexp
-	src string
+	re   *regexp.Regexp
+	src  string
+	size int // compiled instructions
 }
 
 // UnmarshalText compiles a pattern from a rules file; the TOML decoder
@@ -122,8 +134,29 @@ func (p *Pattern) UnmarshalText(b []byte) error {
 		msg = strings.Replace(msg, "`(?m)", "`", 1)
 		return fmt.Errorf("bad pattern %q: %s", text.Clip(src, 60), msg)
 	}
-	p.re, p.src = re, src
+	size, err := programSize("(?m)" + src)
+	if err != nil {
+		return fmt.Errorf("bad pattern %q: %v", text.Clip(src, 60), err)
+	}
+	if size > maxProgram {
+		return fmt.Errorf("pattern %q compiles to %d instructions, over the limit of %d: make it simpler", text.Clip(src, 60), size, maxProgram)
+	}
+	p.re, p.src, p.size = re, src, size
 	return nil
+}
+
+// programSize is how many instructions RE2 compiles src to (what
+// matching it costs per byte of the screen, at worst).
+func programSize(src string) (int, error) {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return 0, err
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return 0, err
+	}
+	return len(prog.Inst), nil
 }
 
 // String is the pattern as written.

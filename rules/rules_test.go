@@ -2,10 +2,13 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -164,7 +167,7 @@ func TestOverridesComeFirstOrReplace(t *testing.T) {
 		t.Fatalf("errors %v, want the codex and gemini files refused", errs)
 	}
 	joined := errs[0].Error() + "\n" + errs[1].Error()
-	if !strings.Contains(joined, filepath.Join(dir, "codex.toml")+":4:") || !strings.Contains(joined, "does not match the file name") {
+	if !strings.Contains(joined, filepath.Join(dir, "codex.toml")+":4:") || !strings.Contains(joined, "does not match the file name gemini.toml (name it opencode.toml)") {
 		t.Errorf("errors do not name file, line and reason: %s", joined)
 	}
 	claude := b.Set("claude")
@@ -261,5 +264,67 @@ func TestSniffAgentsRunByNode(t *testing.T) {
 	trust := []string{" │ Do you trust the files in this folder?                     │", " │ ● 1. Trust folder (proj)   │"}
 	if got := b.Set("gemini").Classify(Frame{Rows: trust}); got.State != session.ScreenBlocked {
 		t.Errorf("Gemini's folder trust dialog: %+v, want blocked", got)
+	}
+}
+
+// Patterns that are valid but costly (RE2 is linear in the screen, times
+// the compiled program) are refused, with the line: 200 of them cost 24 s
+// of CPU a classification.
+func TestParseRefusesCostlyPatterns(t *testing.T) {
+	rules := func(n int, pattern string) string {
+		var b strings.Builder
+		b.WriteString("agent = \"x\"\n")
+		for range n {
+			fmt.Fprintf(&b, "[[rule]]\nstate = \"idle\"\nscreen = '%s'\n", pattern)
+		}
+		return b.String()
+	}
+	var sniff strings.Builder
+	sniff.WriteString("agent = \"x\"\n[sniff]\nscreen = [")
+	for i := range maxPatterns + 1 {
+		fmt.Fprintf(&sniff, "'s%d',", i)
+	}
+	sniff.WriteString("]\n")
+	cases := []struct {
+		name, doc string
+		line      int
+		reason    string
+	}{
+		{"one huge program", rules(1, `(\w+\s*){1000}x`), 4, "instructions, over the limit of 1000"},
+		// Each is ~900 instructions: the third rule passes the file's limit.
+		{"200 slow patterns", rules(200, `(\w+\s*){150}x`), 8, "over the limit of 2000 for one file"},
+		{"too many patterns", sniff.String(), 3, "more than 300 patterns"},
+	}
+	for _, c := range cases {
+		_, _, err := Parse("x.toml", []byte(c.doc))
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.File != "x.toml" || fe.Line != c.line || !strings.Contains(fe.Reason, c.reason) {
+			t.Errorf("%s: got %v, want x.toml:%d: ...%s", c.name, err, c.line, c.reason)
+		}
+	}
+}
+
+// Only regular files are read: a FIFO among the rules files hung every
+// reader at the open, a device is never a rules file.
+func TestOnlyRegularFilesAreRead(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "claude.toml"), 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "codex.toml")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []error, 1)
+	go func() { _, errs := Load(dir); done <- errs }()
+	var errs []error
+	select {
+	case errs = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Load hangs on a FIFO")
+	}
+	joined := fmt.Sprint(errs)
+	if len(errs) != 2 || !strings.Contains(joined, filepath.Join(dir, "claude.toml")+": not a regular file: a FIFO") ||
+		!strings.Contains(joined, filepath.Join(dir, "codex.toml")+": not a regular file: a device") {
+		t.Errorf("errors %v, want the FIFO and the device refused, each named", errs)
 	}
 }

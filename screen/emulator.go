@@ -32,6 +32,12 @@ type Emulator struct {
 	osc        oscScanner
 	csi        csiClamp
 	clamped    []byte
+	// wantRows and wantCols hold a size asked for while a write held mu:
+	// Resize never waits for the emulator (it runs on `mew run`'s signal
+	// loop).
+	sizeMu   sync.Mutex
+	wantRows int
+	wantCols int
 }
 
 // New returns an empty screen of the given size (DefaultRows × DefaultCols
@@ -51,16 +57,25 @@ func New(rows, cols int) *Emulator {
 func (e *Emulator) Write(p []byte) (int, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.applySize()
 	e.osc.scan(p)
+	e.csi.rows, e.csi.cols = e.rows, e.cols
 	e.clamped = e.csi.clamp(e.clamped[:0], p)
-	e.feed(e.clamped)
-	if e.term.Height != e.rows || e.term.Width != e.cols {
-		// midterm grows a screen for lines inserted below its bottom; the
-		// real terminal has its size, no more.
-		e.term.Resize(e.rows, e.cols)
+	for i := 0; i < len(e.clamped); i += feedPiece {
+		e.feed(e.clamped[i:min(i+feedPiece, len(e.clamped))])
+		e.applySize()
+		if e.term.Height != e.rows || e.term.Width != e.cols {
+			// midterm grows a screen for lines inserted below its bottom
+			// (and works on the grown screen after); the real terminal
+			// has its size, no more.
+			e.term.Resize(e.rows, e.cols)
+		}
 	}
 	return len(p), nil
 }
+
+// feedPiece is how much midterm reads between two checks of its size.
+const feedPiece = 4 << 10
 
 // feed hands p to midterm, surviving a panic in it: a malformed sequence
 // must cost the screen, never the process that carries the agent's output.
@@ -78,8 +93,25 @@ func (e *Emulator) Resize(rows, cols int) {
 	if rows < 1 || cols < 1 {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.sizeMu.Lock()
+	e.wantRows, e.wantCols = rows, cols
+	e.sizeMu.Unlock()
+	if e.mu.TryLock() {
+		e.applySize()
+		e.mu.Unlock()
+	}
+	// else the write in progress applies it after its current piece
+}
+
+// applySize makes the screen the size Resize asked for (mu held).
+func (e *Emulator) applySize() {
+	e.sizeMu.Lock()
+	rows, cols := e.wantRows, e.wantCols
+	e.wantRows, e.wantCols = 0, 0
+	e.sizeMu.Unlock()
+	if rows < 1 || (rows == e.rows && cols == e.cols) {
+		return
+	}
 	e.rows, e.cols = rows, cols
 	e.term.Resize(rows, cols)
 }
@@ -97,6 +129,7 @@ type Snapshot struct {
 func (e *Emulator) Snapshot() Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.applySize()
 	content := e.term.Content
 	if len(content) > e.rows {
 		content = content[:e.rows]

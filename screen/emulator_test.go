@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRowsMatchTmux replays each recorded Codex run's output bytes and
@@ -128,5 +129,27 @@ func BenchmarkFeed(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestResizeNeverWaitsForAWrite: `mew run` resizes from its signal loop,
+// which must not stall behind a long write (the agent's exit is handled
+// there); the new size applies once the write lets go.
+func TestResizeNeverWaitsForAWrite(t *testing.T) {
+	e := New(32, 120)
+	e.mu.Lock() // a write in progress
+	done := make(chan struct{})
+	go func() {
+		e.Resize(10, 40)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Resize waited for the write")
+	}
+	e.mu.Unlock()
+	if n := len(e.Snapshot().Rows); n != 10 {
+		t.Fatalf("%d rows after the resize", n)
 	}
 }

@@ -1,9 +1,11 @@
 package screen
 
 import (
+	"bytes"
 	"math/rand"
 	"os"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -79,5 +81,55 @@ func TestHugeParametersStayBounded(t *testing.T) {
 	e.Write([]byte("\x1b[?1049h\x1b[Halt\x1b[?1049l"))
 	if e.term.IsAlt {
 		t.Fatal("a private mode number was changed (?1049 is the alternate screen)")
+	}
+}
+
+// TestCountsCappedAtTheScreenSize: a count larger than the screen is
+// passed on as the screen's size (rows for lines, columns for cells), and
+// numbers that are not sizes (colours, modes, private modes) are left.
+func TestCountsCappedAtTheScreenSize(t *testing.T) {
+	for in, want := range map[string]string{
+		"\x1b[1000L":                               "\x1b[24L",
+		"\x1b[65535M\x1b[99S":                      "\x1b[24M\x1b[24S",
+		"\x1b[1000@\x1b[500P":                      "\x1b[80@\x1b[80P",
+		"\x1b[999;999H":                            "\x1b[24;80H",
+		"\x1b[38;5;200mx":                          "\x1b[38;5;200mx",
+		"\x1b[20h\x1b[?1049h":                      "\x1b[20h\x1b[?1049h",
+		"\x1b[3;4Hx\x1b[2Jy":                       "\x1b[3;4Hx\x1b[2Jy",
+		"\x1b[1000\x1b[1000L":                      "\x1b[80\x1b[24L",
+		"a\x1b[" + strings.Repeat("9;", 40) + "Lb": "a\x1b[\x18b",
+	} {
+		e := New(24, 80)
+		var got []byte
+		for i := range len(in) { // byte by byte: a PTY splits anywhere
+			e.Write([]byte{in[i]})
+			got = append(got, e.clamped...) // what midterm read
+		}
+		if string(got) != want {
+			t.Errorf("%q became %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestHostileCountsCostBoundedByTheScreen: "insert 1000 lines" over and
+// over (the adversarial run's 256 KiB took 21 s) costs the emulator at
+// most a screen's cells per byte, whatever the count says.
+func TestHostileCountsCostBoundedByTheScreen(t *testing.T) {
+	const rows, cols = 32, 120
+	for _, seq := range []string{"\x1b[1000L", "\x1b[1000M", "\x1b[1000S", "\x1b[1000@"} {
+		data := bytes.Repeat([]byte(seq), (16<<10)/len(seq))
+		e := New(rows, cols)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		e.Write(data)
+		runtime.ReadMemStats(&after)
+		perByte := (after.TotalAlloc - before.TotalAlloc) / uint64(len(data))
+		t.Logf("%q: %d bytes allocated per byte", seq, perByte)
+		if limit := uint64(rows * cols * 4); perByte > limit {
+			t.Errorf("%q: %d bytes allocated per byte of input, more than a screen of cells (%d)", seq, perByte, limit)
+		}
+		if n := len(e.term.Content); n != rows {
+			t.Errorf("%q: the screen has %d rows", seq, n)
+		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/gofrs/flock"
 	"golang.org/x/sys/unix"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -69,7 +70,7 @@ func (s Store) Dir() string { return filepath.Join(s.Home, "sessions") }
 // refused before any path is built from it.
 func (s Store) Path(id string) (string, error) {
 	if !session.ValidID(id) {
-		return "", fmt.Errorf("%w: %q", ErrInvalidID, truncate(id, 80))
+		return "", fmt.Errorf("%w: %q", ErrInvalidID, text.Clip(id, 81))
 	}
 	return filepath.Join(s.Dir(), id+".json"), nil
 }
@@ -247,7 +248,7 @@ func readRecordInto(path, id string, rec *session.Record) error {
 		return fmt.Errorf("%w %s: %v", errCorrupt, filepath.Base(path), err)
 	}
 	if rec.ID != id {
-		return fmt.Errorf("%w %s: it names session %q", errCorrupt, filepath.Base(path), truncate(rec.ID, 80))
+		return fmt.Errorf("%w %s: it names session %q", errCorrupt, filepath.Base(path), text.Clip(rec.ID, 81))
 	}
 	if rec.Version > session.RecordVersion {
 		return fmt.Errorf("%s was written by a newer Mew (record version %d)", filepath.Base(path), rec.Version)
@@ -511,11 +512,4 @@ func (w *waiter) lockOnce(path string) (*flock.Flock, error) {
 			return nil, fmt.Errorf("%w (%s: still busy after %v)", ErrLockTimeout, filepath.Base(path), maxWaitFactor*w.timeout)
 		}
 	}
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

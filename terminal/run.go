@@ -17,11 +17,18 @@ import (
 // minimal PATH cannot substitute another program.
 const OsascriptPath = "/usr/bin/osascript"
 
-// maxOutput bounds what RunProcess keeps of a command's output.
-const maxOutput = 64 << 10
+// What RunProcess keeps of a command's output: its first headOutput
+// bytes and its last tailOutput bytes. The tail, because what matters of
+// a long output is at its end: iTerm2's `contents` is the whole scrollback,
+// oldest first, with the screen (the prompt) last; the head, because the
+// first lines are what a script says about itself ("ok", a title).
+const (
+	headOutput = 4 << 10
+	tailOutput = 60 << 10
+)
 
 // RunProcess runs argv (no shell) with stdin and env added to Mew's, and
-// returns its output (the first maxOutput bytes); the error names the
+// returns its output (capped: the first and last bytes); the error names the
 // program and the first line of what it said. A process that outlives ctx
 // is killed with its whole process group, and ctx's error is returned.
 func RunProcess(ctx context.Context, argv []string, stdin string, env []string) (string, error) {
@@ -52,18 +59,40 @@ func RunProcess(ctx context.Context, argv []string, stdin string, env []string) 
 	return stdout.String(), nil
 }
 
-// capped keeps the first maxOutput bytes written to it.
-type capped struct{ b []byte }
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := maxOutput - len(c.b); room > 0 {
-		if len(p) > room {
-			c.b = append(c.b, p[:room]...)
-		} else {
-			c.b = append(c.b, p...)
-		}
-	}
-	return len(p), nil
+// capped keeps the first headOutput and the last tailOutput bytes written
+// to it (the middle of a longer output is dropped), in bounded memory.
+type capped struct {
+	head []byte
+	tail []byte // a ring of tailOutput bytes once full; next is its start
+	next int
 }
 
-func (c *capped) String() string { return string(c.b) }
+func (c *capped) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := headOutput - len(c.head); room > 0 {
+		k := min(room, len(p))
+		c.head = append(c.head, p[:k]...)
+		p = p[k:]
+	}
+	if len(p) >= tailOutput {
+		c.tail = append(c.tail[:0], p[len(p)-tailOutput:]...)
+		c.next = 0
+		return n, nil
+	}
+	for len(p) > 0 {
+		if len(c.tail) < tailOutput {
+			k := min(tailOutput-len(c.tail), len(p))
+			c.tail = append(c.tail, p[:k]...)
+			p = p[k:]
+			continue
+		}
+		k := copy(c.tail[c.next:], p)
+		c.next = (c.next + k) % tailOutput
+		p = p[k:]
+	}
+	return n, nil
+}
+
+func (c *capped) String() string {
+	return string(c.head) + string(c.tail[c.next:]) + string(c.tail[:c.next])
+}

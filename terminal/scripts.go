@@ -34,3 +34,17 @@ func ITermScript(by string, found []string, argv ...string) string {
 		"\t\t\t\t\t\t-- FOUND\n", lines("\t\t\t\t\t\t", found),
 	).Replace(itermSession)
 }
+
+// BundleID is Mew.app's bundle identifier, the one macOS keeps its
+// Automation permissions under.
+const BundleID = "dev.mew.Mew"
+
+// AutomationRefused is what to say when macOS refused Mew's Apple Events
+// to app (errAEEventNotPermitted, -1743). After an update of an ad-hoc
+// signed Mew, macOS refuses every event while System Settings still
+// shows the switch on (the permission belongs to the old signature):
+// only resetting it brings the prompt back.
+func AutomationRefused(app string) string {
+	return "Mew may not control " + app + ": allow it in System Settings › Privacy & Security › Automation; " +
+		"if it is allowed there already (Mew was updated), run `tccutil reset AppleEvents " + BundleID + "` and answer macOS's prompt"
+}

@@ -46,9 +46,9 @@ func PickChoice(choices []session.Choice, arg string) (session.Choice, error) {
 		return prefixed[0], nil
 	}
 	if len(prefixed) > 1 {
-		return session.Choice{}, fmt.Errorf("%q starts several choices: %s", clip(arg), list())
+		return session.Choice{}, fmt.Errorf("%q starts several choices: %s", text.Clip(arg, 81), list())
 	}
-	return session.Choice{}, fmt.Errorf("no choice %q; the choices are %s", clip(arg), list())
+	return session.Choice{}, fmt.Errorf("no choice %q; the choices are %s", text.Clip(arg, 81), list())
 }
 
 // Unexpected is the `--expect` rule: another machine's mew passes the
@@ -62,11 +62,4 @@ func Unexpected(choice session.Choice, expected string) (refused answer.Result, 
 	}
 	return answer.Result{Outcome: answer.Refused, Started: time.Now(),
 		Message: fmt.Sprintf("typed nothing: the prompt changed (choice %d is now %q, not %q)", choice.N, text.OneLine(choice.Label, 60), text.OneLine(expected, 60))}, true
-}
-
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
 }

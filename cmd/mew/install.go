@@ -1,18 +1,23 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/mew-dev/mew/install"
+	"github.com/mew-dev/mew/internal/logfile"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/source/tmux"
+	programs "github.com/mew-dev/mew/terminal" // a test type is named terminal
 )
 
 func init() {
@@ -28,7 +33,7 @@ func agentsFor(name string, env install.Env) ([]install.Agent, error) {
 		a, err := install.AgentNamed(name)
 		return []install.Agent{a}, err
 	}
-	return install.Detect(env, exec.LookPath), nil
+	return install.Detect(env, programs.LookPath), nil
 }
 
 // agentNames lists the names --agent takes.
@@ -336,17 +341,23 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		o.HookSource, _ = install.HookNextTo(exe)
 	}
 	o.Cwd, _ = os.Getwd()
-	o.Claude, _ = exec.LookPath("claude")
-	o.Codex, _ = exec.LookPath("codex")
-	o.LookPath = exec.LookPath
+	// By absolute path, from the login shell's PATH too: the app runs
+	// `mew doctor` with launchd's PATH, where no agent's CLI is. The CLIs'
+	// `--version` runs get that PATH as well (`#!/usr/bin/env node`).
+	o.Claude, _ = programs.LookPath("claude")
+	o.Codex, _ = programs.LookPath("codex")
+	o.LookPath = programs.LookPath
+	os.Setenv("PATH", programs.SearchPath())
 	findings := install.Doctor(o)
 	if !*local {
 		findings = append(findings, doctorRemotes(env.MewHome)...)
 	}
 	findings = append(findings, doctorRules(env.MewHome)...)
+	findings = append(findings, doctorTmux()...)
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)
 	}
+	printLogTail(stdout, env.MewHome)
 	if install.Failed(findings) {
 		var titles []string
 		for _, a := range agents {
@@ -357,6 +368,46 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "Mew is set up.")
 	return 0
+}
+
+// doctorTmux says when the tmux server Mew reads refuses it (another
+// user's): its panes are then never read, and status shows none.
+func doctorTmux() []install.Finding {
+	socket := tmux.SocketFromEnv()
+	if _, err := os.Stat(tmux.SocketPath(socket)); err != nil {
+		return nil // no server to read
+	}
+	if _, err := programs.LookPath("tmux"); err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err := tmux.Exec{Socket: socket}.Run(ctx, "list-sessions", "-F", "#{session_id}")
+	if err == nil || errors.Is(err, tmux.ErrNoServer) {
+		return nil
+	}
+	return []install.Finding{{Level: install.Warning, Text: fmt.Sprintf("tmux: %v (its panes are not read)", err)}}
+}
+
+// doctorLogLines is how much of mew.log the doctor shows.
+const doctorLogLines = 10
+
+// printLogTail shows the end of mew.log: what the app and the long-running
+// modes last said (a failed jump, a refused notification, which tmux).
+func printLogTail(stdout io.Writer, mewHome string) {
+	path := logfile.PathIn(mewHome)
+	lines, err := logfile.Tail(path, doctorLogLines)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stdout, "Mew's log %s cannot be read: %v\n", path, err)
+	case len(lines) == 0:
+		fmt.Fprintf(stdout, "Mew's log %s is empty (the app and `mew watch` write it).\n", path)
+	default:
+		fmt.Fprintf(stdout, "The end of Mew's log (%s):\n", path)
+		for _, l := range lines {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
+	}
 }
 
 // doctorRules reports the person's screen rules: each file refused (the

@@ -46,7 +46,7 @@ func runRemote(args []string, stdout, stderr io.Writer) int {
 		remoteUsage(stdout)
 		return 0
 	}
-	fmt.Fprintf(stderr, "mew remote: unknown subcommand %q\n\n", clipArg(args[0]))
+	fmt.Fprintf(stderr, "mew remote: unknown subcommand %q\n\n", text.OneLine(args[0], 80))
 	remoteUsage(stderr)
 	return 2
 }
@@ -102,7 +102,7 @@ func parseRemoteAdd(args []string) (r remote.Remote, check bool, err error) {
 		case "--no-check":
 			check = false
 		default:
-			return r, false, fmt.Errorf("unknown flag %q", clipArg(a))
+			return r, false, fmt.Errorf("unknown flag %q", text.OneLine(a, 80))
 		}
 	}
 	if len(pos) != 2 {
@@ -217,6 +217,3 @@ func remoteRm(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "Removed remote %s.\n", name)
 	return 0
 }
-
-// clipArg makes an argument safe to quote in a message.
-func clipArg(s string) string { return text.OneLine(s, 80) }

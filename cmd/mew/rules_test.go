@@ -1,10 +1,13 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mew-dev/mew/install"
 )
 
 func TestRulesClassifyAndCheck(t *testing.T) {
@@ -72,5 +75,31 @@ func TestDoctorReportsRules(t *testing.T) {
 	run([]string{"doctor"}, &out, &errs)
 	if !strings.Contains(out.String(), "screen rules refused (the embedded rules stay in force): "+filepath.Join(home, "rules", "codex.toml")+`:2: unknown key "state"`) {
 		t.Errorf("doctor with a broken override:\n%s", out.String())
+	}
+}
+
+// doctor says when the tmux server is another user's: status would list
+// none of its panes without a word of why.
+func TestDoctorSaysTheTmuxServerIsNotYours(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "default")
+	l, err := net.Listen("unix", sock) // doctor asks tmux only where a server's socket is
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	script := "#!/bin/sh\necho 'error connecting to " + sock + " (Permission denied)' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "tmux"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	t.Setenv("MEW_TMUX_SOCKET", sock)
+	got := doctorTmux()
+	if len(got) != 1 || got[0].Level != install.Warning || !strings.Contains(got[0].Text, sock+" is not one this user may use") {
+		t.Errorf("findings %+v, want a warning naming the server", got)
+	}
+	t.Setenv("MEW_TMUX_SOCKET", filepath.Join(dir, "none"))
+	if got := doctorTmux(); len(got) != 0 {
+		t.Errorf("no server: %+v", got)
 	}
 }

@@ -23,13 +23,13 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// fakeClaude draws Claude Code's permission dialog, waits for a line,
+// fakeClaude draws Claude Code's permission dialog, waits for a key,
 // draws a finished turn, prints its terminal size when asked, and exits
 // with 7. Named claude, it is sniffed as Claude Code by its process.
 const fakeClaude = `#!/bin/bash
 printf '\033]0;✳ Claude Code\007\033[2J\033[H'
 printf ' Bash command\r\n   touch x\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel · Tab to amend\r\n'
-read -r answer
+IFS= read -rsn1 answer
 printf '\033[2J\033[H● Done (%s).\r\n\r\n✻ Worked for 1s\r\n❯ \r\n  ⏸ manual mode on · ? for shortcuts\r\n' "$answer"
 read -r _
 stty size
@@ -120,7 +120,7 @@ func TestRunWrapsAnAgentTransparently(t *testing.T) {
 	direct := newTerminal(t)
 	cmd := direct.start(t, env, filepath.Join(bin, "claude"))
 	direct.waitFor(t, "Esc to cancel")
-	direct.master.Write([]byte("1\r"))
+	direct.master.Write([]byte("1"))
 	direct.waitFor(t, "? for shortcuts")
 	direct.master.Write([]byte("\r"))
 	direct.waitFor(t, "32 120")
@@ -178,7 +178,11 @@ func TestRunWrapsAnAgentTransparently(t *testing.T) {
 	if err != nil || !resp.OK || resp.Screen.State != session.ScreenBlocked {
 		t.Fatalf("screen: %+v %v", resp, err)
 	}
-	if r, err := runwrap.Call(ctx, sock, runwrap.Request{Op: "type", Rule: resp.Screen.Rule, Prompt: resp.Screen.Prompt, Keys: "1\r"}); err != nil || !r.OK {
+	yes := &session.Choice{N: 1, Label: "Yes"}
+	if r, err := runwrap.Call(ctx, sock, runwrap.Request{Op: "type", Rule: resp.Screen.Rule, Prompt: "another prompt", Choice: yes}); err != nil || r.OK {
+		t.Fatalf("typed for a prompt that is not shown: %+v %v", r, err)
+	}
+	if r, err := runwrap.Call(ctx, sock, runwrap.Request{Op: "type", Rule: resp.Screen.Rule, Prompt: resp.Screen.Prompt, Choice: yes}); err != nil || !r.OK {
 		t.Fatalf("answer refused: %+v %v", r, err)
 	}
 	person.waitFor(t, "Done (1)")
@@ -266,5 +270,42 @@ func TestRunFollowsCtrlZ(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 4 {
 		t.Fatalf("exit: %v, want the agent's 4", err)
+	}
+}
+
+// An agent that floods its terminal with "insert 1000 lines" and exits:
+// the person's terminal is back (cooked, `mew run` gone) within a second
+// of the agent's exit, not once Mew's emulator has read it all. The
+// terminal is large, so even capped counts keep the emulator busy for
+// seconds. The ceiling checked is 3× that goal: a loaded machine may miss
+// the goal, only a wait for the emulator misses the ceiling.
+func TestRunExitDoesNotWaitForTheEmulator(t *testing.T) {
+	mew, err := testbin.Build("github.com/mew-dev/mew/cmd/mew")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	agent := filepath.Join(dir, "agent")
+	os.WriteFile(agent, []byte("#!/usr/bin/env python3\nimport os\nos.write(1, b'\\x1b[1000L' * 37449)\nos.write(1, b'bye from the agent')\n"), 0o755)
+	env := append(os.Environ(), "MEW_HOME="+filepath.Join(dir, "mew"), "MEW_TMUX_SOCKET="+filepath.Join(dir, "none"), "TERM=xterm-256color")
+	person := newTerminal(t)
+	pty.Setsize(person.master, &pty.Winsize{Rows: 120, Cols: 400})
+	cooked, err := unix.IoctlGetTermios(int(person.slave.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := person.start(t, env, mew, "run", "--", agent)
+	exited := make(chan error, 1)
+	go func() { exited <- run.Wait() }()
+	person.waitFor(t, "bye from the agent")
+	seen := time.Now()
+	select {
+	case err := <-exited:
+		t.Logf("mew run exited %v after the agent's last bytes reached the terminal (%v)", time.Since(seen).Round(time.Millisecond), err)
+	case <-time.After(3 * time.Second):
+		t.Fatalf("mew run still holds the terminal %v after the agent's last bytes", time.Since(seen).Round(time.Millisecond))
+	}
+	if now, _ := unix.IoctlGetTermios(int(person.slave.Fd()), unix.TCGETS); *now != *cooked {
+		t.Errorf("the terminal was not restored")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -52,6 +53,16 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 	if *watch {
 		ctx, stop := untilStopped()
 		defer stop()
+		// A long-running mode: what it says on stderr goes to mew.log too
+		// (started from launchd or over ssh, its stderr may go nowhere).
+		mode := "status"
+		if *feed {
+			mode = "feed"
+		}
+		l := openLog(o.Store.Home, mode)
+		defer l.Close()
+		defer l.Printf("stopped")
+		stderr = teeToLog(stderr, l)
 		if *feed {
 			return feedStatus(ctx, o, stdout, stderr) // this machine's sessions only
 		}
@@ -97,6 +108,11 @@ func printTable(w io.Writer, shown []session.Shown, now time.Time) {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	hosts := anyHost(shown)
+	ids := make([]string, len(shown))
+	for i, s := range shown {
+		ids[i] = s.ID
+	}
+	shortID := shortIDs(ids)
 	if hosts {
 		fmt.Fprintln(tw, "ID\tHOST\tSTATE\tREASON\tAGE\tPROJECT\tTITLE")
 	} else {
@@ -164,6 +180,14 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 		}
 		now := time.Now()
 		clear(present)
+		ids := make([]string, 0, len(u.Sessions)+len(seen))
+		for _, s := range u.Sessions {
+			ids = append(ids, s.ID)
+		}
+		for w := range seen {
+			ids = append(ids, w.id)
+		}
+		shortID := shortIDs(ids)
 		for _, s := range u.Sessions {
 			w := where{s.Host, s.ID}
 			present[w] = true
@@ -209,6 +233,39 @@ func shortID(id string) string {
 		return id[:8]
 	}
 	return id
+}
+
+// shortIDs shortens each of ids as shortID does, but never to a prefix
+// another of them shares: "proc:1210" and "proc:1211" are not both
+// "proc:121" (the prefix is what `mew jump` and `mew answer` take).
+func shortIDs(ids []string) func(string) string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	n := make(map[string]int, len(sorted))
+	common := func(a, b string) int {
+		i := 0
+		for i < len(a) && i < len(b) && a[i] == b[i] {
+			i++
+		}
+		return i
+	}
+	for i, id := range sorted {
+		need := 8
+		if i > 0 {
+			need = max(need, common(id, sorted[i-1])+1)
+		}
+		if i+1 < len(sorted) {
+			need = max(need, common(id, sorted[i+1])+1)
+		}
+		n[id] = min(need, len(id))
+	}
+	return func(id string) string {
+		if k, ok := n[id]; ok {
+			return id[:k]
+		}
+		return shortID(id)
+	}
 }
 
 func dash(s string) string {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/proctree"
+	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -244,4 +245,28 @@ func BenchmarkStatusWatchLatency(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// The table shortens ids, never to one another row shares: three
+// processes 1210-1212 were each "proc:121".
+func TestTableIDsAreUnique(t *testing.T) {
+	now := time.Now()
+	var shown []session.Shown
+	for _, id := range []string{"proc:1210", "proc:1211", "proc:1212", "proc:99", "8f0c2a1e-5b7d-4c3a-9e21-0d6f4b8a7c11", "8f0c2a1f-0000-4c3a-9e21-0d6f4b8a7c11", "b7e4d2c0-1111-4c3a-9e21-0d6f4b8a7c11"} {
+		shown = append(shown, session.Shown{ID: id, State: session.Working, Since: now, Cwd: "/src/x"})
+	}
+	var b strings.Builder
+	printTable(&b, shown, now)
+	rows := strings.Split(strings.TrimSpace(b.String()), "\n")[1:]
+	seen := map[string]bool{}
+	for i, row := range rows {
+		id := strings.Fields(row)[0]
+		if seen[id] || !strings.HasPrefix(shown[i].ID, id) {
+			t.Errorf("row %d shows id %q for %s: not a prefix only it has", i, id, shown[i].ID)
+		}
+		seen[id] = true
+	}
+	if id := strings.Fields(rows[6])[0]; id != "b7e4d2c0" {
+		t.Errorf("an id no other shares is shortened to %q, want 8 characters", id)
+	}
 }

@@ -73,6 +73,11 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdout, stderr io.Writer, started func(*tea.Program)) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The board owns the terminal: what it did and what went wrong goes
+	// to mew.log (opened before the monitor starts: see openLog).
+	l := openLog(o.Store.Home, title)
+	defer l.Close()
+	defer l.Printf("stopped")
 	updates, err := monitor.Watch(ctx, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew %s: %v\n", title, err)
@@ -87,9 +92,11 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	jumper := &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions}
 	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
 	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
+	problems := &problemLog{log: l}
 	go func() {
 		defer close(feed)
 		for u := range updates {
+			problems.note(u.Errors)
 			sessions.Set(u.Records)
 			select {
 			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
@@ -105,7 +112,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	cfg := board.DefaultConfig()
 	cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 	m := tui.New(tui.Options{
-		Updates: feed, Jumper: jumper, Answerer: answers,
+		Updates: feed, Jumper: loggedJumper{jumper, l}, Answerer: loggedAnswerer{answers, l},
 		Bell: bell, Title: title, Board: &cfg,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))

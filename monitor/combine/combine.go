@@ -94,7 +94,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 	case live == Dead:
 		out.State, out.Source = session.Exited, "process:gone"
 		out.Since = deathTime(rec)
-	case h != nil && h.State == session.Exited:
+	case h != nil && h.State == session.Exited && !reopened(rec.Terminal, h):
 		setHook(&out, h)
 	case sc != nil && sc.State == session.ScreenBlocked:
 		screenAlone(&out, sc)

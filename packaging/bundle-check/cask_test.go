@@ -41,8 +41,28 @@ func TestCaskMatchesPlist(t *testing.T) {
 	if q := field(`uninstall quit: "([^"]+)"`); q != info["CFBundleIdentifier"] {
 		t.Errorf("cask quits %q, the bundle id is %q", q, info["CFBundleIdentifier"])
 	}
-	// Homebrew names macOS releases; 13 is Ventura.
-	if m := field(`depends_on macos: ">= :(\w+)"`); m != "ventura" || info["LSMinimumSystemVersion"] != "13.0" {
+	// Homebrew names macOS releases; 13 is Ventura. The bare symbol (this
+	// release or later): the ">= :ventura" string form is deprecated and
+	// warns on every upgrade.
+	if m := field(`(?m)^\s*depends_on macos: :(\w+)\s*$`); m != "ventura" || info["LSMinimumSystemVersion"] != "13.0" {
 		t.Errorf("cask needs macOS %q, Info.plist LSMinimumSystemVersion %q", m, info["LSMinimumSystemVersion"])
+	}
+}
+
+// An ad-hoc build must tell the person what each upgrade undoes: the
+// quarantine, and the Automation permission (which macOS keeps refusing,
+// switch on, until it is reset).
+func TestCaskSaysWhatAnAdHocUpgradeNeeds(t *testing.T) {
+	data, err := os.ReadFile("../mew.rb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"com.apple.quarantine", "tccutil reset AppleEvents dev.mew.Mew", "every upgrade"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the cask's caveats do not say %q", want)
+		}
+	}
+	if strings.Contains(string(data), "no-quarantine\"") || strings.Contains(string(data), ">= :") {
+		t.Errorf("the cask uses a removed or deprecated form")
 	}
 }

@@ -34,8 +34,8 @@ import (
 	"github.com/mew-dev/mew/terminal"
 )
 
-// SweepEvery is how often the screen is classified (never per write).
-const SweepEvery = 700 * time.Millisecond
+// finishWait bounds the wait for the last screen after the agent exits.
+const finishWait = 300 * time.Millisecond
 
 // Options are the wrapper's inputs.
 type Options struct {
@@ -182,8 +182,22 @@ func (w *wrapper) loop() int {
 			case <-outDone:
 			case <-time.After(2 * time.Second):
 			}
+			// The terminal goes back first; the last screen is recorded
+			// if the emulator catches up soon, else not waited for: a
+			// backlog of hostile output must not keep the person's shell
+			// (liveness sees the agent gone either way).
+			w.restore()
 			cancel()
-			w.finish()
+			finished := make(chan struct{})
+			go w.guard(func() {
+				defer close(finished)
+				w.finish()
+			})
+			select {
+			case <-finished:
+			case <-time.After(finishWait):
+				w.o.Log("the last screen was not recorded: the emulator was still reading a backlog")
+			}
 			return exitCode(ws)
 		case <-stops:
 			suspended = true
@@ -319,7 +333,7 @@ func (w *wrapper) feed() {
 }
 
 func (w *wrapper) sweepLoop(ctx context.Context) {
-	t := time.NewTicker(SweepEvery)
+	t := time.NewTicker(screen.SweepEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -418,6 +432,9 @@ func (w *wrapper) write(st session.ScreenState) error {
 		rec.Screen = &s
 		if !existed || rec.Process == nil {
 			p := terminal.DescribeAgent(agent, procs, getenv, func(int) (string, error) { return w.slaveName, nil })
+			// The agent starts in the wrapper's folder: the session's,
+			// shown while no hook names it (not "").
+			p.Cwd, _ = os.Getwd()
 			rec.Process = p
 		}
 		return true

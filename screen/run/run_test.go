@@ -156,6 +156,9 @@ func TestRunWritesTheSessionFile(t *testing.T) {
 	if rec.Process == nil || rec.Process.Pid != sc.Pid || rec.Process.Tty != sc.Tty {
 		t.Errorf("process %+v: want the agent on the wrapper's terminal", rec.Process)
 	}
+	if wd, _ := os.Getwd(); rec.Process == nil || rec.Process.Cwd != wd {
+		t.Errorf("process %+v: want the folder the agent started in, %s", rec.Process, wd)
+	}
 	if _, err := os.Stat(Socket(home, sc.Pid)); err == nil {
 		t.Error("the answer socket outlived the wrapper")
 	}
@@ -163,10 +166,10 @@ func TestRunWritesTheSessionFile(t *testing.T) {
 
 // fakeClaudeAsks waits for its answer under the dialog and says which one
 // it got.
-const fakeClaudeAsks = `#!/bin/sh
+const fakeClaudeAsks = `#!/bin/bash
 printf '\033]0;✳ Claude Code\007\033[2J\033[H'
 printf ' Bash command\r\n   touch x\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel · Tab to amend\r\n'
-read -r answer
+IFS= read -rsn1 answer
 printf 'answered %s\r\n' "$answer"
 exit 0
 `
@@ -213,10 +216,11 @@ func TestRunAnswersOnlyTheShownPrompt(t *testing.T) {
 			t.Fatalf("the dialog was never read: %+v", resp.Screen)
 		}
 	}
-	if r, err := Call(ctx, sock, Request{Op: "type", Rule: resp.Screen.Rule, Prompt: "another prompt", Keys: "2\r"}); err != nil || r.OK {
+	yes := &session.Choice{N: 1, Label: "Yes"}
+	if r, err := Call(ctx, sock, Request{Op: "type", Rule: resp.Screen.Rule, Prompt: "another prompt", Choice: yes}); err != nil || r.OK {
 		t.Fatalf("typed for a prompt that is not shown: %+v %v", r, err)
 	}
-	if r, err := Call(ctx, sock, Request{Op: "type", Rule: resp.Screen.Rule, Prompt: resp.Screen.Prompt, Keys: "1\r"}); err != nil || !r.OK {
+	if r, err := Call(ctx, sock, Request{Op: "type", Rule: resp.Screen.Rule, Prompt: resp.Screen.Prompt, Choice: yes}); err != nil || !r.OK {
 		t.Fatalf("answer refused: %+v %v", r, err)
 	}
 	r := <-done

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"time"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -35,9 +36,10 @@ type Tail struct {
 	ID    string // the session id (from the file name, or its session_meta)
 	State session.LogState
 
-	off      int64  // bytes consumed
-	partial  []byte // an incomplete last line
-	skipping bool   // inside a line longer than maxLine: drop until its newline
+	mod      time.Time // the file's modification time at the last Read
+	off      int64     // bytes consumed
+	partial  []byte    // an incomplete last line
+	skipping bool      // inside a line longer than maxLine: drop until its newline
 	started  bool
 }
 
@@ -64,6 +66,7 @@ func (t *Tail) Read() (bool, error) {
 	if size < t.off {
 		*t = Tail{Path: t.Path, ID: t.ID}
 	}
+	t.mod = fi.ModTime()
 	if !t.started {
 		t.started = true
 		t.State.File = baseName(t.Path)

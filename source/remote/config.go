@@ -18,12 +18,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -162,19 +164,19 @@ func NormalizeOption(s string) (string, error) {
 	}
 	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 	if !ok || key == "" || value == "" {
-		return "", fmt.Errorf("ssh option %q: want Key=Value, e.g. Port=2222", clip(s))
+		return "", fmt.Errorf("ssh option %q: want Key=Value, e.g. Port=2222", text.OneLine(s, 80))
 	}
 	name, allowed := allowedOptions[strings.ToLower(key)]
 	if !allowed {
 		for _, f := range forcedOptions {
 			if strings.EqualFold(strings.SplitN(f, "=", 2)[0], key) {
-				return "", fmt.Errorf("ssh option %s: Mew sets %s itself for its background connections", clip(key), f)
+				return "", fmt.Errorf("ssh option %s: Mew sets %s itself for its background connections", text.OneLine(key, 80), f)
 			}
 		}
-		return "", fmt.Errorf("ssh option %q is not one Mew passes on; set it for this host in ~/.ssh/config (Mew's ssh reads it)", clip(key))
+		return "", fmt.Errorf("ssh option %q is not one Mew passes on; set it for this host in ~/.ssh/config (Mew's ssh reads it)", text.OneLine(key, 80))
 	}
 	if !optValueRe.MatchString(value) {
-		return "", fmt.Errorf("ssh option %s: the value %q has spaces, quotes or control characters", name, clip(value))
+		return "", fmt.Errorf("ssh option %s: the value %q has spaces, quotes or control characters", name, text.OneLine(value, 80))
 	}
 	return name + "=" + value, nil
 }
@@ -182,10 +184,10 @@ func NormalizeOption(s string) (string, error) {
 // Validate checks every field of r; the error says which and why.
 func (r Remote) Validate() error {
 	if !ValidName(r.Name) {
-		return fmt.Errorf("remote name %q: use 1-32 letters, digits, '-' or '_', starting with a letter or digit", clip(r.Name))
+		return fmt.Errorf("remote name %q: use 1-32 letters, digits, '-' or '_', starting with a letter or digit", text.OneLine(r.Name, 80))
 	}
 	if !ValidHost(r.Host) {
-		return fmt.Errorf("remote %s: host %q is not [user@]host (a host name, an alias of ~/.ssh/config or an IP address; set the port with --ssh-option Port=N)", r.Name, clip(r.Host))
+		return fmt.Errorf("remote %s: host %q is not [user@]host (a host name, an alias of ~/.ssh/config or an IP address; set the port with --ssh-option Port=N)", r.Name, text.OneLine(r.Host, 80))
 	}
 	for _, o := range r.SSHOptions {
 		n, err := NormalizeOption(o)
@@ -193,11 +195,11 @@ func (r Remote) Validate() error {
 			return fmt.Errorf("remote %s: %w", r.Name, err)
 		}
 		if n != o {
-			return fmt.Errorf("remote %s: ssh option %q is not in the form %q", r.Name, clip(o), n)
+			return fmt.Errorf("remote %s: ssh option %q is not in the form %q", r.Name, text.OneLine(o, 80), n)
 		}
 	}
 	if r.Mew != "" && (!mewRe.MatchString(r.Mew) || strings.Contains(r.Mew, "..")) {
-		return fmt.Errorf("remote %s: mew command %q: use a plain path (letters, digits, '.', '_', '/', '+', '-', a leading '~')", r.Name, clip(r.Mew))
+		return fmt.Errorf("remote %s: mew command %q: use a plain path (letters, digits, '.', '_', '/', '+', '-', a leading '~')", r.Name, text.OneLine(r.Mew, 80))
 	}
 	return nil
 }
@@ -223,7 +225,7 @@ func (r Remote) SSHArgv(sshPath string, command ...string) ([]string, error) {
 	}
 	for _, w := range command {
 		if !safeWord(w) {
-			return nil, fmt.Errorf("remote command word %q needs quoting; refused", clip(w))
+			return nil, fmt.Errorf("remote command word %q needs quoting; refused", text.OneLine(w, 80))
 		}
 	}
 	argv := []string{sshPath, "-T"}
@@ -232,7 +234,24 @@ func (r Remote) SSHArgv(sshPath string, command ...string) ([]string, error) {
 			argv = append(argv, "-o", o)
 		}
 	}
-	return append(append(argv, "--", r.Host), strings.Join(command, " ")), nil
+	return append(append(argv, "--", sshDestination(r.Host)), strings.Join(command, " ")), nil
+}
+
+// sshDestination is host as ssh takes it: an IPv6 address written in
+// brackets ("root@[::1]", how URLs write one) without them, since ssh
+// would look the bracketed name up and never connect.
+func sshDestination(host string) string {
+	user, h, ok := strings.Cut(host, "@")
+	if !ok {
+		user, h = "", host
+	}
+	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+		h = h[1 : len(h)-1]
+	}
+	if ok {
+		return user + "@" + h
+	}
+	return h
 }
 
 var safeWordRe = regexp.MustCompile(`^~?[A-Za-z0-9._/+%=:,@-]+$`)
@@ -248,12 +267,12 @@ func safeWord(w string) bool {
 // Load reads the config in mewHome; a missing file is an empty config.
 // A file Mew cannot trust is an error, never half-used.
 func Load(mewHome string) (Config, error) {
-	data, err := os.ReadFile(ConfigPath(mewHome))
+	data, err := readRegular(ConfigPath(mewHome), maxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{Version: ConfigVersion}, nil
 	}
 	if err != nil {
-		return Config{}, err
+		return Config{}, fmt.Errorf("%s: %v", ConfigPath(mewHome), err)
 	}
 	var c Config
 	if err := json.Unmarshal(data, &c); err != nil {
@@ -266,6 +285,45 @@ func Load(mewHome string) (Config, error) {
 		return Config{}, fmt.Errorf("%s: %w", ConfigPath(mewHome), err)
 	}
 	return c, nil
+}
+
+// maxConfig bounds remotes.json: maxRemotes remotes are a few KiB.
+const maxConfig = 256 << 10
+
+// readRegular reads the regular file at path (a symlink to one included)
+// of at most max bytes. Anything else is an error, found before reading:
+// remotes.json linked to /dev/zero took 3.3 GB in 20 s, a FIFO would block
+// the open (hence non-blocking).
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if m := fi.Mode(); !m.IsRegular() {
+		kind := "a device"
+		switch {
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a FIFO"
+		case m.IsDir():
+			kind = "a folder"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket"
+		}
+		return nil, fmt.Errorf("not a regular file: %s", kind)
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%d bytes, over the limit of %d", fi.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(data)) > max {
+		err = fmt.Errorf("over the limit of %d bytes", max)
+	}
+	return data, err
 }
 
 // Validate checks every remote and that names are unique.
@@ -364,9 +422,5 @@ func (c *Config) Remove(name string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("no remote called %q (see `mew remote list`)", clip(name))
+	return fmt.Errorf("no remote called %q (see `mew remote list`)", text.OneLine(name, 80))
 }
-
-// clip makes a value from a command line or a file safe to quote in a
-// message.
-func clip(s string) string { return text.OneLine(s, 80) }

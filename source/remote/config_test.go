@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestValidHost(t *testing.T) {
@@ -228,5 +230,48 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 	}
 	if c, err := Load(t.TempDir()); err != nil || len(c.Remotes) != 0 {
 		t.Errorf("no file: %+v, %v; want an empty config", c, err)
+	}
+}
+
+// ssh looks "[::1]" up as a name and never connects: the brackets (how a
+// URL writes an IPv6 address, which ValidHost accepts) are left out.
+func TestSSHArgvUnbracketsIPv6(t *testing.T) {
+	for host, want := range map[string]string{"root@[::1]": "root@::1", "[fe80::1%eth0]": "fe80::1%eth0", "root@::1": "root@::1", "me@box": "me@box"} {
+		argv, err := Remote{Name: "v6", Host: host}.SSHArgv("/usr/bin/ssh", "mew", "status")
+		if err != nil {
+			t.Fatalf("%s: %v", host, err)
+		}
+		i := slices.Index(argv, "--")
+		if i < 0 || i+1 >= len(argv) || argv[i+1] != want {
+			t.Errorf("%s: argv %q, want destination %q", host, argv, want)
+		}
+	}
+}
+
+// remotes.json is read only when it is a regular file of a sane size: a
+// FIFO hung the open, a link to /dev/zero took gigabytes.
+func TestLoadReadsOnlyARegularConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name, why string
+		make      func(path string) error
+	}{
+		{"fifo", "not a regular file: a FIFO", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
+		{"device", "not a regular file: a device", func(p string) error { return os.Symlink("/dev/zero", p) }},
+		{"huge", "over the limit", func(p string) error { return os.WriteFile(p, make([]byte, maxConfig+1), 0o600) }},
+	} {
+		home := t.TempDir()
+		if err := tc.make(ConfigPath(home)); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := Load(home); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tc.why) || !strings.Contains(err.Error(), ConfigPath(home)) {
+				t.Errorf("%s: %v, want the file named and %q", tc.name, err, tc.why)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Load did not return", tc.name)
+		}
 	}
 }

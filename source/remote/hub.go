@@ -2,6 +2,7 @@ package remote
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,6 +54,10 @@ type Options struct {
 	// doubles after each attempt that got no list, and starts over after
 	// one that did.
 	MinBackoff, MaxBackoff time.Duration
+	// CacheEvery: a host's list is written to CacheDir at most this often
+	// while it changes (a host whose list changes all the time rewrote the
+	// file at every change), and at once when the host is lost.
+	CacheEvery time.Duration
 }
 
 // Defaults of Options.
@@ -62,10 +67,18 @@ const (
 	DefaultGrace      = 1500 * time.Millisecond
 	DefaultMinBackoff = 500 * time.Millisecond
 	DefaultMaxBackoff = 15 * time.Second
-	// maxSessions bounds what one host may list.
+	DefaultCacheEvery = 5 * time.Second
+	// maxSessions bounds what one host may list: a line with more ends
+	// the connection.
 	maxSessions = 1000
-	// maxLine bounds one line of the feed (a list of maxSessions).
-	maxLine = 16 << 20
+	// maxSessionBytes bounds one session of the feed. A host's texts are
+	// 400 runes at most (reducer), so a real session is a few KiB.
+	maxSessionBytes = 32 << 10
+	// maxLine bounds one line of the feed. A list is decoded one session
+	// at a time and stops at maxSessions, so what a hostile host can make
+	// this machine hold is about one line plus maxSessions small sessions,
+	// never the gigabytes a line of a million "{}" would decode into.
+	maxLine = 4 << 20
 )
 
 func (o *Options) defaults() {
@@ -79,6 +92,7 @@ func (o *Options) defaults() {
 	set(&o.Grace, DefaultGrace)
 	set(&o.MinBackoff, DefaultMinBackoff)
 	set(&o.MaxBackoff, DefaultMaxBackoff)
+	set(&o.CacheEvery, DefaultCacheEvery)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -112,6 +126,10 @@ type hostState struct {
 	remote   Remote
 	sessions []session.Shown // Host set, Since on this machine's clock
 	gen      int             // bumped at every change of Link, for the grace timer
+	// cachedAt is when the list was last written to the cache; pending
+	// is the write waiting for CacheEvery to pass since.
+	cachedAt time.Time
+	pending  *time.Timer
 }
 
 // Hub follows every remote. Run it, read Sessions after each signal on
@@ -206,6 +224,19 @@ func (h *Hub) Run(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
+	// A write held back by CacheEvery is made now: the next Mew starts
+	// from the last list seen.
+	for _, hs := range h.hosts {
+		h.mu.Lock()
+		held := hs.pending != nil
+		if held {
+			h.cacheNow(hs)
+		}
+		h.mu.Unlock()
+		if held {
+			h.writeCache(hs)
+		}
+	}
 }
 
 // Once asks every host for its list once, at the same time, and returns
@@ -268,7 +299,7 @@ func (h *Hub) attempt(ctx context.Context, hs *hostState, once bool) (got bool) 
 		for sc.Scan() {
 			var le lineOrErr
 			le.at = h.o.Now()
-			if err := json.Unmarshal(sc.Bytes(), &le.line); err != nil {
+			if err := decodeLine(sc.Bytes(), &le.line); err != nil {
 				le.err = fmt.Errorf("the host sent something that is not Mew's feed: %v", err)
 			}
 			select {
@@ -281,6 +312,9 @@ func (h *Hub) attempt(ctx context.Context, hs *hostState, once bool) (got bool) 
 			}
 		}
 		if err := sc.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				err = fmt.Errorf("the host sent a line of more than %d MiB", maxLine>>20)
+			}
 			select {
 			case lines <- lineOrErr{err: fmt.Errorf("reading the feed: %v", err)}:
 			case <-readDone:
@@ -349,6 +383,89 @@ func (h *Hub) attempt(ctx context.Context, hs *hostState, once bool) (got bool) 
 	}
 }
 
+// decodeLine decodes one line of the feed into l. Its list is read one
+// session at a time: a host that lists more than maxSessions, or one
+// session of more than maxSessionBytes, is refused before the rest is
+// decoded.
+func decodeLine(b []byte, l *Line) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := expectDelim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "feed":
+			err = dec.Decode(&l.Feed)
+		case "version":
+			err = dec.Decode(&l.Version)
+		case "at":
+			err = dec.Decode(&l.At)
+		case "sessions":
+			err = decodeSessions(dec, l)
+		default: // errors (shown by the host's own mew), and anything newer
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", key, err)
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("more than one value on a line")
+	}
+	return nil
+}
+
+func decodeSessions(dec *json.Decoder, l *Line) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		l.Sessions = nil // null: a heartbeat, as when absent
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return fmt.Errorf("not a list")
+	}
+	list := []session.Shown{}
+	for dec.More() {
+		if len(list) == maxSessions {
+			return fmt.Errorf("more than %d sessions", maxSessions)
+		}
+		start := dec.InputOffset()
+		var s session.Shown
+		if err := dec.Decode(&s); err != nil {
+			return err
+		}
+		if dec.InputOffset()-start > maxSessionBytes {
+			return fmt.Errorf("a session of more than %d KiB", maxSessionBytes>>10)
+		}
+		list = append(list, s)
+	}
+	l.Sessions = &list
+	return expectDelim(dec, ']')
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("expected %q, got %v", want, tok)
+	}
+	return nil
+}
+
 // seen folds one line into the host's state.
 func (h *Hub) seen(hs *hostState, l Line, at time.Time, skew time.Duration) {
 	h.mu.Lock()
@@ -366,21 +483,57 @@ func (h *Hub) seen(hs *hostState, l Line, at time.Time, skew time.Duration) {
 		hs.gen++
 	}
 	if l.Sessions != nil {
-		list, dropped := normalize(*l.Sessions, hs.remote.Name, skew)
+		list, dropped := normalize(*l.Sessions, hs.remote.Name, skew, at)
 		if !reflect.DeepEqual(list, hs.sessions) {
 			hs.sessions, changed = list, true
 		}
 		hs.Sessions, hs.Dropped = len(list), dropped
 	}
-	var snapshot cached
+	write := false
 	if changed {
-		snapshot = cached{LastSeen: at, Sessions: hs.sessions}
+		write = h.cacheSoon(hs)
 	}
 	h.mu.Unlock()
+	if write {
+		h.writeCache(hs)
+	}
 	if changed {
 		h.notify()
-		h.writeCache(hs.remote.Name, snapshot)
 	}
+}
+
+// cacheSoon (under mu) arranges for the host's list to be cached: now
+// (the caller writes, when it returns true) if the last write is
+// CacheEvery old, else once it is, with the list as it is then.
+func (h *Hub) cacheSoon(hs *hostState) bool {
+	if hs.pending != nil {
+		return false // the pending write takes the latest list
+	}
+	wait := h.o.CacheEvery - h.o.Now().Sub(hs.cachedAt)
+	if wait <= 0 {
+		hs.cachedAt = h.o.Now()
+		return true
+	}
+	hs.pending = time.AfterFunc(wait, func() {
+		h.mu.Lock()
+		if hs.pending == nil {
+			h.mu.Unlock()
+			return // cacheNow wrote it meanwhile
+		}
+		hs.pending, hs.cachedAt = nil, h.o.Now()
+		h.mu.Unlock()
+		h.writeCache(hs)
+	})
+	return false
+}
+
+// cacheNow (under mu) takes over a pending write: the caller writes now.
+func (h *Hub) cacheNow(hs *hostState) {
+	if hs.pending != nil {
+		hs.pending.Stop()
+		hs.pending = nil
+	}
+	hs.cachedAt = h.o.Now()
 }
 
 // lost records that a connection ended or could not be made. A host that
@@ -402,12 +555,12 @@ func (h *Hub) lost(hs *hostState, why string, now bool) {
 			if expired {
 				hs.Link = Offline
 				hs.gen++
+				h.cacheNow(hs)
 			}
-			snap := cached{LastSeen: hs.LastSeen, Sessions: hs.sessions}
 			h.mu.Unlock()
 			if expired {
+				h.writeCache(hs)
 				h.notify()
-				h.writeCache(hs.remote.Name, snap)
 			}
 		})
 		h.mu.Unlock()
@@ -421,18 +574,20 @@ func (h *Hub) lost(hs *hostState, why string, now bool) {
 	write := hs.Link != Connecting
 	hs.Link = Offline
 	hs.gen++
-	snap := cached{LastSeen: hs.LastSeen, Sessions: hs.sessions}
-	h.mu.Unlock()
-	h.notify()
 	if write {
-		h.writeCache(hs.remote.Name, snap)
+		h.cacheNow(hs)
 	}
+	h.mu.Unlock()
+	if write {
+		h.writeCache(hs)
+	}
+	h.notify()
 }
 
 // normalize makes a host's list safe to merge: valid ids only, each once,
 // at most maxSessions; Host set to the remote's name (whatever the host
-// said), times moved by skew.
-func normalize(in []session.Shown, name string, skew time.Duration) ([]session.Shown, int) {
+// said), times moved by skew and clamped (clampSince).
+func normalize(in []session.Shown, name string, skew time.Duration, now time.Time) ([]session.Shown, int) {
 	out := make([]session.Shown, 0, len(in))
 	seen := make(map[string]bool, len(in))
 	dropped := 0
@@ -447,10 +602,28 @@ func normalize(in []session.Shown, name string, skew time.Duration) ([]session.S
 		if skew != 0 && !s.Since.IsZero() {
 			s.Since = s.Since.Add(skew)
 		}
-		s.Since = s.Since.UTC()
+		s.Since = clampSince(s.Since, now)
 		out = append(out, s)
 	}
 	return out, dropped
+}
+
+// clampSince keeps a host's time between the Unix epoch and now (this
+// machine's): a host whose clock says year 1 or 9999 (the skew is then
+// absurd too, and only saturates) would otherwise make times no JSON can
+// hold, and `mew status --json` would fail for every session, this
+// machine's included. A time before the epoch is unknown (zero); one
+// after now is now.
+func clampSince(t, now time.Time) time.Time {
+	switch {
+	case t.IsZero():
+		return t
+	case t.Before(time.Unix(0, 0)):
+		return time.Time{}
+	case t.After(now):
+		return now.UTC()
+	}
+	return t.UTC()
 }
 
 // maxField bounds each text field a host sends.
@@ -499,7 +672,8 @@ func (h *Hub) readCache(name string) (cached, bool) {
 	if p == "" {
 		return cached{}, false
 	}
-	data, err := os.ReadFile(p)
+	// Mew writes at most a list of maxSessions; more is not its cache.
+	data, err := readRegular(p, 2*maxLine)
 	if err != nil {
 		return cached{}, false
 	}
@@ -507,13 +681,28 @@ func (h *Hub) readCache(name string) (cached, bool) {
 	if json.Unmarshal(data, &c) != nil || c.LastSeen.IsZero() {
 		return cached{}, false // a damaged cache is only a cache
 	}
-	c.Sessions, _ = normalize(c.Sessions, name, 0)
+	now := h.o.Now()
+	c.Sessions, _ = normalize(c.Sessions, name, 0, now)
+	if c.LastSeen.After(now) {
+		c.LastSeen = now
+	}
 	return c, true
 }
 
-func (h *Hub) writeCache(name string, c cached) {
-	p := h.cachePath(name)
-	if p == "" || c.LastSeen.IsZero() {
+// writeCache writes the host's list as it is now. The list is taken
+// under the write lock: of two writes at once, the last one written holds
+// the latest list.
+func (h *Hub) writeCache(hs *hostState) {
+	p := h.cachePath(hs.remote.Name)
+	if p == "" {
+		return
+	}
+	h.writing.Lock()
+	defer h.writing.Unlock()
+	h.mu.Lock()
+	c := cached{LastSeen: hs.LastSeen, Sessions: hs.sessions}
+	h.mu.Unlock()
+	if c.LastSeen.IsZero() {
 		return
 	}
 	if c.Sessions == nil {
@@ -523,8 +712,6 @@ func (h *Hub) writeCache(name string, c cached) {
 	if err != nil {
 		return
 	}
-	h.writing.Lock()
-	defer h.writing.Unlock()
 	if err := os.MkdirAll(h.o.CacheDir, dirMode); err != nil {
 		return
 	}

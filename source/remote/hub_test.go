@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -396,4 +398,164 @@ func TestMerge(t *testing.T) {
 	if len(got) != 3 || got[2].ID != "r2" || len(errs) != 1 {
 		t.Fatalf("Merge = %+v, %v", got, errs)
 	}
+}
+
+// onceWith runs Once against a host that sends line, and returns the
+// host's status and what the hub allocated meanwhile (an upper bound of
+// the memory it held).
+func onceWith(t *testing.T, line []byte) (HostStatus, uint64) {
+	t.Helper()
+	link := newLink()
+	h := New(Options{Remotes: []Remote{{Name: "box", Host: "box"}}, Dial: link.dial, Silence: time.Hour})
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	done := make(chan struct{})
+	go func() { h.Once(context.Background()); close(done) }()
+	c := link.next(t)
+	go c.w.Write(line) // fails once the hub hangs up: that is the point
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("Once did not return")
+	}
+	runtime.ReadMemStats(&after)
+	return h.Hosts()[0], after.TotalAlloc - before.TotalAlloc
+}
+
+// hostileList is a first line listing n empty sessions.
+func hostileList(n int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"feed":%d,"at":%q,"sessions":[`, FeedVersion, time.Now().UTC().Format(time.RFC3339Nano))
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("{}")
+	}
+	b.WriteString("]}\n")
+	return b.Bytes()
+}
+
+// A host cannot make this machine allocate what it likes: a list past
+// maxSessions, or a line past maxLine, drops the connection after a few
+// MiB.
+func TestHubBoundsWhatAHostCanCost(t *testing.T) {
+	for _, tc := range []struct {
+		name, why string
+		line      []byte
+	}{
+		{"900000 sessions", "more than 1000 sessions", hostileList(900000)},
+		{"a 16 MiB line", "a line of more than 4 MiB", hostileList((16<<20)/3 - 100)},
+		{"one huge session", "a session of more than 32 KiB", []byte(`{"feed":1,"sessions":[{"title":"` + strings.Repeat("x", 1<<20) + `"}]}` + "\n")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hs, alloc := onceWith(t, tc.line)
+			t.Logf("%d-byte line: %.1f MiB allocated, host %s: %s", len(tc.line), float64(alloc)/(1<<20), hs.Link, hs.Why)
+			if hs.Link != Offline || !strings.Contains(hs.Why, tc.why) || hs.Sessions != 0 {
+				t.Errorf("host %+v: want offline, saying %q, nothing listed", hs, tc.why)
+			}
+			if alloc > 64<<20 {
+				t.Errorf("the hub allocated %d MiB for one hostile line", alloc>>20)
+			}
+		})
+	}
+}
+
+// A host whose clock is absurd (year 1, year 9999) gets its times clamped
+// between the epoch and now: every session can still be printed as JSON,
+// so one host cannot fail `mew status --json` for all.
+func TestHubClampsAbsurdTimes(t *testing.T) {
+	for _, at := range []time.Time{
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC),
+		time.Now(),
+	} {
+		link := newLink()
+		h := hubFor(t, link, Options{})
+		c := link.next(t)
+		var list []session.Shown
+		for i, since := range []time.Time{
+			time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+			time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC),
+			time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC),
+			time.Now().Add(-time.Minute),
+		} {
+			s := shown(fmt.Sprintf("s%d", i), session.Waiting)
+			s.Since = since
+			list = append(list, s)
+		}
+		c.send(t, snapshot(at, true, list...))
+		got := waitFor(t, h, "online", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Online && len(s) == 4 })
+		if _, err := json.Marshal(got); err != nil {
+			t.Errorf("host clock %v: the list cannot be printed: %v", at, err)
+		}
+		now := time.Now()
+		for _, s := range got {
+			if !s.Since.IsZero() && (s.Since.Before(time.Unix(0, 0)) || s.Since.After(now)) {
+				t.Errorf("host clock %v: %s since %v, want unknown or between the epoch and now", at, s.ID, s.Since)
+			}
+		}
+	}
+}
+
+// A cache that is not a regular file is no cache (a link to /dev/zero
+// would be read forever).
+func TestHubCacheIsARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "box.json")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *Hub, 1)
+	go func() { done <- New(Options{Remotes: []Remote{{Name: "box", Host: "box"}}, CacheDir: dir}) }()
+	select {
+	case h := <-done:
+		if got := h.Sessions(); len(got) != 0 {
+			t.Errorf("sessions from /dev/zero: %+v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("New did not return")
+	}
+}
+
+// A host whose list changes all the time has it cached at most every
+// CacheEvery (it was rewritten at every change), and at once when the
+// host is lost.
+func TestHubThrottlesCacheWrites(t *testing.T) {
+	dir := t.TempDir()
+	link := newLink()
+	h := hubFor(t, link, Options{CacheDir: dir, CacheEvery: time.Hour})
+	cachedIDs := func() string {
+		data, _ := os.ReadFile(filepath.Join(dir, "box.json"))
+		var c cached
+		json.Unmarshal(data, &c)
+		var ids []string
+		for _, s := range c.Sessions {
+			ids = append(ids, s.ID)
+		}
+		return strings.Join(ids, ",")
+	}
+	waitCache := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); cachedIDs() != want; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("cache holds %q, want %q", cachedIDs(), want)
+			}
+		}
+	}
+	c := link.next(t)
+	c.send(t, snapshot(time.Now(), true, shown("s0", session.Working)))
+	waitCache("s0") // the first list is written at once
+	for i := 1; i <= 50; i++ {
+		c.send(t, snapshot(time.Now(), false, shown(fmt.Sprintf("s%d", i), session.Working)))
+	}
+	waitFor(t, h, "the 50th list", func(s []session.Shown, _ HostStatus) bool { return len(s) == 1 && s[0].ID == "s50" })
+	// Each list is folded in (and was written) before the next is read.
+	if got := cachedIDs(); got != "s0" {
+		t.Errorf("the cache was rewritten within CacheEvery: it holds %q", got)
+	}
+	link.setRefuse(errors.New("Connection refused"))
+	c.hangup()
+	waitFor(t, h, "offline", func(s []session.Shown, hs HostStatus) bool { return hs.Link == Offline })
+	waitCache("s50")
 }

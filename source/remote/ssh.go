@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // RunFunc runs a command (an ssh argv) and returns its standard output; an
@@ -159,9 +161,9 @@ func (t *stderrTail) last() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if l := strings.TrimSpace(string(t.buf)); l != "" {
-		return clip(l)
+		return text.OneLine(l, 80)
 	}
-	return clip(t.line)
+	return text.OneLine(t.line, 80)
 }
 
 // ForHome is a hub for the remotes `mew remote add` configured in mewHome,

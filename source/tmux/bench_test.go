@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkSweep reads five agents' panes (a list and a batched capture:
-// two tmux processes). For the README: 1 sweep every SweepEvery.
+// two tmux processes). For the README: 1 sweep every screen.SweepEvery.
 func BenchmarkSweep(b *testing.B) {
 	s := startServerTB(b)
 	agent := s.fakeAgent(promptScreen)

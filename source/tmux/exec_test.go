@@ -2,14 +2,21 @@ package tmux
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen"
+	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 )
 
@@ -83,7 +90,7 @@ func TestCaptureAll(t *testing.T) {
 	var got map[string][]string
 	for range 50 { // the fake agent draws its screen once started
 		calls = 0
-		if got = captureAll(ctx, r, []string{a, b, "not-a-pane"}); drawn(got, a) && drawn(got, b) {
+		if got, _ = captureAll(ctx, r, []string{a, b, "not-a-pane"}); drawn(got, a) && drawn(got, b) {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -98,12 +105,12 @@ func TestCaptureAll(t *testing.T) {
 	}
 
 	calls = 0
-	got = captureAll(ctx, r, []string{a, "%99", b})
-	if calls != 4 || len(got) != 2 || !drawn(got, a) || !drawn(got, b) {
-		t.Errorf("with a gone pane: %d tmux processes, %d panes: %q", calls, len(got), got)
+	got, err := captureAll(ctx, r, []string{a, "%99", b})
+	if calls != 4 || len(got) != 2 || !drawn(got, a) || !drawn(got, b) || err != nil {
+		t.Errorf("with a gone pane: %d tmux processes, %d panes, %v: %q", calls, len(got), err, got)
 	}
-	if got := captureAll(ctx, r, nil); len(got) != 0 {
-		t.Errorf("nothing to capture: %v", got)
+	if got, err := captureAll(ctx, r, nil); len(got) != 0 || err != nil {
+		t.Errorf("nothing to capture: %v %v", got, err)
 	}
 }
 
@@ -128,14 +135,14 @@ func TestQuietServerIsListedLessOften(t *testing.T) {
 		t.Fatalf("a shell pane: %v %v", obs, err)
 	}
 	now := src.Now()
-	if src.sweepDue(now.Add(SweepEvery)) {
+	if src.sweepDue(now.Add(screen.SweepEvery)) {
 		t.Error("a quiet server was due for a sweep before quietSweepEvery")
 	}
 	if !src.sweepDue(now.Add(quietSweepEvery)) {
 		t.Error("a quiet server was never due")
 	}
 	s.tmux("send-keys", "-t", "work", s.fakeAgent(promptScreen), "Enter")
-	for deadline := time.Now().Add(5 * time.Second); !src.sweepDue(now.Add(SweepEvery)); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(5 * time.Second); !src.sweepDue(now.Add(screen.SweepEvery)); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("an agent started in the shell did not make a sweep due")
 		}
@@ -145,5 +152,147 @@ func TestQuietServerIsListedLessOften(t *testing.T) {
 	}
 	if !src.sweepDue(src.Now().Add(time.Millisecond)) {
 		t.Error("a pane with an agent was not due at every tick")
+	}
+}
+
+// 200 panes are more than one tmux command can capture (its message limit
+// is 16 KiB): they are read in a few batched commands, not a process each.
+func TestCaptureAllReadsManyPanes(t *testing.T) {
+	s := startServer(t)
+	agent := s.fakeAgent(promptScreen)
+	const n = 200
+	for i := 0; i < n; i += 50 {
+		var args []string
+		for j := i; j < i+50; j++ {
+			if j > i {
+				args = append(args, ";")
+			}
+			args = append(args, "new-window", "-d", "-t", "work", agent)
+		}
+		s.tmux(args...)
+	}
+	var ids []string
+	for _, id := range strings.Fields(s.tmux("list-panes", "-a", "-F", "#{pane_id}")) {
+		if id != "%0" { // the shell
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) != n {
+		t.Fatalf("%d panes made, want %d", len(ids), n)
+	}
+	var calls int
+	r := countingRunner{Exec{Socket: s.socket}, &calls}
+	var got map[string][]string
+	var err error
+	drawn := 0
+	for range 100 { // the fake agents draw their screens once started
+		calls = 0
+		got, err = captureAll(context.Background(), r, ids)
+		drawn = 0
+		for _, id := range ids {
+			if strings.Contains(strings.Join(got[id], "\n"), "Do you want to proceed?") {
+				drawn++
+			}
+		}
+		if drawn == n {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil || len(got) != n || drawn != n {
+		t.Fatalf("%d of %d panes read, %d drawn: %v", len(got), n, drawn, err)
+	}
+	if calls > 4 {
+		t.Errorf("%d tmux processes for %d panes, want a few batched commands", calls, n)
+	}
+}
+
+// failingRunner fails every capture that names pane.
+type failingRunner struct {
+	r    Runner
+	pane string
+}
+
+func (f failingRunner) Run(ctx context.Context, args ...string) ([]string, error) {
+	if args[0] == "capture-pane" && slices.Contains(args, f.pane) {
+		return nil, errors.New("tmux capture-pane: server busy")
+	}
+	return f.r.Run(ctx, args...)
+}
+
+// A pane whose screen cannot be read is listed with its last state, and
+// said: never left out without a word.
+func TestSweepSaysWhichPanesItCouldNotRead(t *testing.T) {
+	s := startServer(t)
+	agent := s.fakeAgent(promptScreen)
+	a := strings.TrimSpace(s.tmux("new-window", "-P", "-F", "#{pane_id}", "-t", "work", agent))
+	b := strings.TrimSpace(s.tmux("new-window", "-P", "-F", "#{pane_id}", "-t", "work", agent))
+	src := newSource(s)
+	ctx := context.Background()
+	blocked := func(obs []source.Observation) int {
+		n := 0
+		for _, o := range obs {
+			if o.Screen.State == session.ScreenBlocked {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 0; ; i++ {
+		obs, err := src.sweep(ctx, Exec{Socket: s.socket}, rules.Embedded())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if blocked(obs) == 2 {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("the agents' prompts were never read: %+v", obs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	obs, err := src.sweep(ctx, failingRunner{Exec{Socket: s.socket}, b}, rules.Embedded())
+	var unread *UnreadPanes
+	if !errors.As(err, &unread) || len(unread.IDs) != 1 || unread.IDs[0] != b || !strings.Contains(err.Error(), "server busy") {
+		t.Errorf("error %v, want pane %s named as unread", err, b)
+	}
+	if len(obs) != 2 || blocked(obs) != 2 {
+		t.Errorf("observations %+v, want %s and %s, both still blocked", obs, a, b)
+	}
+}
+
+// A server of another user refuses the connection: that is said, not
+// taken for no server at all (no sessions and no reason why).
+func TestAnotherUsersServerIsSaid(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "default")
+	l, err := net.Listen("unix", sock) // Run goes on only where a server's socket is
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, msg := range []string{"error connecting to " + sock + " (Permission denied)", "access not allowed"} {
+		bin := t.TempDir()
+		script := "#!/bin/sh\necho '" + msg + "' >&2\nexit 1\n"
+		if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", bin)
+		_, err := Exec{Socket: sock}.Run(context.Background(), "list-panes", "-a")
+		if err == nil || errors.Is(err, ErrNoServer) || !strings.Contains(err.Error(), sock+" is not one this user may use") || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: %v, want it said whose server it is", msg, err)
+		}
+	}
+}
+
+// Without a server socket there is no server: Run says so without running
+// (or even finding) tmux, which may not be installed at all.
+func TestRunWithoutSocketIsNoServer(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := (Exec{Socket: filepath.Join(dir, "none")}).Run(context.Background(), "list-panes", "-a"); !errors.Is(err, ErrNoServer) {
+		t.Errorf("no socket: %v, want ErrNoServer", err)
+	}
+	t.Setenv("TMUX_TMPDIR", dir)
+	if _, err := (Exec{}).Run(context.Background(), "list-panes", "-a"); !errors.Is(err, ErrNoServer) {
+		t.Errorf("no default socket under TMUX_TMPDIR: %v, want ErrNoServer", err)
 	}
 }

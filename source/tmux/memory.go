@@ -40,6 +40,7 @@ type savedPane struct {
 	Fg      int           `json:"fg"`
 	FgStart int64         `json:"fg_start"`
 	FgAgent string        `json:"fg_agent"`
+	FgName  string        `json:"fg_name,omitempty"`
 	Since   time.Time     `json:"since"`
 	BgSince time.Time     `json:"bg_since,omitempty"`
 	Tracker screen.Memory `json:"tracker"`
@@ -62,7 +63,7 @@ func (s *Source) recall() {
 		if !terminal.ValidTmuxPane(id) {
 			continue
 		}
-		p := &pane{id: id, agent: sp.Agent, fg: sp.Fg, fgStart: sp.FgStart, fgAgent: sp.FgAgent, since: sp.Since, bgSince: sp.BgSince}
+		p := &pane{id: id, agent: sp.Agent, fg: sp.Fg, fgStart: sp.FgStart, fgName: sp.FgName, fgAgent: sp.FgAgent, since: sp.Since, bgSince: sp.BgSince}
 		p.tracker.Restore(sp.Tracker)
 		s.panes[id] = p
 	}
@@ -97,7 +98,7 @@ func (s *Source) remember() error {
 		if p.agent == "" && p.fgAgent == "" {
 			continue // a shell: nothing worth remembering
 		}
-		mine[id] = savedPane{Agent: p.agent, Fg: p.fg, FgStart: p.fgStart, FgAgent: p.fgAgent, Since: p.since, BgSince: p.bgSince, Tracker: p.tracker.Memory()}
+		mine[id] = savedPane{Agent: p.agent, Fg: p.fg, FgStart: p.fgStart, FgName: p.fgName, FgAgent: p.fgAgent, Since: p.since, BgSince: p.bgSince, Tracker: p.tracker.Memory()}
 	}
 	s.mu.Unlock()
 	if len(mine) == 0 {

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/proctree"
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -95,5 +98,37 @@ func TestMemoryKeepsTheLatestReading(t *testing.T) {
 	write(session.ScreenIdle, at.Add(2*time.Second))
 	if got := readMemory(mem)["%1"].Tracker.State; got.State != session.ScreenIdle {
 		t.Fatalf("memory %+v: a newer reading was not kept", got)
+	}
+}
+
+// oneProc is a process table of one pane whose foreground job is proc.
+type oneProc struct {
+	proc proctree.Proc
+	argv []string
+}
+
+func (o *oneProc) ForegroundGroup(int) (int, error) { return o.proc.Pid, nil }
+func (o *oneProc) Get(int) (proctree.Proc, error)   { return o.proc, nil }
+func (o *oneProc) Cmdline(int) ([]string, error)    { return o.argv, nil }
+
+// A shell forks, and its child is a shell until it execs the agent: the
+// same pid and start time, another program. A sweep that looked in
+// between must not take the pane for a shell for good.
+func TestAnExecIsANewForegroundJob(t *testing.T) {
+	procs := &oneProc{proc: proctree.Proc{Pid: 200, Name: "bash", StartMs: 5}, argv: []string{"bash"}}
+	src := &Source{Procs: procs, Now: time.Now}
+	book := rules.Embedded()
+	p := &pane{id: "%1", pid: 100}
+	src.panes = map[string]*pane{"%1": p}
+	if src.identify(book, p, paneInfo{id: "%1", pid: 100}) {
+		t.Fatal("a shell's screen is to be read")
+	}
+	src.swept = time.Now()
+	procs.proc.Name, procs.argv = "claude", []string{"claude"}
+	if !src.sweepDue(src.swept.Add(screen.SweepEvery)) {
+		t.Error("the exec did not make a sweep due")
+	}
+	if !src.identify(book, p, paneInfo{id: "%1", pid: 100}) || p.fgAgent != "claude" {
+		t.Errorf("after the exec: agent %q, want claude", p.fgAgent)
 	}
 }

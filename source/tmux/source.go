@@ -21,15 +21,11 @@ import (
 	"github.com/mew-dev/mew/terminal"
 )
 
-// SweepEvery is how often the panes are read (never per write: a pane's
-// output comes in bursts, and a screen half-drawn is not a state).
-const SweepEvery = 700 * time.Millisecond
-
 // quietSweepEvery is how often the panes are listed while none runs an
-// agent (each list is a `tmux` process). In between, every SweepEvery,
+// agent (each list is a `tmux` process). In between, every screen.SweepEvery,
 // each known pane's foreground job is looked up in the process table (no
 // tmux), and a new one is swept at once; only a new pane waits for this.
-const quietSweepEvery = 3 * SweepEvery
+const quietSweepEvery = 3 * screen.SweepEvery
 
 // retryEvery is how often a server that is not running is looked for;
 // maxRetry when its socket is there but nobody answers on it.
@@ -146,6 +142,7 @@ type pane struct {
 	// The foreground job last looked at, and the agent it is ("" for none).
 	fg       int
 	fgStart  int64
+	fgName   string // an exec keeps the pid and start: a shell's child becomes the agent
 	fgAgent  string
 	fgSniffs int // screen sniffs left for a job that is no agent by its process
 	tracker  screen.Tracker
@@ -198,7 +195,9 @@ func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
 
 // sweep reads every pane once and returns the observations of the panes
 // that run an agent: one `tmux` process lists the panes, one more captures
-// every pane that runs (or may run) an agent.
+// every pane that runs (or may run) an agent (a few more past ~90 panes).
+// An agent's pane whose screen could not be read is listed with its last
+// state, and the error is an *UnreadPanes naming it.
 func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]source.Observation, error) {
 	infos, err := listPanes(ctx, r)
 	if err != nil {
@@ -230,7 +229,7 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 		}
 	}
 	s.reading, s.swept = len(wanted), now
-	screens := captureAll(ctx, r, wanted)
+	screens, unread := captureAll(ctx, r, wanted)
 	var out []source.Observation
 	for _, info := range live {
 		rows, captured := screens[info.id]
@@ -243,7 +242,7 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 			delete(s.panes, id)
 		}
 	}
-	return out, nil
+	return out, unread
 }
 
 // sweepDue reports whether the panes are to be swept now: some pane runs
@@ -256,7 +255,7 @@ func (s *Source) sweepDue(now time.Time) bool {
 		return true
 	}
 	for _, p := range s.panes {
-		if proc := s.foreground(p.pid); proc.Pid != p.fg || proc.StartMs != p.fgStart {
+		if proc := s.foreground(p.pid); proc.Pid != p.fg || proc.StartMs != p.fgStart || proc.Name != p.fgName {
 			return true // a new job, or another process under the same pid
 		}
 	}
@@ -286,10 +285,12 @@ func (s *Source) foreground(pid int) proctree.Proc {
 func (s *Source) identify(book *rules.Book, p *pane, info paneInfo) bool {
 	proc := s.foreground(info.pid)
 	fg := proc.Pid
-	if fg != p.fg || proc.StartMs != p.fgStart {
-		// A new foreground job: which agent is it, by its process?
+	if fg != p.fg || proc.StartMs != p.fgStart || proc.Name != p.fgName {
+		// A new foreground job (or one that exec'd: a shell forks, and its
+		// child is a shell until it execs the agent): which agent is it, by
+		// its process?
 		argv, _ := s.Procs.Cmdline(fg)
-		p.fg, p.fgStart = fg, proc.StartMs
+		p.fg, p.fgStart, p.fgName = fg, proc.StartMs, proc.Name
 		p.fgAgent = book.SniffProcess(proc.Name, argv)
 		if p.fgAgent == "" && proctree.IsShell(proc.Name) {
 			// `sh -c 'claude --resume x'` (tmux runs a window's command so):
@@ -333,10 +334,9 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	case !background:
 		p.bgSince = time.Time{}
 	}
-	if !background {
-		if !captured {
-			return source.Observation{}, false
-		}
+	// A screen that could not be read keeps the last state (as a blank
+	// one does): the agent is still listed, never dropped unsaid.
+	if !background && captured {
 		p.tracker.Observe(book.Set(p.agent), rules.Frame{Rows: rows, Title: info.title}, now)
 	}
 	st := p.tracker.State
@@ -356,7 +356,9 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 		Fallback: "tmux:" + info.id,
 		Agent:    p.agent,
 		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty,
-			Tmux: &session.Tmux{Socket: s.Socket, Pane: info.id, ServerPid: info.serverPid}},
+			// The socket as tmux itself names it ($TMUX in the pane): the
+			// pane is a pane of this server only (package identity).
+			Tmux: &session.Tmux{Socket: SocketPath(s.Socket), Pane: info.id, ServerPid: info.serverPid}},
 		Screen: &st,
 	}, true
 }
@@ -401,21 +403,23 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	s.recall()
 	book, rulesErrs := s.Rules()
 	obs, err := s.sweep(ctx, Exec{Socket: s.Socket}, book)
-	if err == nil {
+	var unread *UnreadPanes
+	partial := errors.As(err, &unread)
+	if err == nil || partial {
 		s.remember() // best effort: a read that cannot be kept is still a read
 	}
-	if errors.Is(err, ErrNoServer) {
+	if errors.Is(err, ErrNoServer) && !partial {
 		obs, err = nil, nil
 	}
-	if err == nil {
+	if err == nil || partial {
 		// The person's broken rules files are said (the embedded rules are
 		// in force for those agents).
-		err = errors.Join(rulesErrs...)
+		err = errors.Join(append([]error{err}, rulesErrs...)...)
 	}
 	return obs, err
 }
 
-// Watch implements source.Source: a sweep every SweepEvery, sent when
+// Watch implements source.Source: a sweep every screen.SweepEvery, sent when
 // it changes. Without a server it looks again every few seconds (or at
 // once when its socket appears); it never starts one.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
@@ -481,12 +485,12 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 }
 
-// follow sweeps the server every SweepEvery while it answers; it reports
+// follow sweeps the server every screen.SweepEvery while it answers; it reports
 // whether it answered at all.
 func (s *Source) follow(ctx context.Context, send func([]source.Observation) bool) bool {
 	r := Exec{Socket: s.Socket}
 	answered := false
-	ticker := time.NewTicker(SweepEvery)
+	ticker := time.NewTicker(screen.SweepEvery)
 	defer ticker.Stop()
 	failed := 0
 	for first := true; ; first = false {
@@ -500,6 +504,10 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation) boo
 		}
 		book, _ := s.Rules()
 		obs, err := s.sweep(ctx, r, book)
+		var unread *UnreadPanes
+		if errors.As(err, &unread) {
+			err = nil // the panes not read keep their last state
+		}
 		switch {
 		case err == nil:
 			answered, failed = true, 0

@@ -34,6 +34,13 @@ func startServerTB(t testing.TB) *server {
 	s := &server{t: t, socket: filepath.Join(dir, "sock"), dir: dir}
 	s.tmux("new-session", "-d", "-s", "work", "-x", "120", "-y", "32", "env PS1='$ ' bash --norc --noprofile")
 	t.Cleanup(func() { exec.Command("tmux", "-S", s.socket, "kill-server").Run() })
+	// tmux's sh execs env, which execs bash: a sweep in between sees a job
+	// that is not a shell yet. Tests start from the shell.
+	for deadline := time.Now().Add(10 * time.Second); strings.TrimSpace(s.tmux("display-message", "-p", "-t", "work", "#{pane_current_command}")) != "bash"; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the shell of the first pane did not start")
+		}
+	}
 	return s
 }
 

@@ -6,7 +6,7 @@ on run argv
 			repeat with t in tabs of w
 				repeat with s in sessions of t
 					if unique ID of s is wanted then
-						return "ok" & linefeed & (name of s) & linefeed & (contents of s)
+						return "ok" & linefeed & (rows of s) & linefeed & (name of s) & linefeed & (contents of s)
 					end if
 				end repeat
 			end repeat
