@@ -108,7 +108,7 @@ func Run(stdout, stderr io.Writer) int {
 	if exePath, err = executable(); err != nil {
 		logger.Printf("cannot find this executable: %v", err)
 	}
-	ctrl = newController(board.DefaultConfig())
+	ctrl = newController(settings.boardConfig())
 	// Sessions on other machines (`mew remote add`), followed over ssh.
 	hub, err := remote.ForHome(mewHome)
 	if err != nil {
@@ -232,6 +232,10 @@ func apply(e effects) {
 	scheduleRecheck(e.Recheck)
 	if len(e.Alerts) > 0 {
 		ring(e.Alerts)
+	}
+	for _, q := range e.QuotaAlerts {
+		logger.Print(q.Message(time.Local))
+		playSound(board.QuotaSound)
 	}
 	if e.Icon != nil {
 		setStatusIcon(*e.Icon)

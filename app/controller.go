@@ -19,6 +19,7 @@ type controller struct {
 	sessions []session.Shown
 	problems int
 	rows     []board.Row
+	quotas   []board.QuotaBar // the accounts' quota bars, drawn under the rows
 
 	frame        board.Frame // the latest frame the scene drew
 	framed       bool
@@ -28,6 +29,8 @@ type controller struct {
 	occluded     bool // the window server says no part of the panel is visible
 	icon         statusIcon
 	iconReported bool
+	// quotasDrawn: the last frame has the current quota bars.
+	quotasDrawn bool
 }
 
 // effects are what one event asks of the macOS side, in this order:
@@ -50,6 +53,8 @@ type effects struct {
 	Recheck time.Duration
 	// Alerts are the sounds (and notifications) due, most urgent first.
 	Alerts []board.Alert
+	// QuotaAlerts are the quota windows that passed the threshold now.
+	QuotaAlerts []board.QuotaAlert
 	// Icon is set when the status item must change.
 	Icon *statusIcon
 }
@@ -137,6 +142,11 @@ func (c *controller) update(now time.Time) effects {
 func (c *controller) updateOpened(now time.Time) (e effects, opened bool) {
 	v := c.board.Update(c.sessions, now)
 	c.rows = v.Rows
+	if !sameBars(c.quotas, v.Quotas) {
+		c.quotasDrawn = false
+	}
+	c.quotas = v.Quotas
+	e.QuotaAlerts = v.QuotaAlerts
 	switch {
 	case v.Open && !c.shown:
 		c.shown, e.Show, opened = true, true, true
@@ -165,9 +175,11 @@ func (c *controller) updateOpened(now time.Time) (e effects, opened bool) {
 // step draws the next frame into e.
 func (c *controller) step(now time.Time, e *effects) {
 	f := c.scene.Tick(c.rows, now)
-	if f.Unchanged && c.framed {
+	if f.Unchanged && c.framed && c.quotasDrawn {
 		return
 	}
+	f = board.WithQuotas(f, c.quotas, time.Local)
+	c.quotasDrawn = true
 	c.frame, c.framed = f, true
 	e.Redraw = true
 	if f.W != c.sizedW || f.H != c.sizedH {
@@ -204,4 +216,20 @@ func nextSettle(sessions []session.Shown, now time.Time, cfg board.Config) time.
 		}
 	}
 	return next
+}
+
+// sameBars reports whether two sets of quota bars draw alike (a reading's
+// age moves on every tick but shows only in whole minutes once stale).
+func sameBars(a, b []board.QuotaBar) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Who() != y.Who() || x.Window != y.Window || x.PercentText() != y.PercentText() || x.Over != y.Over ||
+			x.Note(time.Local) != y.Note(time.Local) {
+			return false
+		}
+	}
+	return true
 }

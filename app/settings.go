@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -19,6 +20,18 @@ type appSettings struct {
 	// Notifications: post a macOS notification for each alert (only when
 	// run from Mew.app; see notificationsAvailable).
 	Notifications bool `json:"notifications"`
+	// QuotaAlert is the percentage of a quota window that alerts, once
+	// per window (0: board.DefaultQuotaThreshold, 90).
+	QuotaAlert float64 `json:"quota_alert,omitempty"`
+}
+
+// boardConfig is the board the panel runs with these settings.
+func (s appSettings) boardConfig() board.Config {
+	cfg := board.DefaultConfig()
+	if s.QuotaAlert > 0 && s.QuotaAlert <= 100 {
+		cfg.QuotaThreshold = s.QuotaAlert
+	}
+	return cfg
 }
 
 // defaultSettings are used until the person changes something.

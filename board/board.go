@@ -47,6 +47,16 @@ type Config struct {
 	Cooldown time.Duration
 	// ShowQuiet lists idle and exited sessions too, after the rest.
 	ShowQuiet bool
+	// QuotaThreshold is the percentage of a quota window that alerts
+	// (QuotaAlerts), once per window; 0 means DefaultQuotaThreshold.
+	QuotaThreshold float64
+}
+
+func (c Config) quotaThreshold() float64 {
+	if c.QuotaThreshold > 0 {
+		return c.QuotaThreshold
+	}
+	return DefaultQuotaThreshold
 }
 
 // DefaultConfig is the board the apps use.
@@ -213,6 +223,7 @@ type Board struct {
 	cfg    Config
 	panel  Panel
 	alerts alerter
+	quota  quotaAlerter
 }
 
 // View is what an update decided.
@@ -225,11 +236,15 @@ type View struct {
 	Entered []string
 	// Alerts are the sounds due on this update, most urgent first.
 	Alerts []Alert
+	// Quotas are the accounts' quota windows (the compact bars), and
+	// QuotaAlerts the windows that passed the threshold on this update.
+	Quotas      []QuotaBar
+	QuotaAlerts []QuotaAlert
 }
 
 // New returns a board with nothing seen yet.
 func New(cfg Config) *Board {
-	return &Board{cfg: cfg, alerts: alerter{cooldown: cfg.Cooldown}}
+	return &Board{cfg: cfg, alerts: alerter{cooldown: cfg.Cooldown}, quota: quotaAlerter{threshold: cfg.quotaThreshold()}}
 }
 
 // Update folds in the current sessions. Call it whenever they change and
@@ -244,9 +259,11 @@ func (b *Board) Update(sessions []session.Shown, now time.Time) View {
 	}
 	wasOpen := b.panel.IsOpen()
 	entered := b.panel.Update(ids)
+	quotas := Quotas(sessions, now, b.cfg.quotaThreshold())
 	return View{
 		Rows: rows, Open: b.panel.IsOpen(), Opened: b.panel.IsOpen() && !wasOpen,
 		Entered: entered, Alerts: b.alerts.update(rows, now),
+		Quotas: quotas, QuotaAlerts: b.quota.update(quotas),
 	}
 }
 

@@ -255,6 +255,9 @@ func planRow(r Row, y int, tick uint64) rowPlan {
 		rp.line2 += " · " + string(r.Reason)
 	}
 	rp.line3 = detail(r)
+	if n := UsageNote(r.Session); n != "" {
+		rp.line3 = n + " · " + rp.line3
+	}
 	if r.Offline != "" {
 		rp.offline = true
 		rp.line2 = r.Offline // the cat's pose still tells the state

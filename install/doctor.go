@@ -136,6 +136,7 @@ func Doctor(o DoctorOptions) []Finding {
 				add(Warning, "Claude Code's session registry %s is not there (Claude Code has not run yet, or is older than 2.1); Mew goes by hooks alone", reg)
 			}
 			checkVersion(o, "Claude Code", o.Claude, "2.1", add)
+			checkStatusline(o.Env, add)
 		case Codex.Name:
 			checkCodexTrust(o, want, add)
 			checkVersion(o, "Codex", o.Codex, "0.169", add)

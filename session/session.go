@@ -75,6 +75,40 @@ type Record struct {
 	// turns and hooks and outlives it. It is where a jump goes; Process
 	// stays the process whose death ends the session.
 	Terminal *Terminal `json:"terminal,omitempty"`
+	// Usage is the agent's own latest report of the session's usage and
+	// the account's quota (Claude Code's statusline input, written by
+	// `mew-hook --statusline`). Codex's comes with its log (LogState.Usage).
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Usage is what an agent reported of a session's use and its account's
+// quota, as it reported it: a figure the agent does not give stays unset
+// (nil, zero), never estimated.
+type Usage struct {
+	At     time.Time `json:"at"`     // when the agent reported it
+	Source string    `json:"source"` // "statusline" | "rollout:token_count"
+	Model  string    `json:"model,omitempty"`
+	// ContextPercent is how full the context window is (0-100), and
+	// ContextSize/ContextUsed its size and the tokens in it, when known.
+	ContextPercent *float64 `json:"context_percent,omitempty"`
+	ContextSize    int64    `json:"context_size,omitempty"`
+	ContextUsed    int64    `json:"context_used,omitempty"`
+	// CostUSD is the session's cost as the agent computed it.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// TotalTokens is the session's tokens so far (input + output).
+	TotalTokens int64 `json:"total_tokens,omitempty"`
+	// FiveHour and Weekly are the account's rolling quotas.
+	FiveHour *Quota `json:"five_hour,omitempty"`
+	Weekly   *Quota `json:"weekly,omitempty"`
+	// Account names the account the quota is of, when the agent says
+	// (Codex's plan type); "" is the agent's one account on this machine.
+	Account string `json:"account,omitempty"`
+}
+
+// Quota is one rolling window of an account's rate limit.
+type Quota struct {
+	UsedPercent float64   `json:"used_percent"`
+	ResetsAt    time.Time `json:"resets_at,omitzero"`
 }
 
 // Terminal is an agent's terminal UI process, as a process source saw it.
@@ -201,6 +235,9 @@ type LogState struct {
 	Title  string    `json:"title,omitempty"`
 	// LastMessage is the agent's last message of the turn.
 	LastMessage string `json:"last_message,omitempty"`
+	// Usage is the log's latest token_count (Codex): tokens, context and
+	// the account's rate limits.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // Screen states a rules file can name (see package rules). blocked means a
@@ -348,6 +385,9 @@ type Shown struct {
 	// terminal.
 	Choices   []Choice `json:"choices,omitempty"`
 	AnswerVia string   `json:"answer_via,omitempty"`
+	// Usage is the session's latest usage report (context, cost, the
+	// account's quota), nil when its agent reports none.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // NeedsYou reports whether the session asks for the person: a needs-you

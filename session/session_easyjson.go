@@ -15,7 +15,216 @@ var (
 	_ *jwriter.Writer
 )
 
-func easyjsonA818f49aDecodeGithubComMewDevMewSession(in *jlexer.Lexer, out *Tmux) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession(in *jlexer.Lexer, out *Usage) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "at":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.At).UnmarshalJSON(data))
+				}
+			}
+		case "source":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Source = string(in.String())
+			}
+		case "model":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Model = string(in.String())
+			}
+		case "context_percent":
+			if in.IsNull() {
+				in.Skip()
+				out.ContextPercent = nil
+			} else {
+				if out.ContextPercent == nil {
+					out.ContextPercent = new(float64)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					*out.ContextPercent = float64(in.Float64())
+				}
+			}
+		case "context_size":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ContextSize = int64(in.Int64())
+			}
+		case "context_used":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ContextUsed = int64(in.Int64())
+			}
+		case "cost_usd":
+			if in.IsNull() {
+				in.Skip()
+				out.CostUSD = nil
+			} else {
+				if out.CostUSD == nil {
+					out.CostUSD = new(float64)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					*out.CostUSD = float64(in.Float64())
+				}
+			}
+		case "total_tokens":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.TotalTokens = int64(in.Int64())
+			}
+		case "five_hour":
+			if in.IsNull() {
+				in.Skip()
+				out.FiveHour = nil
+			} else {
+				if out.FiveHour == nil {
+					out.FiveHour = new(Quota)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.FiveHour).UnmarshalEasyJSON(in)
+				}
+			}
+		case "weekly":
+			if in.IsNull() {
+				in.Skip()
+				out.Weekly = nil
+			} else {
+				if out.Weekly == nil {
+					out.Weekly = new(Quota)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Weekly).UnmarshalEasyJSON(in)
+				}
+			}
+		case "account":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Account = string(in.String())
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA818f49aEncodeGithubComMewDevMewSession(out *jwriter.Writer, in Usage) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"at\":"
+		out.RawString(prefix[1:])
+		out.Raw((in.At).MarshalJSON())
+	}
+	{
+		const prefix string = ",\"source\":"
+		out.RawString(prefix)
+		out.String(string(in.Source))
+	}
+	if in.Model != "" {
+		const prefix string = ",\"model\":"
+		out.RawString(prefix)
+		out.String(string(in.Model))
+	}
+	if in.ContextPercent != nil {
+		const prefix string = ",\"context_percent\":"
+		out.RawString(prefix)
+		out.Float64(float64(*in.ContextPercent))
+	}
+	if in.ContextSize != 0 {
+		const prefix string = ",\"context_size\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.ContextSize))
+	}
+	if in.ContextUsed != 0 {
+		const prefix string = ",\"context_used\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.ContextUsed))
+	}
+	if in.CostUSD != nil {
+		const prefix string = ",\"cost_usd\":"
+		out.RawString(prefix)
+		out.Float64(float64(*in.CostUSD))
+	}
+	if in.TotalTokens != 0 {
+		const prefix string = ",\"total_tokens\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.TotalTokens))
+	}
+	if in.FiveHour != nil {
+		const prefix string = ",\"five_hour\":"
+		out.RawString(prefix)
+		(*in.FiveHour).MarshalEasyJSON(out)
+	}
+	if in.Weekly != nil {
+		const prefix string = ",\"weekly\":"
+		out.RawString(prefix)
+		(*in.Weekly).MarshalEasyJSON(out)
+	}
+	if in.Account != "" {
+		const prefix string = ",\"account\":"
+		out.RawString(prefix)
+		out.String(string(in.Account))
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v Usage) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA818f49aEncodeGithubComMewDevMewSession(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v Usage) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA818f49aEncodeGithubComMewDevMewSession(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *Usage) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA818f49aDecodeGithubComMewDevMewSession(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *Usage) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA818f49aDecodeGithubComMewDevMewSession(l, v)
+}
+func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Tmux) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -57,7 +266,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession(in *jlexer.Lexer, out *Tmux
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession(out *jwriter.Writer, in Tmux) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Tmux) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -93,27 +302,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession(out *jwriter.Writer, in Tmu
 // MarshalJSON supports json.Marshaler interface
 func (v Tmux) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession1(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Tmux) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession1(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Tmux) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession1(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Tmux) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession1(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Terminal) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Terminal) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -272,7 +481,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession1(in *jlexer.Lexer, out *Ter
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Terminal) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Terminal) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -376,27 +585,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession1(out *jwriter.Writer, in Te
 // MarshalJSON supports json.Marshaler interface
 func (v Terminal) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession1(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession2(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Terminal) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession1(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession2(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Terminal) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession1(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession2(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Terminal) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession1(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession2(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Shown) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Shown) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -567,6 +776,20 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Sho
 			} else {
 				out.AnswerVia = string(in.String())
 			}
+		case "usage":
+			if in.IsNull() {
+				in.Skip()
+				out.Usage = nil
+			} else {
+				if out.Usage == nil {
+					out.Usage = new(Usage)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Usage).UnmarshalEasyJSON(in)
+				}
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -577,7 +800,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Sho
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Shown) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Shown) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -700,33 +923,38 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Sh
 		out.RawString(prefix)
 		out.String(string(in.AnswerVia))
 	}
+	if in.Usage != nil {
+		const prefix string = ",\"usage\":"
+		out.RawString(prefix)
+		(*in.Usage).MarshalEasyJSON(out)
+	}
 	out.RawByte('}')
 }
 
 // MarshalJSON supports json.Marshaler interface
 func (v Shown) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession2(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession3(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Shown) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession2(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession3(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Shown) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession2(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession3(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Shown) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession2(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession3(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *ScreenState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *ScreenState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -891,7 +1119,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Scr
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in ScreenState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in ScreenState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1005,27 +1233,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sc
 // MarshalJSON supports json.Marshaler interface
 func (v ScreenState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession3(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession4(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v ScreenState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession3(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession4(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *ScreenState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession3(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession4(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *ScreenState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession3(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession4(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *RegistryState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *RegistryState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1157,7 +1385,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Reg
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in RegistryState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in RegistryState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1263,27 +1491,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Re
 // MarshalJSON supports json.Marshaler interface
 func (v RegistryState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession4(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession5(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v RegistryState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession4(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession5(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *RegistryState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession4(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession5(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *RegistryState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession4(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession5(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Record) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Record) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1399,6 +1627,20 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Rec
 					(*out.Terminal).UnmarshalEasyJSON(in)
 				}
 			}
+		case "usage":
+			if in.IsNull() {
+				in.Skip()
+				out.Usage = nil
+			} else {
+				if out.Usage == nil {
+					out.Usage = new(Usage)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Usage).UnmarshalEasyJSON(in)
+				}
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -1409,7 +1651,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession5(in *jlexer.Lexer, out *Rec
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Record) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Record) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1458,33 +1700,116 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession5(out *jwriter.Writer, in Re
 		out.RawString(prefix)
 		(*in.Terminal).MarshalEasyJSON(out)
 	}
+	if in.Usage != nil {
+		const prefix string = ",\"usage\":"
+		out.RawString(prefix)
+		(*in.Usage).MarshalEasyJSON(out)
+	}
 	out.RawByte('}')
 }
 
 // MarshalJSON supports json.Marshaler interface
 func (v Record) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession5(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession6(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Record) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession5(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession6(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Record) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession5(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession6(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Record) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession5(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession6(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Process) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *Quota) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "used_percent":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.UsedPercent = float64(in.Float64())
+			}
+		case "resets_at":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.ResetsAt).UnmarshalJSON(data))
+				}
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in Quota) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"used_percent\":"
+		out.RawString(prefix[1:])
+		out.Float64(float64(in.UsedPercent))
+	}
+	if !(in.ResetsAt).IsZero() {
+		const prefix string = ",\"resets_at\":"
+		out.RawString(prefix)
+		out.Raw((in.ResetsAt).MarshalJSON())
+	}
+	out.RawByte('}')
+}
+
+// MarshalJSON supports json.Marshaler interface
+func (v Quota) MarshalJSON() ([]byte, error) {
+	w := jwriter.Writer{}
+	easyjsonA818f49aEncodeGithubComMewDevMewSession7(&w, v)
+	return w.Buffer.BuildBytes(), w.Error
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v Quota) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonA818f49aEncodeGithubComMewDevMewSession7(w, v)
+}
+
+// UnmarshalJSON supports json.Unmarshaler interface
+func (v *Quota) UnmarshalJSON(data []byte) error {
+	r := jlexer.Lexer{Data: data}
+	easyjsonA818f49aDecodeGithubComMewDevMewSession7(&r, v)
+	return r.Error()
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *Quota) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonA818f49aDecodeGithubComMewDevMewSession7(l, v)
+}
+func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *Process) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1629,7 +1954,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession6(in *jlexer.Lexer, out *Pro
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Process) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in Process) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1717,27 +2042,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession6(out *jwriter.Writer, in Pr
 // MarshalJSON supports json.Marshaler interface
 func (v Process) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession6(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession8(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Process) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession6(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession8(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Process) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession6(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession8(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Process) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession6(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession8(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *PendingTool) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *PendingTool) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1832,7 +2157,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession7(in *jlexer.Lexer, out *Pen
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in PendingTool) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in PendingTool) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1902,27 +2227,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession7(out *jwriter.Writer, in Pe
 // MarshalJSON supports json.Marshaler interface
 func (v PendingTool) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession7(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession9(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v PendingTool) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession7(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession9(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *PendingTool) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession7(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession9(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *PendingTool) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession7(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession9(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *LogState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *LogState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1994,6 +2319,20 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *Log
 			} else {
 				out.LastMessage = string(in.String())
 			}
+		case "usage":
+			if in.IsNull() {
+				in.Skip()
+				out.Usage = nil
+			} else {
+				if out.Usage == nil {
+					out.Usage = new(Usage)
+				}
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					(*out.Usage).UnmarshalEasyJSON(in)
+				}
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -2004,7 +2343,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession8(in *jlexer.Lexer, out *Log
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in LogState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in LogState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2053,33 +2392,38 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession8(out *jwriter.Writer, in Lo
 		out.RawString(prefix)
 		out.String(string(in.LastMessage))
 	}
+	if in.Usage != nil {
+		const prefix string = ",\"usage\":"
+		out.RawString(prefix)
+		(*in.Usage).MarshalEasyJSON(out)
+	}
 	out.RawByte('}')
 }
 
 // MarshalJSON supports json.Marshaler interface
 func (v LogState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession8(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession10(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v LogState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession8(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession10(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *LogState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession8(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession10(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *LogState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession8(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession10(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Host) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Host) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2121,7 +2465,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession9(in *jlexer.Lexer, out *Hos
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Host) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Host) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2157,27 +2501,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession9(out *jwriter.Writer, in Ho
 // MarshalJSON supports json.Marshaler interface
 func (v Host) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession9(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Host) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession9(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Host) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession9(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Host) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession9(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *HookState) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *HookState) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2454,7 +2798,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Ho
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in HookState) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in HookState) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2629,27 +2973,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in H
 // MarshalJSON supports json.Marshaler interface
 func (v HookState) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession10(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession12(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v HookState) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession10(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession12(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *HookState) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession10(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession12(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *HookState) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession10(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession12(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *Delivery) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession13(in *jlexer.Lexer, out *Delivery) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2699,7 +3043,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession11(in *jlexer.Lexer, out *De
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in Delivery) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession13(out *jwriter.Writer, in Delivery) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2729,27 +3073,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession11(out *jwriter.Writer, in D
 // MarshalJSON supports json.Marshaler interface
 func (v Delivery) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession11(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession13(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Delivery) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession11(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession13(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Delivery) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession11(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession13(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Delivery) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession11(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession13(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Choice) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession14(in *jlexer.Lexer, out *Choice) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2785,7 +3129,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Ch
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in Choice) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession14(out *jwriter.Writer, in Choice) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2805,27 +3149,27 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in C
 // MarshalJSON supports json.Marshaler interface
 func (v Choice) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession12(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession14(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Choice) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession12(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession14(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Choice) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession12(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession14(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Choice) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession12(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession14(l, v)
 }
-func easyjsonA818f49aDecodeGithubComMewDevMewSession13(in *jlexer.Lexer, out *Ancestor) {
+func easyjsonA818f49aDecodeGithubComMewDevMewSession15(in *jlexer.Lexer, out *Ancestor) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2867,7 +3211,7 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession13(in *jlexer.Lexer, out *An
 		in.Consumed()
 	}
 }
-func easyjsonA818f49aEncodeGithubComMewDevMewSession13(out *jwriter.Writer, in Ancestor) {
+func easyjsonA818f49aEncodeGithubComMewDevMewSession15(out *jwriter.Writer, in Ancestor) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2892,23 +3236,23 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession13(out *jwriter.Writer, in A
 // MarshalJSON supports json.Marshaler interface
 func (v Ancestor) MarshalJSON() ([]byte, error) {
 	w := jwriter.Writer{}
-	easyjsonA818f49aEncodeGithubComMewDevMewSession13(&w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession15(&w, v)
 	return w.Buffer.BuildBytes(), w.Error
 }
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Ancestor) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonA818f49aEncodeGithubComMewDevMewSession13(w, v)
+	easyjsonA818f49aEncodeGithubComMewDevMewSession15(w, v)
 }
 
 // UnmarshalJSON supports json.Unmarshaler interface
 func (v *Ancestor) UnmarshalJSON(data []byte) error {
 	r := jlexer.Lexer{Data: data}
-	easyjsonA818f49aDecodeGithubComMewDevMewSession13(&r, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession15(&r, v)
 	return r.Error()
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Ancestor) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonA818f49aDecodeGithubComMewDevMewSession13(l, v)
+	easyjsonA818f49aDecodeGithubComMewDevMewSession15(l, v)
 }

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gen="go run github.com/mailru/easyjson/easyjson@v0.9.2 -gen_build_flags=-tags=mew_easyjson_gen"
-for f in session/session.go reducer/payload.go; do
+for f in session/session.go reducer/payload.go usage/statusline.go; do
 	$gen -all "$f"
 	out="${f%.go}_easyjson.go"
 	sed -i -e '/easyjson "github.com\/mailru\/easyjson"$/d' -e '/^\t_ easyjson.Marshaler$/d' \

@@ -86,6 +86,7 @@ type Model struct {
 	jumping   string
 	answering string
 	st        styles
+	quotas    []board.QuotaBar
 }
 
 type (
@@ -262,7 +263,8 @@ func (m *Model) jump() tea.Cmd {
 // waits.
 func (m *Model) refresh() {
 	v := m.board.Update(m.sessions, m.opt.Now())
-	m.rows = v.Rows
+	m.rows, m.quotas = v.Rows, v.Quotas
+	m.quotaAlerts(v.QuotaAlerts)
 	for _, a := range v.Alerts {
 		if a.State == session.Waiting && m.opt.Bell != nil {
 			m.opt.Bell.Write([]byte("\a"))
@@ -367,6 +369,10 @@ func (m *Model) text() string {
 		}
 	}
 	b.WriteString("\n")
+	if q := m.quotaLines(); q != "" {
+		b.WriteString(q)
+		b.WriteString("\n")
+	}
 	if m.note != "" {
 		b.WriteString(m.st.note.Styled(text.OneLine(m.note, 0)))
 		b.WriteString("\n")
@@ -403,6 +409,9 @@ func (m *Model) line(i int, r board.Row) string {
 	age := board.FormatAge(r.Age)
 	fixed := 2 + projectW + 1 + stateW + 1 + ageW + 2
 	d := detailOf(r)
+	if n := board.UsageNote(r.Session); n != "" {
+		d = n + " · " + d
+	}
 	st := m.st.state[r.State]
 	if r.Offline != "" {
 		d = r.Offline + " · " + d

@@ -62,8 +62,9 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 	plugin := fl.Bool("plugin", false, "Claude Code: install Mew's plugin ("+install.PluginID+") instead of editing settings.json")
 	hook := fl.String("hook", "", "the mew-hook binary to install (default: the one next to mew)")
 	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
+	statusline := fl.Bool("statusline", false, "also make Mew Claude Code's statusline source: it runs your own statusline command and records usage and quota (asked when run in a terminal)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--plan] [--yes] [--plugin] [--hook PATH] [--agent NAME]")
+		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--plan] [--yes] [--plugin] [--statusline] [--hook PATH] [--agent NAME]")
 		fmt.Fprintln(stderr, "Copies mew-hook to $MEW_HOME/bin and registers it with each agent found installed:")
 		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), or with --plugin as Mew's plugin in")
 		fmt.Fprintln(stderr, "$CLAUDE_CONFIG_DIR/skills/mew (no settings file changes); Codex in $CODEX_HOME/hooks.json (~/.codex),")
@@ -136,6 +137,9 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "In short, `mew install` would:")
 			install.WritePlan(stdout, plan)
 		}
+		if *statusline && !installStatusline(env, true, stdout, stderr) {
+			code = 1
+		}
 		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
 		return code
 	}
@@ -176,6 +180,9 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		}
 		st.report(stdout, env, src, false)
 		done = append(done, st.plan()...)
+		if st.agent.Name == install.Claude.Name && offerStatusline(*statusline, false, env, stdout) && !installStatusline(env, false, stdout, stderr) {
+			code = 1
+		}
 	}
 	if err := install.RecordInstalled(env.MewHome, done, time.Now()); err != nil {
 		fmt.Fprintf(stderr, "mew install: cannot keep the list of what was installed: %v\n", err)
@@ -260,6 +267,9 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 	code, wrote := 0, false
 	for _, a := range agents {
 		agentHeader(stdout, agents, a)
+		if a.Name == install.Claude.Name && !uninstallStatusline(env, *dry, stdout, stderr) {
+			code = 1
+		}
 		rep, err := install.Uninstall(install.Options{Env: env, Agent: a, DryRun: *dry})
 		if err != nil {
 			fmt.Fprintf(stderr, "mew uninstall: %v\n", err)

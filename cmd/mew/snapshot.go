@@ -56,6 +56,7 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 		cfg.ShowQuiet = *all
 		now := time.Now()
 		frame = board.Draw(board.Arrange(shown, now, cfg), now, uint64(now.UnixNano()/int64(board.TickInterval)))
+		frame = board.WithQuotas(frame, board.Quotas(shown, now, board.DefaultQuotaThreshold), time.Local)
 	}
 	var buf bytes.Buffer
 	if err := board.WritePNG(&buf, frame, *scale); err != nil {

@@ -26,11 +26,19 @@ func init() {
 	register("watch", "the terminal board: a live list of sessions; arrows and Enter jump, 1-9 answer", runWatch)
 }
 
+// quotaAlert is the terminal board's quota alert threshold (--quota-alert).
+var quotaAlert float64 = board.DefaultQuotaThreshold
+
 func runWatch(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	once := fs.Bool("once", false, "print the board once and exit (also when the output is not a terminal)")
+	fs.Float64Var(&quotaAlert, "quota-alert", board.DefaultQuotaThreshold, "ring once when a quota window (5 h, weekly) reaches this `percent`")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if quotaAlert <= 0 || quotaAlert > 100 {
+		fmt.Fprintln(stderr, "mew watch: --quota-alert must be a percentage above 0, at most 100")
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -49,7 +57,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mew watch: skipped: %v\n", e)
 		}
 		cfg := board.DefaultConfig()
-		cfg.ShowQuiet = true
+		cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), 120))
 		return 0
 	}
@@ -101,9 +109,11 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	if isTerminal(stderr) {
 		bell = stderr // the same terminal, outside Bubble Tea's frame
 	}
+	cfg := board.DefaultConfig()
+	cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 	m := tui.New(tui.Options{
 		Updates: feed, Jumper: loggedJumper{jumper, l}, Answerer: loggedAnswerer{answers, l},
-		Bell: bell, Title: title,
+		Bell: bell, Title: title, Board: &cfg,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
 	if started != nil {

@@ -41,8 +41,9 @@ type Server struct {
 	log    standin.Log[Logged]
 	ids    atomic.Int64
 
-	mu   sync.Mutex
-	dump func(path string, body []byte) // optional: sees every request body
+	mu      sync.Mutex
+	dump    func(path string, body []byte) // optional: sees every request body
+	headers map[string]string              // sent with every reply (SetHeaders)
 }
 
 // Start listens on a random loopback port and serves until Close.
@@ -116,6 +117,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := fmt.Sprintf("msg_e2e_%d", s.ids.Add(1))
+	s.addHeaders(w)
 	var err error
 	if req.Stream {
 		err = s.stream(w, r.Context(), id, req, reply)

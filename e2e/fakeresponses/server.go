@@ -36,6 +36,7 @@ type Server struct {
 	http   *standin.Server
 	log    standin.Log[Logged]
 	ids    atomic.Int64
+	extra  headerSet // SetHeaders
 }
 
 // Start listens on a random loopback port and serves until Close.
@@ -113,6 +114,7 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, id string, r
 	if !ok {
 		return fmt.Errorf("response writer cannot flush")
 	}
+	s.addHeaders(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")

@@ -44,6 +44,7 @@ var Placement = map[string]Layer{
 	"rules":      Shared,
 	"assets":     Shared,
 	"plugins":    Shared,
+	"usage":      Shared,
 	"internal":   Shared,
 	"reducer":    Reducer,
 	"store":      Store,

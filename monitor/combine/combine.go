@@ -423,6 +423,7 @@ func describe(rec session.Record) session.Shown {
 		}
 	}
 	describeTerminal(&out, rec.Terminal)
+	out.Usage = latestUsage(rec)
 	if sc := rec.Screen; sc != nil {
 		if out.Pid == 0 {
 			out.Pid = sc.Pid

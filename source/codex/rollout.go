@@ -38,11 +38,12 @@ type Line struct {
 	// session_meta, turn_context or user_message; "" for lines that say
 	// nothing Mew uses.
 	Event     string
-	SessionID string // session_meta
-	Cwd       string // session_meta, turn_context
-	Error     string // task_complete with an error: its message
-	Message   string // task_complete: the agent's last message; user_message: the prompt
-	Reason    string // turn_aborted
+	SessionID string         // session_meta
+	Cwd       string         // session_meta, turn_context
+	Error     string         // task_complete with an error: its message
+	Message   string         // task_complete: the agent's last message; user_message: the prompt
+	Reason    string         // turn_aborted
+	Usage     *session.Usage // token_count
 }
 
 // markers are substrings every line Mew uses contains: lines without any
@@ -50,6 +51,7 @@ type Line struct {
 var markers = [][]byte{
 	[]byte(`"task_started"`), []byte(`"task_complete"`), []byte(`"turn_aborted"`),
 	[]byte(`"session_meta"`), []byte(`"turn_context"`), []byte(`"UserMessage"`),
+	[]byte(`"token_count"`),
 }
 
 // rawLine is the envelope of a rollout line.
@@ -123,6 +125,10 @@ func ParseLine(b []byte) (Line, bool) {
 			l.Error = errorText(p.Error)
 		case "turn_aborted":
 			l.Event, l.Reason = p.Type, text.OneLine(p.Reason, 40)
+		case "token_count":
+			if l.Usage = tokenCount(raw.Payload, l.At); l.Usage != nil {
+				l.Event = p.Type
+			}
 		case "item_completed":
 			if p.Item == nil || p.Item.Type != "UserMessage" {
 				return Line{}, false
@@ -195,6 +201,8 @@ func Fold(st *session.LogState, l Line) {
 		}
 	case "turn_aborted":
 		next, st.Error = session.Idle, ""
+	case "token_count":
+		foldUsage(st, l.Usage)
 	}
 	if next == "" {
 		return
