@@ -185,11 +185,15 @@ func TestInstallAsksOnTerminal(t *testing.T) {
 	r = startPTY(t, c, "install")
 	r.waitFor(t, "[y/N]")
 	r.tty.Write([]byte("y\r"))
+	// Then the statusline source is offered on its own (off unless the
+	// person says yes): a no leaves Claude Code's statusLine alone.
+	r.waitFor(t, "runs your own statusline command unchanged. [y/N]")
+	r.tty.Write([]byte("n\r"))
 	if code := r.exit(t); code != 0 {
 		t.Fatalf("accepted install exited %d:\n%s", code, r.output())
 	}
-	if data, _ := os.ReadFile(settings); !bytes.Contains(data, []byte("mew-hook")) {
-		t.Errorf("settings.json has no hook of Mew's after yes:\n%s", data)
+	if data, _ := os.ReadFile(settings); !bytes.Contains(data, []byte("mew-hook")) || bytes.Contains(data, []byte("statusLine")) {
+		t.Errorf("settings.json after yes to the hooks, no to the statusline:\n%s", data)
 	}
 	doctor, _, _ := c.run("doctor", "--local")
 	if !strings.Contains(doctor, "for Claude Code: add Mew's hook to its \"hooks\" value") || !strings.Contains(doctor, settings) {
