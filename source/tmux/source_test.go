@@ -187,17 +187,21 @@ func TestPaneIDs(t *testing.T) {
 func TestSniffShellCommand(t *testing.T) {
 	book := rules.Embedded()
 	cases := map[string][]string{
-		"claude": {"sh", "-c", "claude --resume x"},
-		"codex":  {"/bin/bash", "-c", "cd /src/p && FOO=1 exec codex please"},
-		"gemini": {"sh", "-c", "node /usr/local/bin/gemini; echo done"},
-		"":       {"bash"},
+		"claude":      {"sh", "-c", "claude --resume x"},
+		"codex":       {"/bin/bash", "-c", "cd /src/p && FOO=1 exec codex please"},
+		"gemini":      {"sh", "-c", "node /usr/local/bin/gemini; echo done"},
+		"amp":         {"sh", "-c", "cd /p; env -u TMUX AMP_URL=http://127.0.0.1:1/ amp"},
+		"opencode":    {"sh", "-c", "nice -n 5 nohup /usr/bin/env -i -- OPENCODE_X=1 opencode .; echo $?"},
+		"claude/time": {"sh", "-c", "time -p claude -c"},
+		"":            {"bash"},
 	}
 	for want, argv := range cases {
+		want, _, _ = strings.Cut(want, "/")
 		if got := sniffShellCommand(book, argv); got != want {
 			t.Errorf("%q: %q, want %q", argv, got, want)
 		}
 	}
-	for _, argv := range [][]string{{"-bash"}, {"sh", "-c", "vim claude.md"}, {"sh", "-c", "echo codex"}} {
+	for _, argv := range [][]string{{"-bash"}, {"sh", "-c", "vim claude.md"}, {"sh", "-c", "echo codex"}, {"sh", "-c", "env FOO=codex vim"}, {"sh", "-c", "nice -n claude"}} {
 		if got := sniffShellCommand(book, argv); got != "" {
 			t.Errorf("%q sniffed as %q", argv, got)
 		}
