@@ -116,11 +116,18 @@ function next() {
 }
 `
 
-// openCodePlugin forwards OpenCode's session events. A subagent's session
-// (created with a parentID) is part of its parent's turn: only its
+// openCodePlugin forwards OpenCode's session events. One file loads on
+// OpenCode 1.18 and 2.x: its default export carries server (1.x: called
+// with the project, returns the event hook) and setup (2.x: subscribes to
+// ctx.event, whose events carry their fields in data). 2.x events are
+// forwarded under their own names with the fields Mew reads named as 1.x
+// names them (permission.asked's action and resources). A subagent's
+// session (created with a parentID) is part of its parent's turn: only its
 // permission requests are forwarded, on the parent's session.
 var openCodePlugin = &Plugin{Body: `
-const kinds = new Set(["session.created", "session.status", "session.idle", "session.error", "permission.asked", "permission.replied"])
+const kinds = new Set(["session.created", "session.status", "session.idle", "session.error", "permission.asked", "permission.replied",
+  "session.execution.started", "session.execution.succeeded", "session.execution.interrupted", "session.execution.failed",
+  "question.asked", "question.replied", "question.rejected", "form.asked", "form.replied", "form.rejected"])
 const parents = new Map()
 // OpenCode repeats busy at every step and reports idle twice (session.status
 // and session.idle): a status equal to the last one forwarded for the
@@ -138,28 +145,60 @@ function repeated(type, p) {
   return false
 }
 
-export const MewPlugin = async ({ directory }) => ({
-  event: async ({ event }) => {
+function handle(type, p, directory) {
+  try {
+    if (!kinds.has(type) || !p || typeof p !== "object") return
+    const info = p.info ?? {}
+    if (type === "session.created" && info.parentID) {
+      parents.set(info.id, parents.get(info.parentID) ?? info.parentID)
+      return
+    }
+    const cwd = typeof p.directory === "string" && p.directory ? p.directory : directory
+    const parent = parents.get(p.sessionID)
+    if (parent !== undefined) {
+      if (type.startsWith("permission.")) forward({ cwd, type, properties: { ...p, sessionID: parent } })
+      return
+    }
+    if (repeated(type, p)) return
+    forward({ cwd, type, properties: p })
+  } catch {}
+}
+
+// 2.x: permission.asked names what it asks as action and resources.
+function fromV2(type, d) {
+  if (type === "permission.asked" && d.permission === undefined) {
+    return { ...d, permission: d.action, metadata: { resources: d.resources } }
+  }
+  if (type === "session.execution.failed" && typeof d.error === "string") return { ...d, error: { name: d.error } }
+  return d
+}
+
+export default {
+  id: "mew",
+  server: async ({ directory }) => ({
+    event: async ({ event }) => {
+      if (event) handle(event.type, event.properties ?? {}, directory)
+    },
+  }),
+  setup: async (ctx) => {
+    const directory = ctx?.directory ?? ctx?.project?.directory ?? ctx?.worktree ?? ""
+    const take = (event) => {
+      try {
+        if (event) handle(event.type, fromV2(event.type, event.data ?? {}), directory)
+      } catch {}
+    }
     try {
-      if (!event || !kinds.has(event.type)) return
-      const p = event.properties ?? {}
-      const info = p.info ?? {}
-      if (event.type === "session.created" && info.parentID) {
-        parents.set(info.id, parents.get(info.parentID) ?? info.parentID)
-        return
+      const sub = ctx?.event?.subscribe?.(take)
+      if (sub && typeof sub[Symbol.asyncIterator] === "function") {
+        ;(async () => {
+          try {
+            for await (const event of sub) take(event)
+          } catch {}
+        })()
       }
-      const parent = parents.get(p.sessionID)
-      if (parent !== undefined) {
-        if (event.type.startsWith("permission.")) {
-          forward({ cwd: directory, type: event.type, properties: { ...p, sessionID: parent } })
-        }
-        return
-      }
-      if (repeated(event.type, p)) return
-      forward({ cwd: directory, type: event.type, properties: p })
     } catch {}
   },
-})
+}
 `}
 
 // ampPlugin forwards Amp's turn events: agent.start (with the prompt) and
@@ -262,7 +301,15 @@ func installPlugin(o Options) (Report, error) {
 			return rep, err
 		}
 	}
-	if !rep.Wrote || o.DryRun {
+	if o.DryRun {
+		return rep, nil
+	}
+	if a.Name == OpenCode.Name {
+		if err := writeOffline(filepath.Dir(filepath.Dir(f.path))); err != nil {
+			return rep, err
+		}
+	}
+	if !rep.Wrote {
 		return rep, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
@@ -299,6 +346,9 @@ func uninstallPlugin(o Options) (Report, error) {
 	if err := os.Remove(f.path); err != nil {
 		return rep, &FileError{Path: f.path, Err: err}
 	}
+	if a.Name == OpenCode.Name {
+		removeOffline(filepath.Dir(filepath.Dir(f.path)))
+	}
 	return rep, nil
 }
 
@@ -333,6 +383,9 @@ func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 	switch a.Name {
 	case OpenCode.Name:
 		checkVersion(o, "OpenCode", exe, "1.18", add)
+		if f, err := planOffline(filepath.Dir(a.Dir(o.Env))); err == nil && (f.needsNetwork || f.makeModules || f.writeLock) {
+			add(Warning, "OpenCode will install packages from the npm registry before it starts (its configuration folder %s has dependencies not in its package-lock.json); offline it waits up to minutes", filepath.Dir(a.Dir(o.Env)))
+		}
 	case Gemini.Name:
 		if doc, ok := readForDoctor(a.Path(o.Env)); ok && doc.hooksOff {
 			add(Problem, "%s turns hooks off (\"hooksConfig\": {\"enabled\": false}), so Gemini CLI runs none of Mew's", a.Path(o.Env))

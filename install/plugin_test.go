@@ -268,8 +268,9 @@ func TestOpenCodePluginForwardsInOrder(t *testing.T) {
 		`{"type":"session.status","properties":{"sessionID":"ses_child","status":{"type":"idle"}}}`)
 	script := `
 import { pathToFileURL } from "node:url"
-const { MewPlugin } = await import(pathToFileURL(process.argv[1]).href)
-const p = await MewPlugin({ directory: "/work/proj" })
+const plugin = (await import(pathToFileURL(process.argv[1]).href)).default
+if (plugin.id !== "mew" || typeof plugin.server !== "function") throw new Error("OpenCode 1.x takes a file plugin whose default export has id and server()")
+const p = await plugin.server({ directory: "/work/proj" })
 const lines = (await import("node:fs")).readFileSync(0, "utf8").split("\n").filter(Boolean)
 for (const l of lines) await p.event({ event: JSON.parse(l) })
 setInterval(() => {}, 1000) // OpenCode lives on: the queue drains

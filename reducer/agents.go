@@ -96,6 +96,19 @@ var renames = []rename{
 	{session.AgentOpenCode, "permission.replied.reject", Interrupted}, // Esc on the dialog is a reject too
 	{session.AgentOpenCode, "session.error.MessageAbortedError", Interrupted},
 	{session.AgentOpenCode, "session.error", StopFailure},
+	// OpenCode 2.x (through the same plugin file, fields named as 1.x
+	// names them): a turn is an execution; question.* became form.*, a
+	// question to the person (ParsePlugin names its tool).
+	{session.AgentOpenCode, "session.execution.started", TurnRunning},
+	{session.AgentOpenCode, "session.execution.succeeded", Stop},
+	{session.AgentOpenCode, "session.execution.interrupted", Interrupted},
+	{session.AgentOpenCode, "session.execution.failed", StopFailure},
+	{session.AgentOpenCode, "question.asked", PermissionRequest},
+	{session.AgentOpenCode, "question.replied", PostToolUse},
+	{session.AgentOpenCode, "question.rejected", PostToolUse},
+	{session.AgentOpenCode, "form.asked", PermissionRequest},
+	{session.AgentOpenCode, "form.replied", PostToolUse},
+	{session.AgentOpenCode, "form.rejected", PostToolUse},
 
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
