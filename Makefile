@@ -118,18 +118,13 @@ codex-cli:
 			"@openai/codex@$(E2E_CODEX_VERSION)" && \
 		touch "$(E2E_CODEX_DIR)/.installed"; \
 	fi
-# OpenCode also installs @opencode-ai/plugin into its config folder, from
-# npm, whenever a plugin is there: plugin-seed holds it once for every
-# scenario.
 opencode-cli:
 	@if [ -f "$(E2E_OPENCODE_DIR)/.installed" ]; then \
 		echo "OpenCode $(E2E_OPENCODE_VERSION) is installed in $(E2E_OPENCODE_DIR)"; \
 	else \
-		mkdir -p "$(E2E_OPENCODE_DIR)/plugin-seed" && \
+		mkdir -p "$(E2E_OPENCODE_DIR)" && \
 		npm install --prefix "$(E2E_OPENCODE_DIR)" --ignore-scripts --no-audit --no-fund --loglevel=error \
 			"opencode-ai@$(E2E_OPENCODE_VERSION)" && \
-		npm install --prefix "$(E2E_OPENCODE_DIR)/plugin-seed" --ignore-scripts --no-audit --no-fund --loglevel=error \
-			"@opencode-ai/plugin@$(E2E_OPENCODE_VERSION)" && \
 		touch "$(E2E_OPENCODE_DIR)/.installed"; \
 	fi
 gemini-cli:
