@@ -68,7 +68,7 @@ func openCodeOffline(t *testing.T, setup *binaries, reg *refusingRegistry, insta
 		dir, _ = os.MkdirTemp(d, "oc")
 	}
 	r, err := driver.Launch(driver.Options{
-		Args: openCodeDebugArgs(),
+		Args:  openCodeDebugArgs(),
 		Agent: driver.AgentOpenCode, Program: setup.program, APIURL: api.OpenAIURL, Dir: dir, Mew: setup.mew, Install: install,
 		Setup: func(r *driver.Run) error {
 			cfg := filepath.Join(r.Home, ".config", "opencode")
