@@ -202,21 +202,53 @@ export default {
 `}
 
 // ampPlugin forwards Amp's turn events: agent.start (with the prompt) and
-// agent.end (done, error or cancelled), without the thread's messages.
+// agent.end (done, error or cancelled), without the thread's messages. Amp
+// runs plugins in a runtime of its own whose working directory is the
+// plugins folder: the session's folder is the API's system.workspaceRoot
+// (a path, a file: URL, or a function giving one), else the PWD Amp was
+// started with, never the plugins folder.
 var ampPlugin = &Plugin{
 	Header: []string{"// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now"},
 	Body: `
+function asPath(v) {
+  if (v && typeof v === "object") v = v.fsPath ?? v.path ?? v.href ?? ""
+  if (typeof v !== "string") return ""
+  if (v.startsWith("file://")) {
+    try { return decodeURIComponent(new URL(v).pathname) } catch { return "" }
+  }
+  return v.startsWith("/") ? v : ""
+}
+
+function fallbackRoot() {
+  const pwd = asPath(process.env.PWD ?? "")
+  return pwd && pwd !== process.cwd() && !pwd.includes("/amp/plugins") ? pwd : ""
+}
+
+async function workspaceRoot(amp) {
+  try {
+    let w = amp?.system?.workspaceRoot
+    if (typeof w === "function") w = w.call(amp.system)
+    if (w && typeof w.then === "function") w = await w
+    return asPath(w) || fallbackRoot()
+  } catch {
+    return fallbackRoot()
+  }
+}
+
 export default function (amp) {
-  const cwd = process.cwd()
+  const root = workspaceRoot(amp)
+  const send = (event) => {
+    root.then((cwd) => forward({ cwd, ...event }), () => {})
+  }
   amp.on("agent.start", (event) => {
     try {
-      forward({ cwd, type: "agent.start", thread: { id: event?.thread?.id }, message: typeof event?.message === "string" ? event.message : "" })
+      send({ type: "agent.start", thread: { id: event?.thread?.id }, message: typeof event?.message === "string" ? event.message : "" })
     } catch {}
     return undefined
   })
   amp.on("agent.end", (event) => {
     try {
-      forward({ cwd, type: "agent.end", thread: { id: event?.thread?.id }, status: String(event?.status ?? "") })
+      send({ type: "agent.end", thread: { id: event?.thread?.id }, status: String(event?.status ?? "") })
     } catch {}
   })
 }
