@@ -168,7 +168,7 @@ func checkHooks(o DoctorOptions, a Agent, want Want, add addFunc) {
 		return
 	}
 	var missing, wrong, twice []string
-	other := map[string]bool{} // Mew commands other than this mew's
+	other := map[string]bool{}   // Mew commands other than this mew's
 	changed := map[string]bool{} // what another program changed in Mew's entries
 	for _, event := range want.Events {
 		n := 0
