@@ -116,6 +116,9 @@ func Doctor(o DoctorOptions) []Finding {
 				add(Problem, "%v", err)
 				return out
 			}
+			if a.Name == Claude.Name && o.Claude != "" {
+				want.Events = eventsKnown(want.Events, newerEvents(a), AgentVersion(o.Claude, versionTimeout(o)))
+			}
 			checkHooks(o, a, want, add)
 		}
 		if i == 0 {
@@ -132,6 +135,7 @@ func Doctor(o DoctorOptions) []Finding {
 				add(Warning, "Claude Code's session registry %s is not there (Claude Code has not run yet, or is older than 2.1); Mew goes by hooks alone", reg)
 			}
 			checkVersion(o, "Claude Code", o.Claude, "2.1", add)
+			checkEventsKnown(o, a, add)
 		case Codex.Name:
 			checkCodexTrust(o, want, add)
 			checkVersion(o, "Codex", o.Codex, "0.169", add)

@@ -98,6 +98,10 @@ type Options struct {
 	HookSource string
 	// DryRun computes the change and writes nothing.
 	DryRun bool
+	// Version is the installed agent's `--version` (AgentVersion): Mew
+	// registers only the events it knows ("" : those every supported
+	// version knows).
+	Version string
 }
 
 func (o Options) agent() Agent {
@@ -153,6 +157,7 @@ func Install(o Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	want.Events = eventsKnown(want.Events, newerEvents(o.agent()), o.Version)
 	unlock, err := o.lock(true)
 	if err != nil {
 		return Report{}, err

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/internal/text"
@@ -97,7 +98,11 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		if i > 0 {
 			hookSrc = "" // copied with the first agent
 		}
-		rep, err := install.Install(install.Options{Env: env, Agent: a, HookSource: hookSrc, DryRun: *dry})
+		ver := ""
+		if exe, err := exec.LookPath(a.Program); err == nil {
+			ver = install.AgentVersion(exe, 3*time.Second)
+		}
+		rep, err := install.Install(install.Options{Env: env, Agent: a, HookSource: hookSrc, DryRun: *dry, Version: ver})
 		if err != nil {
 			// One agent's file refused leaves the others to do.
 			fmt.Fprintf(stderr, "mew install: %v\n", err)
