@@ -424,6 +424,6 @@ func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 		}
 		checkVersion(o, "Gemini CLI", exe, "0.61", add)
 	case Amp.Name:
-		add(Warning, "Amp's plugin API is experimental and Mew's Amp plugin has not run against a real Amp (it needs Amp's service); Amp sessions are found by their process and screen either way")
+		add(Warning, "Amp's plugin API is experimental (Mew's plugin is tested with Amp 0.0.1790142911); Amp's approval dialog is read from its screen only, and Amp sessions are found by their process and screen either way")
 	}
 }
