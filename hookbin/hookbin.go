@@ -196,6 +196,9 @@ func readEvent(o *Options) *reducer.Event {
 	if len(odd) > 0 {
 		o.Log.Printf(ev.SessionID, "%s: left out field(s) of an unexpected type: %s", clipForLog(ev.Name), clipForLog(strings.Join(odd, ", ")))
 	}
+	if ev.Name == reducer.PermissionRequest && o.agent() == session.AgentCodex && o.Getenv != nil {
+		ev.AutoReviewed = codexAutoReview(codexHome(o.Getenv))
+	}
 	return ev
 }
 

@@ -99,7 +99,12 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 			h.Active, h.StopSeen = true, false
 		}
 	case PermissionRequest:
-		h.Pending = markWaiting(h.Pending, ev, now)
+		// Auto-reviewed: nobody is asked yet (PreToolUse already made the
+		// call pending: working); the screen says when the dialog shows
+		// after all.
+		if !ev.AutoReviewed || toolWait(ev.ToolName) != "" {
+			h.Pending = markWaiting(h.Pending, ev, now)
+		}
 		if main {
 			h.Active, h.StopSeen = true, false
 		}
