@@ -234,7 +234,7 @@ func record(o *Options, ev *reducer.Event) {
 			rec.Hook = new(session.HookState)
 		}
 		reducer.FoldMono(rec.Hook, ev, now, mono)
-		if proc == nil && rec.Process == nil && reducer.FromPlugin(agent) {
+		if proc == nil && rec.Process == nil && reducer.RecordsProcessLate(agent) {
 			// A plugin's first event of a session that began without
 			// one (OpenCode continuing a session sends no
 			// session.created): the process, for liveness and jumps.

@@ -423,6 +423,8 @@ func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 			add(Problem, "%s turns hooks off (\"hooksConfig\": {\"enabled\": false}), so Gemini CLI runs none of Mew's", a.Path(o.Env))
 		}
 		checkVersion(o, "Gemini CLI", exe, "0.61", add)
+	case Agy.Name:
+		add(Warning, "Mew's Antigravity CLI support is unverified (built from its published hook shapes; no run recorded): its hooks say turns and tools, its screen and process the rest")
 	case Amp.Name:
 		add(Warning, "Amp's plugin API is experimental (Mew's plugin is tested with Amp 0.0.1790142911); Amp's approval dialog is read from its screen only, and Amp sessions are found by their process and screen either way")
 	}

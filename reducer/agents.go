@@ -57,6 +57,17 @@ var GeminiEvents = []string{
 	SessionStart, geminiBeforeAgent, geminiBeforeTool, geminiAfterTool, Notification, geminiAfterAgent, SessionEnd,
 }
 
+// Antigravity CLI's own event names (it has no SessionStart: the first
+// event of a conversation records its process).
+const (
+	agyPreInvocation  = "PreInvocation"
+	agyPostInvocation = "PostInvocation"
+)
+
+// AgyEvents are the Antigravity CLI hook events Mew registers for (all of
+// them; ~/.gemini/config/hooks.json).
+var AgyEvents = []string{agyPreInvocation, PreToolUse, PostToolUse, agyPostInvocation, Stop}
+
 // CodexEvents are the Codex hook events Mew registers for. Codex runs hooks
 // synchronously, so events that say nothing about the state (PreCompact,
 // PostCompact) are left out: each is a process start the person would wait
@@ -110,6 +121,11 @@ var renames = []rename{
 	{session.AgentOpenCode, "form.replied", PostToolUse},
 	{session.AgentOpenCode, "form.rejected", PostToolUse},
 
+	// Antigravity CLI's hook events (unverified: from its published
+	// shapes): an invocation is a turn; it has no permission event.
+	{session.AgentAgy, agyPreInvocation, UserPromptSubmit},
+	{session.AgentAgy, agyPostInvocation, Stop},
+
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
 	{session.AgentAmp, "agent.start", UserPromptSubmit},
@@ -132,6 +148,8 @@ func EventsFor(agent string) []string {
 		return CodexEvents
 	case session.AgentGemini:
 		return GeminiEvents
+	case session.AgentAgy:
+		return AgyEvents
 	}
 	return nil // OpenCode and Amp: a plugin forwards their events (package install)
 }

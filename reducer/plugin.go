@@ -27,6 +27,9 @@ func ParseFor(agent string, payload []byte, ev *Event) (ignored []string, err er
 	if FromPlugin(agent) {
 		err = ParsePlugin(agent, payload, ev)
 	} else {
+		if agent == session.AgentAgy {
+			payload = snakeFields(payload)
+		}
 		ignored, err = ParseLenient(payload, ev)
 	}
 	if err != nil {

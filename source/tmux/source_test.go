@@ -266,3 +266,13 @@ func TestStartingSocketIsRetriedSoon(t *testing.T) {
 		t.Errorf("no socket: next look in %v, want %v", got, maxRetry)
 	}
 }
+
+func TestSniffAgy(t *testing.T) {
+	book := rules.Embedded()
+	if got := book.SniffProcess("agy", []string{"agy", "--model", "x"}); got != "agy" {
+		t.Fatalf("agy sniffed as %q", got)
+	}
+	if got := sniffShellCommand(book, []string{"sh", "-c", "env GEMINI_API_KEY=x agy"}); got != "agy" {
+		t.Fatalf("env … agy sniffed as %q", got)
+	}
+}
