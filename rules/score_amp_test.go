@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,8 @@ func TestScoreAmp(t *testing.T) {
 		}
 		rows := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 		res := set.Classify(rules.Frame{Rows: rows})
-		s.add(res.State == want, name+": "+res.State+" ("+res.Rule+"), want "+want)
+		interrupted := strings.Contains(name, "interrupted")
+		s.add(res.State == want && res.Interrupted == interrupted, fmt.Sprintf("%s: %s (%s, interrupted %v), want %s", name, res.State, res.Rule, res.Interrupted, want))
 		if res.State == session.ScreenBlocked {
 			d := set.Dialog(rows, res)
 			if len(d.Options) != 2 || d.Options[0].Label != "Allow Once" || !strings.Contains(d.Text, "rm -rf mew-probe-dir") {
