@@ -146,8 +146,12 @@ func TestOpenCodeInstallNeedsNoRegistry(t *testing.T) {
 				os.MkdirAll(filepath.Join(cfg, "node_modules", "@opencode-ai", "plugin"), 0o755)
 			}
 			before := snapshot(t, cfg)
-			if _, err := Install(Options{Env: env, Agent: OpenCode, DryRun: true}); err != nil {
+			dry, err := Install(Options{Env: env, Agent: OpenCode, DryRun: true})
+			if err != nil {
 				t.Fatal(err)
+			}
+			if got := len(dry.Also) > 0; got != (c.wantLock || c.wantModulesBy) {
+				t.Errorf("the report names %v, want the files Mew makes", dry.Also)
 			}
 			if snapshot(t, cfg) != before {
 				t.Fatal("a dry run changed the folder")

@@ -333,13 +333,24 @@ func installPlugin(o Options) (Report, error) {
 			return rep, err
 		}
 	}
+	if a.Name == OpenCode.Name {
+		cfg := filepath.Dir(filepath.Dir(f.path))
+		if plan, err := planOffline(cfg); err == nil {
+			if plan.makeModules {
+				rep.Also = append(rep.Also, plan.modules)
+			}
+			if plan.writeLock {
+				rep.Also = append(rep.Also, plan.lock)
+			}
+		}
+		if !o.DryRun {
+			if err := writeOffline(cfg); err != nil {
+				return rep, err
+			}
+		}
+	}
 	if o.DryRun {
 		return rep, nil
-	}
-	if a.Name == OpenCode.Name {
-		if err := writeOffline(filepath.Dir(filepath.Dir(f.path))); err != nil {
-			return rep, err
-		}
 	}
 	if !rep.Wrote {
 		return rep, nil

@@ -128,6 +128,9 @@ type Report struct {
 	// Plugin: Settings is the plugin file Mew writes whole (OpenCode, Amp),
 	// not a file whose "hooks" it edits.
 	Plugin bool
+	// Also are the files Mew makes (or would) next to the plugin, so the
+	// agent starts offline (OpenCode's node_modules and package-lock.json).
+	Also []string
 }
 
 // FileError is a settings file Mew would not or could not change.
