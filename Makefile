@@ -95,7 +95,9 @@ E2E_CLAUDE_DIR := $(E2E_CACHE)/claude-code-$(E2E_CLAUDE_VERSION)
 E2E_CODEX_DIR := $(E2E_CACHE)/codex-cli-$(E2E_CODEX_VERSION)
 E2E_OPENCODE_DIR := $(E2E_CACHE)/opencode-$(E2E_OPENCODE_VERSION)
 E2E_GEMINI_DIR := $(E2E_CACHE)/gemini-cli-$(E2E_GEMINI_VERSION)
-.PHONY: claude-code codex-cli opencode-cli gemini-cli e2e e2e-codex-next e2e-if-available record-fixture
+E2E_AMP_VERSION ?= 0.0.1790142911-g7618fb
+E2E_AMP_DIR := $(E2E_CACHE)/amp-0.0.1790142911
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -118,19 +120,25 @@ codex-cli:
 			"@openai/codex@$(E2E_CODEX_VERSION)" && \
 		touch "$(E2E_CODEX_DIR)/.installed"; \
 	fi
-# OpenCode also installs @opencode-ai/plugin into its config folder, from
-# npm, whenever a plugin is there: plugin-seed holds it once for every
-# scenario.
 opencode-cli:
 	@if [ -f "$(E2E_OPENCODE_DIR)/.installed" ]; then \
 		echo "OpenCode $(E2E_OPENCODE_VERSION) is installed in $(E2E_OPENCODE_DIR)"; \
 	else \
-		mkdir -p "$(E2E_OPENCODE_DIR)/plugin-seed" && \
+		mkdir -p "$(E2E_OPENCODE_DIR)" && \
 		npm install --prefix "$(E2E_OPENCODE_DIR)" --ignore-scripts --no-audit --no-fund --loglevel=error \
 			"opencode-ai@$(E2E_OPENCODE_VERSION)" && \
-		npm install --prefix "$(E2E_OPENCODE_DIR)/plugin-seed" --ignore-scripts --no-audit --no-fund --loglevel=error \
-			"@opencode-ai/plugin@$(E2E_OPENCODE_VERSION)" && \
 		touch "$(E2E_OPENCODE_DIR)/.installed"; \
+	fi
+# Amp's binary is the platform package's (a Bun executable); it runs
+# against e2e/fakeamp, a stand-in of Amp's own server.
+amp-cli:
+	@if [ -f "$(E2E_AMP_DIR)/.installed" ]; then \
+		echo "Amp $(E2E_AMP_VERSION) is installed in $(E2E_AMP_DIR)"; \
+	else \
+		mkdir -p "$(E2E_AMP_DIR)" && \
+		npm install --prefix "$(E2E_AMP_DIR)" --ignore-scripts --no-audit --no-fund --loglevel=error \
+			"@sourcegraph/amp@$(E2E_AMP_VERSION)" && \
+		touch "$(E2E_AMP_DIR)/.installed"; \
 	fi
 gemini-cli:
 	@if [ -f "$(E2E_GEMINI_DIR)/.installed" ]; then \
@@ -159,6 +167,7 @@ e2e-if-available:
 		$(MAKE) --no-print-directory codex-cli || echo "e2e: could not install the Codex CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory opencode-cli || echo "e2e: could not install OpenCode; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory gemini-cli || echo "e2e: could not install Gemini CLI; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory amp-cli || echo "e2e: could not install Amp; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
 			$(MAKE) --no-print-directory e2e-codex-next; \

@@ -220,6 +220,9 @@ func readEvent(o *Options) *reducer.Event {
 	if len(odd) > 0 {
 		o.Log.Printf(ev.SessionID, "%s: left out field(s) of an unexpected type: %s", clipForLog(ev.Name), clipForLog(strings.Join(odd, ", ")))
 	}
+	if ev.Name == reducer.PermissionRequest && o.agent() == session.AgentCodex && o.Getenv != nil {
+		ev.AutoReviewed = codexAutoReview(codexHome(o.Getenv))
+	}
 	return ev
 }
 
@@ -270,7 +273,7 @@ func record(o *Options, ev *reducer.Event) {
 		if n := len(rec.Hook.Recent); n > recentDeliveries {
 			rec.Hook.Recent = append(rec.Hook.Recent[:0], rec.Hook.Recent[n-recentDeliveries:]...)
 		}
-		if proc == nil && rec.Process == nil && reducer.FromPlugin(agent) {
+		if proc == nil && rec.Process == nil && reducer.RecordsProcessLate(agent) {
 			// A plugin's first event of a session that began without
 			// one (OpenCode continuing a session sends no
 			// session.created): the process, for liveness and jumps.

@@ -30,6 +30,9 @@ type Agent struct {
 	Matchers bool
 	// Program is the agent's executable, for detecting it on PATH.
 	Program string
+	// EntryName is the short "name" of Mew's entries, for an agent that
+	// shows it in place of the command line (Gemini CLI's status row).
+	EntryName string
 	// Timeout of Mew's entry in the agent's unit (Gemini CLI: ms); 0 is
 	// install.Timeout seconds.
 	Timeout int
@@ -64,7 +67,7 @@ func (a Agent) Want(e Env) (Want, error) {
 	if timeout == 0 {
 		timeout = Timeout
 	}
-	return Want{Command: cmd, Events: a.Events, Timeout: timeout, NoMatchers: !a.Matchers}, nil
+	return Want{Command: cmd, Events: a.Events, Timeout: timeout, NoMatchers: !a.Matchers, Name: a.EntryName}, nil
 }
 
 // Installed says whether the agent looks installed: its configuration
@@ -109,7 +112,7 @@ var (
 		Name: session.AgentGemini, Title: "Gemini CLI", File: "settings.json",
 		Dir:    func(e Env) string { return e.GeminiDir },
 		Events: reducer.EventsFor(session.AgentGemini), Matchers: true, Program: "gemini",
-		Timeout: Timeout * 1000,
+		Timeout: Timeout * 1000, EntryName: "mew",
 	}
 	// Amp loads plugins from $XDG_CONFIG_HOME/amp/plugins on every
 	// platform (its plugin API is experimental; see README).

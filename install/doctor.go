@@ -120,6 +120,9 @@ func Doctor(o DoctorOptions) []Finding {
 				add(Problem, "%v", err)
 				return out
 			}
+			if a.Name == Claude.Name && o.Claude != "" {
+				want.Events = eventsKnown(want.Events, newerEvents(a), AgentVersion(o.Claude, versionTimeout(o)))
+			}
 			checkHooks(o, a, want, add)
 		}
 		if i == 0 {
@@ -137,6 +140,7 @@ func Doctor(o DoctorOptions) []Finding {
 			}
 			checkVersion(o, "Claude Code", o.Claude, "2.1", add)
 			checkStatusline(o.Env, add)
+			checkEventsKnown(o, a, add)
 		case Codex.Name:
 			checkCodexTrust(o, want, add)
 			checkVersion(o, "Codex", o.Codex, "0.169", add)
@@ -173,10 +177,16 @@ func checkHooks(o DoctorOptions, a Agent, want Want, add addFunc) {
 		return
 	}
 	var missing, wrong, twice []string
-	other := map[string]bool{} // Mew commands other than this mew's
+	other := map[string]bool{}   // Mew commands other than this mew's
+	changed := map[string]bool{} // what another program changed in Mew's entries
 	for _, event := range want.Events {
 		n := 0
 		for _, e := range doc.entries[event] {
+			if e.command == want.Command {
+				if what := entryDrift(e, want); what != "" {
+					changed[what] = true
+				}
+			}
 			switch {
 			case e.command == want.Command && e.firesAlways:
 				n++
@@ -207,6 +217,9 @@ func checkHooks(o DoctorOptions, a Agent, want Want, add addFunc) {
 		add(Problem, "Mew's hook is missing for %s in %s; run %s", strings.Join(missing, ", "), f.path, hint)
 	default:
 		add(OK, "Mew's hook is registered for all %d events in %s", len(want.Events), f.path)
+	}
+	if len(changed) > 0 {
+		add(Problem, "Mew's entries in %s were changed by another program (%s); run %s to put them back", f.path, strings.Join(sortedKeys(changed), ", "), hint)
 	}
 	if len(twice) > 0 {
 		add(Warning, "Mew's hook is registered more than once for %s in %s; %s tidies that", strings.Join(twice, ", "), f.path, hint)
@@ -392,6 +405,7 @@ type settingsDoc struct {
 type foundEntry struct {
 	command     string
 	firesAlways bool // its group's matcher matches everything (or the event has none)
+	timeout     *float64
 }
 
 // parseSettings reads a settings document leniently: odd shapes the doctor
@@ -444,13 +458,14 @@ func parseSettings(data []byte, a Agent) (settingsDoc, error) {
 			}
 			for _, h := range group.Hooks {
 				var e struct {
-					Type    string `json:"type"`
-					Command string `json:"command"`
+					Type    string   `json:"type"`
+					Command string   `json:"command"`
+					Timeout *float64 `json:"timeout"`
 				}
 				if json.Unmarshal(h, &e) != nil || e.Command == "" || (e.Type != "" && e.Type != "command") {
 					continue
 				}
-				doc.entries[event] = append(doc.entries[event], foundEntry{command: e.Command, firesAlways: always})
+				doc.entries[event] = append(doc.entries[event], foundEntry{command: e.Command, firesAlways: always, timeout: e.Timeout})
 			}
 		}
 	}

@@ -35,6 +35,9 @@ type Want struct {
 	Command string
 	Events  []string
 	Timeout int
+	// Name is the short name of Mew's entries, for agents that show it
+	// instead of the command line (Gemini CLI); "" writes none.
+	Name string
 	// DropEmptyHooks removes the "hooks" key when it is left empty (used by
 	// uninstall when install added the key).
 	DropEmptyHooks bool
@@ -524,18 +527,24 @@ func isWantedEntry(e []byte, want Want) bool {
 		Type    string  `json:"type"`
 		Command string  `json:"command"`
 		Timeout float64 `json:"timeout"`
+		Name    string  `json:"name"`
+	}
+	nkeys := 3
+	if want.Name != "" {
+		nkeys++
 	}
 	var keys map[string]json.RawMessage
-	if json.Unmarshal(e, &keys) != nil || len(keys) != 3 || json.Unmarshal(e, &got) != nil {
+	if json.Unmarshal(e, &keys) != nil || len(keys) != nkeys || json.Unmarshal(e, &got) != nil {
 		return false
 	}
-	return got.Type == "command" && got.Command == want.Command && got.Timeout == float64(want.Timeout)
+	return got.Type == "command" && got.Command == want.Command && got.Timeout == float64(want.Timeout) && got.Name == want.Name
 }
 
 // mewGroup is Mew's matcher group for event (compact JSON). Events without
 // matchers get none; the others match everything.
 func mewGroup(event string, want Want) []byte {
 	type entry struct {
+		Name    string `json:"name,omitempty"`
 		Type    string `json:"type"`
 		Command string `json:"command"`
 		Timeout int    `json:"timeout"`
@@ -544,7 +553,7 @@ func mewGroup(event string, want Want) []byte {
 		Matcher *string `json:"matcher,omitempty"`
 		Hooks   []entry `json:"hooks"`
 	}
-	g := group{Hooks: []entry{{Type: "command", Command: want.Command, Timeout: want.Timeout}}}
+	g := group{Hooks: []entry{{Name: want.Name, Type: "command", Command: want.Command, Timeout: want.Timeout}}}
 	if want.usesMatcher(event) {
 		all := "*"
 		g.Matcher = &all

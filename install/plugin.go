@@ -116,11 +116,18 @@ function next() {
 }
 `
 
-// openCodePlugin forwards OpenCode's session events. A subagent's session
-// (created with a parentID) is part of its parent's turn: only its
+// openCodePlugin forwards OpenCode's session events. One file loads on
+// OpenCode 1.18 and 2.x: its default export carries server (1.x: called
+// with the project, returns the event hook) and setup (2.x: subscribes to
+// ctx.event, whose events carry their fields in data). 2.x events are
+// forwarded under their own names with the fields Mew reads named as 1.x
+// names them (permission.asked's action and resources). A subagent's
+// session (created with a parentID) is part of its parent's turn: only its
 // permission requests are forwarded, on the parent's session.
 var openCodePlugin = &Plugin{Body: `
-const kinds = new Set(["session.created", "session.status", "session.idle", "session.error", "permission.asked", "permission.replied"])
+const kinds = new Set(["session.created", "session.status", "session.idle", "session.error", "permission.asked", "permission.replied",
+  "session.execution.started", "session.execution.succeeded", "session.execution.interrupted", "session.execution.failed",
+  "question.asked", "question.replied", "question.rejected", "form.asked", "form.replied", "form.rejected"])
 const parents = new Map()
 // OpenCode repeats busy at every step and reports idle twice (session.status
 // and session.idle): a status equal to the last one forwarded for the
@@ -138,46 +145,110 @@ function repeated(type, p) {
   return false
 }
 
-export const MewPlugin = async ({ directory }) => ({
-  event: async ({ event }) => {
+function handle(type, p, directory) {
+  try {
+    if (!kinds.has(type) || !p || typeof p !== "object") return
+    const info = p.info ?? {}
+    if (type === "session.created" && info.parentID) {
+      parents.set(info.id, parents.get(info.parentID) ?? info.parentID)
+      return
+    }
+    const cwd = typeof p.directory === "string" && p.directory ? p.directory : directory
+    const parent = parents.get(p.sessionID)
+    if (parent !== undefined) {
+      if (type.startsWith("permission.")) forward({ cwd, type, properties: { ...p, sessionID: parent } })
+      return
+    }
+    if (repeated(type, p)) return
+    forward({ cwd, type, properties: p })
+  } catch {}
+}
+
+// 2.x: permission.asked names what it asks as action and resources.
+function fromV2(type, d) {
+  if (type === "permission.asked" && d.permission === undefined) {
+    return { ...d, permission: d.action, metadata: { resources: d.resources } }
+  }
+  if (type === "session.execution.failed" && typeof d.error === "string") return { ...d, error: { name: d.error } }
+  return d
+}
+
+export default {
+  id: "mew",
+  server: async ({ directory }) => ({
+    event: async ({ event }) => {
+      if (event) handle(event.type, event.properties ?? {}, directory)
+    },
+  }),
+  setup: async (ctx) => {
+    const directory = ctx?.directory ?? ctx?.project?.directory ?? ctx?.worktree ?? ""
+    const take = (event) => {
+      try {
+        if (event) handle(event.type, fromV2(event.type, event.data ?? {}), directory)
+      } catch {}
+    }
     try {
-      if (!event || !kinds.has(event.type)) return
-      const p = event.properties ?? {}
-      const info = p.info ?? {}
-      if (event.type === "session.created" && info.parentID) {
-        parents.set(info.id, parents.get(info.parentID) ?? info.parentID)
-        return
+      const sub = ctx?.event?.subscribe?.(take)
+      if (sub && typeof sub[Symbol.asyncIterator] === "function") {
+        ;(async () => {
+          try {
+            for await (const event of sub) take(event)
+          } catch {}
+        })()
       }
-      const parent = parents.get(p.sessionID)
-      if (parent !== undefined) {
-        if (event.type.startsWith("permission.")) {
-          forward({ cwd: directory, type: event.type, properties: { ...p, sessionID: parent } })
-        }
-        return
-      }
-      if (repeated(event.type, p)) return
-      forward({ cwd: directory, type: event.type, properties: p })
     } catch {}
   },
-})
+}
 `}
 
 // ampPlugin forwards Amp's turn events: agent.start (with the prompt) and
-// agent.end (done, error or cancelled), without the thread's messages.
+// agent.end (done, error or cancelled), without the thread's messages. Amp
+// runs plugins in a runtime of its own whose working directory is the
+// plugins folder: the session's folder is the API's system.workspaceRoot
+// (a path, a file: URL, or a function giving one), else the PWD Amp was
+// started with, never the plugins folder.
 var ampPlugin = &Plugin{
 	Header: []string{"// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now"},
 	Body: `
+function asPath(v) {
+  if (v && typeof v === "object") v = v.fsPath ?? v.path ?? v.href ?? ""
+  if (typeof v !== "string") return ""
+  if (v.startsWith("file://")) {
+    try { return decodeURIComponent(new URL(v).pathname) } catch { return "" }
+  }
+  return v.startsWith("/") ? v : ""
+}
+
+function fallbackRoot() {
+  const pwd = asPath(process.env.PWD ?? "")
+  return pwd && pwd !== process.cwd() && !pwd.includes("/amp/plugins") ? pwd : ""
+}
+
+async function workspaceRoot(amp) {
+  try {
+    let w = amp?.system?.workspaceRoot
+    if (typeof w === "function") w = w.call(amp.system)
+    if (w && typeof w.then === "function") w = await w
+    return asPath(w) || fallbackRoot()
+  } catch {
+    return fallbackRoot()
+  }
+}
+
 export default function (amp) {
-  const cwd = process.cwd()
+  const root = workspaceRoot(amp)
+  const send = (event) => {
+    root.then((cwd) => forward({ cwd, ...event }), () => {})
+  }
   amp.on("agent.start", (event) => {
     try {
-      forward({ cwd, type: "agent.start", thread: { id: event?.thread?.id }, message: typeof event?.message === "string" ? event.message : "" })
+      send({ type: "agent.start", thread: { id: event?.thread?.id }, message: typeof event?.message === "string" ? event.message : "" })
     } catch {}
     return undefined
   })
   amp.on("agent.end", (event) => {
     try {
-      forward({ cwd, type: "agent.end", thread: { id: event?.thread?.id }, status: String(event?.status ?? "") })
+      send({ type: "agent.end", thread: { id: event?.thread?.id }, status: String(event?.status ?? "") })
     } catch {}
   })
 }
@@ -262,7 +333,26 @@ func installPlugin(o Options) (Report, error) {
 			return rep, err
 		}
 	}
-	if !rep.Wrote || o.DryRun {
+	if a.Name == OpenCode.Name {
+		cfg := filepath.Dir(filepath.Dir(f.path))
+		if plan, err := planOffline(cfg); err == nil {
+			if plan.makeModules {
+				rep.Also = append(rep.Also, plan.modules)
+			}
+			if plan.writeLock {
+				rep.Also = append(rep.Also, plan.lock)
+			}
+		}
+		if !o.DryRun {
+			if err := writeOffline(cfg); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if o.DryRun {
+		return rep, nil
+	}
+	if !rep.Wrote {
 		return rep, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
@@ -299,6 +389,9 @@ func uninstallPlugin(o Options) (Report, error) {
 	if err := os.Remove(f.path); err != nil {
 		return rep, &FileError{Path: f.path, Err: err}
 	}
+	if a.Name == OpenCode.Name {
+		removeOffline(filepath.Dir(filepath.Dir(f.path)))
+	}
 	return rep, nil
 }
 
@@ -333,12 +426,17 @@ func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 	switch a.Name {
 	case OpenCode.Name:
 		checkVersion(o, "OpenCode", exe, "1.18", add)
+		if f, err := planOffline(filepath.Dir(a.Dir(o.Env))); err == nil && (f.needsNetwork || f.makeModules || f.writeLock) {
+			add(Warning, "OpenCode will install packages from the npm registry before it starts (its configuration folder %s has dependencies not in its package-lock.json); offline it waits up to minutes", filepath.Dir(a.Dir(o.Env)))
+		}
 	case Gemini.Name:
 		if doc, ok := readForDoctor(a.Path(o.Env)); ok && doc.hooksOff {
 			add(Problem, "%s turns hooks off (\"hooksConfig\": {\"enabled\": false}), so Gemini CLI runs none of Mew's", a.Path(o.Env))
 		}
 		checkVersion(o, "Gemini CLI", exe, "0.61", add)
+	case Agy.Name:
+		add(Warning, "Mew's Antigravity CLI support is unverified (built from its published hook shapes; no run recorded): its hooks say turns and tools, its screen and process the rest")
 	case Amp.Name:
-		add(Warning, "Amp's plugin API is experimental and Mew's Amp plugin has not run against a real Amp (it needs Amp's service); Amp sessions are found by their process and screen either way")
+		add(Warning, "Amp's plugin API is experimental (Mew's plugin is tested with Amp 0.0.1790142911); Amp's approval dialog is read from its screen only, and Amp sessions are found by their process and screen either way")
 	}
 }

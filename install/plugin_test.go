@@ -268,8 +268,9 @@ func TestOpenCodePluginForwardsInOrder(t *testing.T) {
 		`{"type":"session.status","properties":{"sessionID":"ses_child","status":{"type":"idle"}}}`)
 	script := `
 import { pathToFileURL } from "node:url"
-const { MewPlugin } = await import(pathToFileURL(process.argv[1]).href)
-const p = await MewPlugin({ directory: "/work/proj" })
+const plugin = (await import(pathToFileURL(process.argv[1]).href)).default
+if (plugin.id !== "mew" || typeof plugin.server !== "function") throw new Error("OpenCode 1.x takes a file plugin whose default export has id and server()")
+const p = await plugin.server({ directory: "/work/proj" })
 const lines = (await import("node:fs")).readFileSync(0, "utf8").split("\n").filter(Boolean)
 for (const l of lines) await p.event({ event: JSON.parse(l) })
 setInterval(() => {}, 1000) // OpenCode lives on: the queue drains
@@ -372,7 +373,7 @@ func TestAmpPluginForwardsTurns(t *testing.T) {
 import { pathToFileURL } from "node:url"
 const plugin = (await import(pathToFileURL(process.argv[1]).href)).default
 const handlers = {}
-plugin({ on: (name, fn) => { handlers[name] = fn }, logger: { log() {} } })
+plugin({ on: (name, fn) => { handlers[name] = fn }, logger: { log() {} }, system: { workspaceRoot: "file:///home/me/my%20proj" } })
 const thread = { id: "T-7f0c2d1e-1111-4222-8333-944455556666" }
 const r = handlers["agent.start"]({ id: 1, thread, message: "fix the flaky test" }, {})
 if (r !== undefined) throw new Error("agent.start must not change the turn")
@@ -389,7 +390,7 @@ setInterval(() => {}, 1000)
 	for {
 		rec, err := st.Load("T-7f0c2d1e-1111-4222-8333-944455556666")
 		if err == nil && rec.Hook != nil && rec.Hook.EventCount == 4 {
-			if rec.Agent != session.AgentAmp || rec.Hook.State != session.Idle || rec.Hook.Title != "and the other one" || rec.Process == nil {
+			if rec.Agent != session.AgentAmp || rec.Hook.State != session.Idle || rec.Hook.Title != "and the other one" || rec.Process == nil || rec.Hook.Cwd != "/home/me/my proj" {
 				t.Fatalf("record %+v hook %+v; want Amp's, idle after the cancelled turn", rec, rec.Hook)
 			}
 			return

@@ -98,6 +98,10 @@ type Options struct {
 	HookSource string
 	// DryRun computes the change and writes nothing.
 	DryRun bool
+	// Version is the installed agent's `--version` (AgentVersion): Mew
+	// registers only the events it knows ("" : those every supported
+	// version knows).
+	Version string
 }
 
 func (o Options) agent() Agent {
@@ -124,6 +128,9 @@ type Report struct {
 	// Plugin: Settings is the plugin file Mew writes whole (OpenCode, Amp),
 	// not a file whose "hooks" it edits.
 	Plugin bool
+	// Also are the files Mew makes (or would) next to the plugin, so the
+	// agent starts offline (OpenCode's node_modules and package-lock.json).
+	Also []string
 }
 
 // FileError is a settings file Mew would not or could not change.
@@ -153,6 +160,7 @@ func Install(o Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	want.Events = eventsKnown(want.Events, newerEvents(o.agent()), o.Version)
 	unlock, err := o.lock(true)
 	if err != nil {
 		return Report{}, err

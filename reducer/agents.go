@@ -57,6 +57,17 @@ var GeminiEvents = []string{
 	SessionStart, geminiBeforeAgent, geminiBeforeTool, geminiAfterTool, Notification, geminiAfterAgent, SessionEnd,
 }
 
+// Antigravity CLI's own event names (it has no SessionStart: the first
+// event of a conversation records its process).
+const (
+	agyPreInvocation  = "PreInvocation"
+	agyPostInvocation = "PostInvocation"
+)
+
+// AgyEvents are the Antigravity CLI hook events Mew registers for (all of
+// them; ~/.gemini/config/hooks.json).
+var AgyEvents = []string{agyPreInvocation, PreToolUse, PostToolUse, agyPostInvocation, Stop}
+
 // CodexEvents are the Codex hook events Mew registers for. Codex runs hooks
 // synchronously, so events that say nothing about the state (PreCompact,
 // PostCompact) are left out: each is a process start the person would wait
@@ -96,6 +107,24 @@ var renames = []rename{
 	{session.AgentOpenCode, "permission.replied.reject", Interrupted}, // Esc on the dialog is a reject too
 	{session.AgentOpenCode, "session.error.MessageAbortedError", Interrupted},
 	{session.AgentOpenCode, "session.error", StopFailure},
+	// OpenCode 2.x (through the same plugin file, fields named as 1.x
+	// names them): a turn is an execution; question.* became form.*, a
+	// question to the person (ParsePlugin names its tool).
+	{session.AgentOpenCode, "session.execution.started", TurnRunning},
+	{session.AgentOpenCode, "session.execution.succeeded", Stop},
+	{session.AgentOpenCode, "session.execution.interrupted", Interrupted},
+	{session.AgentOpenCode, "session.execution.failed", StopFailure},
+	{session.AgentOpenCode, "question.asked", PermissionRequest},
+	{session.AgentOpenCode, "question.replied", PostToolUse},
+	{session.AgentOpenCode, "question.rejected", PostToolUse},
+	{session.AgentOpenCode, "form.asked", PermissionRequest},
+	{session.AgentOpenCode, "form.replied", PostToolUse},
+	{session.AgentOpenCode, "form.rejected", PostToolUse},
+
+	// Antigravity CLI's hook events (unverified: from its published
+	// shapes): an invocation is a turn; it has no permission event.
+	{session.AgentAgy, agyPreInvocation, UserPromptSubmit},
+	{session.AgentAgy, agyPostInvocation, Stop},
 
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
@@ -119,6 +148,8 @@ func EventsFor(agent string) []string {
 		return CodexEvents
 	case session.AgentGemini:
 		return GeminiEvents
+	case session.AgentAgy:
+		return AgyEvents
 	}
 	return nil // OpenCode and Amp: a plugin forwards their events (package install)
 }

@@ -38,6 +38,10 @@ type Event struct {
 	// PromptResponse is Gemini CLI's AfterAgent answer (its
 	// last_assistant_message).
 	PromptResponse string `json:"prompt_response"`
+	// AutoReviewed is set by the hook, not the payload: the agent's own
+	// reviewer decides this PermissionRequest before anybody is asked
+	// (Codex's approvals_reviewer = "auto_review"), so it is no wait yet.
+	AutoReviewed bool `json:"-"`
 }
 
 // toolInput is the part of a tool_input worth showing a person.

@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -26,6 +27,9 @@ func ParseFor(agent string, payload []byte, ev *Event) (ignored []string, err er
 	if FromPlugin(agent) {
 		err = ParsePlugin(agent, payload, ev)
 	} else {
+		if agent == session.AgentAgy {
+			payload = snakeFields(payload)
+		}
 		ignored, err = ParseLenient(payload, ev)
 	}
 	if err != nil {
@@ -61,6 +65,9 @@ func ParsePlugin(agent string, payload []byte, ev *Event) error {
 	}
 	if f.Error.Name != "" {
 		ev.Error = quoteJSON(f.Error.Name)
+	}
+	if ev.ToolName == "" && (strings.HasPrefix(p.Type, "form.") || strings.HasPrefix(p.Type, "question.")) {
+		ev.ToolName = toolAskUserQuestion // OpenCode's question to the person
 	}
 	if ev.SessionID == "" {
 		return ErrNoSession

@@ -17,6 +17,10 @@ const (
 	noteElicitationURL = "elicitation_url_dialog"
 	noteNeedsInput     = "agent_needs_input"
 	noteAuthSuccess    = "auth_success"
+	// noteWorkerPermission: a teammate of an agent team asks permission
+	// ("<teammate> needs permission for <tool>"); the lead's session waits
+	// on the person as much as for its own dialog.
+	noteWorkerPermission = "worker_permission_prompt"
 )
 
 // notifyToolMarker marks a wait that only a Notification told us about; it
@@ -95,7 +99,12 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 			h.Active, h.StopSeen = true, false
 		}
 	case PermissionRequest:
-		h.Pending = markWaiting(h.Pending, ev, now)
+		// Auto-reviewed: nobody is asked yet (PreToolUse already made the
+		// call pending: working); the screen says when the dialog shows
+		// after all.
+		if !ev.AutoReviewed || toolWait(ev.ToolName) != "" {
+			h.Pending = markWaiting(h.Pending, ev, now)
+		}
 		if main {
 			h.Active, h.StopSeen = true, false
 		}
@@ -110,6 +119,11 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 		switch kind {
 		case notePermission:
 			h.Pending = addNotifyWait(h.Pending, session.ReasonPermission, now)
+		case noteWorkerPermission:
+			h.Pending = addNotifyWait(h.Pending, session.ReasonPermission, now)
+			if w := firstWait(h.Pending); w != nil && w.Tool == notifyToolMarker && w.Detail == "" {
+				w.Detail = oneLine(ev.Message, maxDetail) // names the teammate and its tool
+			}
 		case noteElicitation, noteElicitationURL:
 			h.Pending = addNotifyWait(h.Pending, session.ReasonQuestion, now)
 		case noteNeedsInput:

@@ -40,10 +40,13 @@ const (
 	AgentOpenCode = "opencode"
 	AgentGemini   = "gemini"
 	AgentAmp      = "amp"
+	// AgentAgy is Antigravity CLI (`agy`), Gemini CLI's successor for
+	// consumers: built from its published shapes, not yet recorded.
+	AgentAgy = "agy"
 )
 
 // Agents lists every agent, in the order Mew documents them.
-var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp}
+var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp, AgentAgy}
 
 // ValidAgent reports whether name is an agent Mew knows.
 func ValidAgent(name string) bool {

@@ -304,6 +304,16 @@ func reportPlugin(w io.Writer, a install.Agent, src string, rep install.Report, 
 	case rep.HookUpdated:
 		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
 	}
+	if len(rep.Also) > 0 {
+		// The plugin's line below says nothing else changed: of the
+		// person's own, which these are not.
+		verb := "Wrote"
+		if dry {
+			verb = "Would write"
+		}
+		fmt.Fprintf(w, "%s %s, so that %s has nothing to fetch from npm before it starts (it would wait for the network otherwise); `mew uninstall` removes them while unchanged.\n",
+			verb, strings.Join(rep.Also, " and "), a.Title)
+	}
 	switch {
 	case !rep.Wrote:
 		fmt.Fprintf(w, "Mew's plugin is already at %s; nothing to change.\n", rep.Settings)

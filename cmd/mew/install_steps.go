@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
 	"github.com/mew-dev/mew/install"
+	programs "github.com/mew-dev/mew/terminal"
 )
 
 // What `mew install --plan` prints (the panel reads the first line).
@@ -63,6 +65,7 @@ type installStep struct {
 	// codexNote: --plugin asked for Codex, which keeps hooks.json.
 	codexNote bool
 	failed    bool
+	ver       *string // version's answer, once read
 }
 
 // planSteps decides how each agent is reached. Claude Code goes by its
@@ -91,9 +94,22 @@ func planSteps(env install.Env, agents []install.Agent, plugin bool) []installSt
 	return steps
 }
 
+// version is the installed agent's `--version`, read once per step: install
+// registers only the events that version knows.
+func (st *installStep) version() string {
+	if st.ver == nil {
+		v := ""
+		if exe, err := programs.LookPath(st.agent.Program); err == nil {
+			v = install.AgentVersion(exe, 3*time.Second)
+		}
+		st.ver = &v
+	}
+	return *st.ver
+}
+
 // run makes the step's change (dry: computes it).
 func (st *installStep) run(src string, dry bool) error {
-	o := install.Options{Env: st.env, Agent: st.agent, DryRun: dry}
+	o := install.Options{Env: st.env, Agent: st.agent, DryRun: dry, Version: st.version()}
 	if st.first {
 		o.HookSource = src
 	}

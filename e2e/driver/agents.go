@@ -114,15 +114,6 @@ func checkVersion(path, version, target string) (string, error) {
 	return path, nil
 }
 
-// OpenCodePluginSeed is the folder `make opencode-cli` installs OpenCode's
-// @opencode-ai/plugin package into. OpenCode installs that package into
-// its configuration folder on first start whenever there are plugins
-// (Mew's is one), from npm: each run links the seed's node_modules instead.
-func OpenCodePluginSeed(version string) string {
-	dir, _ := CLIDir(AgentOpenCode, version)
-	return filepath.Join(dir, "plugin-seed")
-}
-
 // gitInit makes the project a git repository, as the recordings had.
 func gitInit(dir string) error {
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# proj\n"), 0o600)
@@ -138,7 +129,7 @@ func (r *Run) configHome() string { return filepath.Join(r.Home, ".config") }
 
 // prepareOpenCode writes opencode.json: the stand-in chat completions API as
 // a custom OpenAI-compatible provider, bash asking permission, no updates
-// or sharing; and links the plugin package seed.
+// or sharing.
 func prepareOpenCode(r *Run) error {
 	cfg := filepath.Join(r.configHome(), "opencode")
 	if err := os.MkdirAll(filepath.Join(cfg, "plugins"), 0o700); err != nil {
@@ -159,14 +150,9 @@ func prepareOpenCode(r *Run) error {
 	if err := os.WriteFile(filepath.Join(cfg, "opencode.json"), b, 0o600); err != nil {
 		return err
 	}
-	seed := OpenCodePluginSeed(OpenCodeVersion)
-	if _, err := os.Stat(filepath.Join(seed, "node_modules", "@opencode-ai", "plugin")); err == nil {
-		pkg, _ := os.ReadFile(filepath.Join(seed, "package.json"))
-		os.WriteFile(filepath.Join(cfg, "package.json"), pkg, 0o600)
-		if err := os.Symlink(filepath.Join(seed, "node_modules"), filepath.Join(cfg, "node_modules")); err != nil {
-			return err
-		}
-	}
+	// No package seed: `mew install` leaves OpenCode nothing to install
+	// from npm at start (install/opencode_offline.go), so it starts fast
+	// because of Mew, as it would for a person.
 	return gitInit(r.Project)
 }
 

@@ -399,6 +399,12 @@ func (s *Source) identify(book *rules.Book, p *pane, info paneInfo) bool {
 			// the shell may stay the foreground job, the agent its child.
 			p.fgAgent = sniffShellCommand(book, argv)
 		}
+		if p.fgAgent == "" && isLauncher(proc.Name) && len(argv) > 1 {
+			// `time amp` forks: the launcher stays the foreground job.
+			if words := pastLaunchers(argv); len(words) > 0 {
+				p.fgAgent = book.SniffProcess(filepath.Base(words[0]), words)
+			}
+		}
 		p.fgSniffs = 0
 		if p.fgAgent == "" && !proctree.IsShell(proc.Name) && !mewRun(argv) && !viewer(proc.Name) {
 			p.fgSniffs = screenSniffs
@@ -469,7 +475,8 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 
 // sniffShellCommand names the agent a non-interactive shell runs
 // (`sh -c "…"`): the first word of each simple command in its script,
-// past variable assignments.
+// past variable assignments and launchers (`env -u X`, `nice`, `nohup`,
+// `time`).
 func sniffShellCommand(book *rules.Book, argv []string) string {
 	script := ""
 	for i, a := range argv {
@@ -482,10 +489,7 @@ func sniffShellCommand(book *rules.Book, argv []string) string {
 		return "" // an interactive shell: its jobs are foreground jobs of their own
 	}
 	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return strings.ContainsRune(";&|\n()", r) }) {
-		words := strings.Fields(cmd)
-		for len(words) > 0 && (strings.Contains(words[0], "=") || words[0] == "exec" || words[0] == "command") {
-			words = words[1:]
-		}
+		words := pastLaunchers(strings.Fields(cmd))
 		if len(words) == 0 {
 			continue
 		}

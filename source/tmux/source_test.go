@@ -194,17 +194,21 @@ func TestPaneIDs(t *testing.T) {
 func TestSniffShellCommand(t *testing.T) {
 	book := rules.Embedded()
 	cases := map[string][]string{
-		"claude": {"sh", "-c", "claude --resume x"},
-		"codex":  {"/bin/bash", "-c", "cd /src/p && FOO=1 exec codex please"},
-		"gemini": {"sh", "-c", "node /usr/local/bin/gemini; echo done"},
-		"":       {"bash"},
+		"claude":      {"sh", "-c", "claude --resume x"},
+		"codex":       {"/bin/bash", "-c", "cd /src/p && FOO=1 exec codex please"},
+		"gemini":      {"sh", "-c", "node /usr/local/bin/gemini; echo done"},
+		"amp":         {"sh", "-c", "cd /p; env -u TMUX AMP_URL=http://127.0.0.1:1/ amp"},
+		"opencode":    {"sh", "-c", "nice -n 5 nohup /usr/bin/env -i -- OPENCODE_X=1 opencode .; echo $?"},
+		"claude/time": {"sh", "-c", "time -p claude -c"},
+		"":            {"bash"},
 	}
 	for want, argv := range cases {
+		want, _, _ = strings.Cut(want, "/")
 		if got := sniffShellCommand(book, argv); got != want {
 			t.Errorf("%q: %q, want %q", argv, got, want)
 		}
 	}
-	for _, argv := range [][]string{{"-bash"}, {"sh", "-c", "vim claude.md"}, {"sh", "-c", "echo codex"}} {
+	for _, argv := range [][]string{{"-bash"}, {"sh", "-c", "vim claude.md"}, {"sh", "-c", "echo codex"}, {"sh", "-c", "env FOO=codex vim"}, {"sh", "-c", "nice -n claude"}} {
 		if got := sniffShellCommand(book, argv); got != "" {
 			t.Errorf("%q sniffed as %q", argv, got)
 		}
@@ -267,5 +271,15 @@ func TestStartingSocketIsRetriedSoon(t *testing.T) {
 	}
 	if got := nextLook(filepath.Join(dir, "none"), retryEvery, now); got != maxRetry {
 		t.Errorf("no socket: next look in %v, want %v", got, maxRetry)
+	}
+}
+
+func TestSniffAgy(t *testing.T) {
+	book := rules.Embedded()
+	if got := book.SniffProcess("agy", []string{"agy", "--model", "x"}); got != "agy" {
+		t.Fatalf("agy sniffed as %q", got)
+	}
+	if got := sniffShellCommand(book, []string{"sh", "-c", "env GEMINI_API_KEY=x agy"}); got != "agy" {
+		t.Fatalf("env … agy sniffed as %q", got)
 	}
 }

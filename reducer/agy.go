@@ -1,0 +1,70 @@
+package reducer
+
+import (
+	"github.com/mailru/easyjson/jlexer"
+	"github.com/mew-dev/mew/internal/jwriter"
+	"github.com/mew-dev/mew/session"
+)
+
+// Antigravity CLI sends Claude-shaped hook payloads with camelCase names
+// (conversationId, transcriptPath). Unverified: built from its published
+// shapes; no recording exists yet.
+
+// agyFields renames its top-level fields to the ones Event reads.
+var agyFields = []struct{ camel, snake string }{
+	{"conversationId", "session_id"},
+	{"transcriptPath", "transcript_path"},
+	{"hookEventName", "hook_event_name"},
+	{"toolName", "tool_name"},
+	{"toolInput", "tool_input"},
+	{"toolUseId", "tool_use_id"},
+	{"workspaceRoot", "cwd"},
+	{"lastAssistantMessage", "last_assistant_message"},
+}
+
+// RecordsProcessLate reports whether agent has no SessionStart, so its
+// first event of a session records the process.
+func RecordsProcessLate(agent string) bool { return FromPlugin(agent) || agent == session.AgentAgy }
+
+// snakeFields is the JSON object data with agy's camelCase field names
+// renamed; data that is not an object is returned as it is (the decoder
+// then says why).
+func snakeFields(data []byte) []byte {
+	l := jlexer.Lexer{Data: data}
+	var w jwriter.Writer
+	l.Delim('{')
+	w.RawByte('{')
+	first := true
+	for l.Ok() && !l.IsDelim('}') {
+		key := l.UnsafeFieldName(false)
+		l.WantColon()
+		raw := l.Raw()
+		l.WantComma()
+		if !l.Ok() {
+			break
+		}
+		for _, f := range agyFields {
+			if key == f.camel {
+				key = f.snake
+				break
+			}
+		}
+		if !first {
+			w.RawByte(',')
+		}
+		first = false
+		w.String(key)
+		w.RawByte(':')
+		w.Raw(raw, nil)
+	}
+	l.Delim('}')
+	if l.Error() != nil {
+		return data
+	}
+	w.RawByte('}')
+	out, err := w.BuildBytes()
+	if err != nil {
+		return data
+	}
+	return out
+}
