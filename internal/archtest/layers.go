@@ -53,6 +53,7 @@ var Placement = map[string]Layer{
 	"monitor":    Read,
 	"board":      Show,
 	"board/act":  Act,
+	"notify":     Act, // the alert sinks: after the board decides, beside the jump it may run
 	"jump":       Action,
 	"answer":     Action,
 	"install":    Action,
