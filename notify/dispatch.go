@@ -97,19 +97,8 @@ func Start(ctx context.Context, sinks []Sink, o Options) *Dispatcher {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	for _, s := range sinks {
-		var snd sender
-		switch s.Kind {
-		case KindCommand:
-			snd = commandSender{argv: s.Argv}
-		case KindWebhook:
-			snd = webhookSender{url: s.URL, preset: s.Preset, client: client}
-		case KindDesktop:
-			dial := o.Desktop
-			if dial == nil {
-				dial = SessionBus
-			}
-			snd = &desktopSender{dial: dial, jump: o.Jump, log: d.log}
-		default:
+		snd := newSender(s, o, client, d.log)
+		if snd == nil {
 			continue
 		}
 		w := &worker{name: s.Name, snd: snd, lim: lim, q: make(chan Message, lim.Queue), d: d}
@@ -118,6 +107,39 @@ func Start(ctx context.Context, sinks []Sink, o Options) *Dispatcher {
 		go func() { defer d.wg.Done(); w.run(ctx) }()
 	}
 	return d
+}
+
+func newSender(s Sink, o Options, client *http.Client, log Logger) sender {
+	switch s.Kind {
+	case KindCommand:
+		return commandSender{argv: s.Argv}
+	case KindWebhook:
+		return webhookSender{url: s.URL, preset: s.Preset, client: client}
+	case KindDesktop:
+		dial := o.Desktop
+		if dial == nil {
+			dial = SessionBus
+		}
+		return &desktopSender{dial: dial, jump: o.Jump, log: log}
+	}
+	return nil
+}
+
+// SendOnce sends m to s once, now, and says how it went (`mew notify
+// test`): no queue, no retry.
+func SendOnce(ctx context.Context, s Sink, m Message, o Options) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	lim := o.Limits.withDefaults()
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	log := o.Log
+	if log == nil {
+		log = discard{}
+	}
+	return newSender(s, o, client, log).send(ctx, m)
 }
 
 // Send queues m for every sink; a sink whose queue is full drops it (and

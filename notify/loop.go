@@ -39,6 +39,7 @@ func (l *Loop) Run(ctx context.Context, updates <-chan monitor.Update) {
 	var last monitor.Update
 	settle := time.NewTimer(time.Hour)
 	settle.Stop()
+	first := true
 	for {
 		select {
 		case <-ctx.Done():
@@ -52,6 +53,11 @@ func (l *Loop) Run(ctx context.Context, updates <-chan monitor.Update) {
 		}
 		t := now()
 		v := b.Update(last.Sessions, t)
+		if first && l.Log != nil {
+			// The first update only learns what already needs the person.
+			l.Log.Printf("notify: watching %d session(s)", len(last.Sessions))
+		}
+		first = false
 		if len(v.Alerts) > 0 {
 			l.alert(ctx, v.Alerts, last, t)
 		}

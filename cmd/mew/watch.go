@@ -30,6 +30,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	once := fs.Bool("once", false, "print the board once and exit (also when the output is not a terminal)")
+	headless := fs.Bool("headless", false, "no board: only send the alerts to the sinks of `mew notify` (a login service)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -41,6 +42,12 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
 		return 1
+	}
+	if *headless {
+		ctx, stop := untilStopped()
+		defer stop()
+		attachRemotes(ctx, &o, true, stderr, "watch")
+		return runHeadless(ctx, o, stderr)
 	}
 	if *once || !isTerminal(stdout) {
 		attachRemotes(context.Background(), &o, false, stderr, "watch")
@@ -85,11 +92,15 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
 	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
 	problems := &problemLog{log: l}
+	send := &sender{home: o.Store.Home, log: l}
+	defer send.release()
+	sinks := startSinks(ctx, o.Store.Home, l, send, sessions, tmuxFocus)
 	go func() {
 		defer close(feed)
 		for u := range updates {
 			problems.note(u.Errors)
 			sessions.Set(u.Records)
+			offer(sinks, u)
 			select {
 			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
 			case <-ctx.Done():
@@ -114,6 +125,43 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		return 1
 	}
 	return 0
+}
+
+// runHeadless sends the alerts with no board, until ctx ends: `mew watch
+// --headless`, for a login service. It waits for the sending lock when
+// another Mew holds it (the app, a `mew watch`), and sends once it quits.
+func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	l := openLog(o.Store.Home, "watch --headless")
+	defer l.Close()
+	defer l.Printf("stopped")
+	updates, err := monitor.Watch(ctx, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew watch: %v\n", err)
+		return 1
+	}
+	defer letGo(cancel, updates)
+	hub, _ := o.Remote.(*remote.Hub)
+	sessions := &act.Sessions{Remotes: func() *remote.Hub { return hub }}
+	send := &sender{home: o.Store.Home, log: l}
+	defer send.release()
+	send.holds() // say at once who sends
+	sinks := startSinks(ctx, o.Store.Home, l, send, sessions, tmuxFocus)
+	problems := &problemLog{log: l}
+	for {
+		select {
+		case <-ctx.Done():
+			return 0
+		case u, ok := <-updates:
+			if !ok {
+				return 0
+			}
+			problems.note(u.Errors)
+			sessions.Set(u.Records)
+			offer(sinks, u)
+		}
+	}
 }
 
 // isTerminal reports whether w is a terminal (not a pipe, file or
