@@ -37,6 +37,9 @@ type desktopSender struct {
 	conn   DesktopConn
 	byNote map[uint32]string // notification id → session id
 	bySess map[string]uint32 // the session's last notification, replaced by its next
+	// early holds a Jump that came before Notify's reply did (the service
+	// may signal first): it runs once the id is known.
+	early map[uint32]bool
 }
 
 const maxNotes = 256
@@ -67,7 +70,12 @@ func (d *desktopSender) send(ctx context.Context, m Message) error {
 	}
 	d.byNote[id] = m.Session.ID
 	d.bySess[m.Session.ID] = id
+	clicked := d.early[id]
+	delete(d.early, id)
 	d.mu.Unlock()
+	if clicked {
+		d.jumpTo(m.Session.ID)
+	}
 	return nil
 }
 
@@ -88,7 +96,7 @@ func (d *desktopSender) connect() (DesktopConn, error) {
 	}
 	ch := make(chan *dbus.Signal, 16)
 	conn.Signal(ch)
-	d.conn, d.byNote, d.bySess = conn, map[uint32]string{}, map[string]uint32{}
+	d.conn, d.byNote, d.bySess, d.early = conn, map[uint32]string{}, map[string]uint32{}, map[uint32]bool{}
 	go d.follow(ch)
 	return conn, nil
 }
@@ -105,11 +113,24 @@ func (d *desktopSender) follow(ch <-chan *dbus.Signal) {
 		}
 		d.mu.Lock()
 		id, ok := d.byNote[note]
-		d.mu.Unlock()
-		if ok && d.jump != nil {
-			d.log.Printf("notify: Jump clicked on the notification of %s", id)
-			d.jump(id)
+		if !ok {
+			// Other programs' notifications signal here too: keep few.
+			if len(d.early) >= maxNotes {
+				clear(d.early)
+			}
+			d.early[note] = true
 		}
+		d.mu.Unlock()
+		if ok {
+			d.jumpTo(id)
+		}
+	}
+}
+
+func (d *desktopSender) jumpTo(id string) {
+	if d.jump != nil {
+		d.log.Printf("notify: Jump clicked on the notification of %s", id)
+		d.jump(id)
 	}
 }
 
