@@ -79,7 +79,9 @@ func (s *noteServer) Notify(app string, replaces uint32, icon, summary, body str
 	return id, nil
 }
 
-func (s *noteServer) GetCapabilities() ([]string, *dbus.Error) { return []string{"actions", "body"}, nil }
+func (s *noteServer) GetCapabilities() ([]string, *dbus.Error) {
+	return []string{"actions", "body"}, nil
+}
 
 func startNoteServer(t *testing.T, addr string) *noteServer {
 	t.Helper()
@@ -136,7 +138,7 @@ func TestDesktopNotificationJumpRunsTheJumpPlan(t *testing.T) {
 			c, err := dbus.Connect(addr)
 			return c, err
 		},
-		Log: tlog{t},
+		Log:  tlog{t},
 		Jump: func(id string) { jumper.Submit(id, func(r jump.Result) { jumped <- r }) },
 	})
 	d.Send(Message{Event: session.Waiting, Title: "shop needs your permission", Body: "Bash: make test",
