@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/mew-dev/mew/notify"
 )
 
@@ -241,4 +243,84 @@ func TestNotifySubagentStopsAndHeadlessSendNothing(t *testing.T) {
 	if len(got) != 0 {
 		t.Fatalf("more POSTs: %+v", <-got)
 	}
+}
+
+// TestNotifyFocusTwoTmuxClients: two people's-terminals attached to one
+// tmux server, one showing session one's pane, the other session two's
+// first window. A session waiting in the pane in front sends nothing; one
+// in the window behind sends its alert.
+func TestNotifyFocusTwoTmuxClients(t *testing.T) {
+	tmuxBin, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("no tmux")
+	}
+	sock := filepath.Join(t.TempDir(), "s")
+	tm := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmuxBin, append([]string{"-u", "-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	tm("new-session", "-d", "-s", "one", "-x", "80", "-y", "24", "cat")
+	t.Cleanup(func() { exec.Command(tmuxBin, "-S", sock, "kill-server").Run() })
+	tm("new-session", "-d", "-s", "two", "-x", "80", "-y", "24", "cat")
+	tm("new-window", "-d", "-t", "two", "cat")
+	front := tm("display-message", "-p", "-t", "one:0", "#{pane_id}")
+	behind := tm("display-message", "-p", "-t", "two:1", "#{pane_id}")
+	server := tm("display-message", "-p", "#{pid}")
+	for _, s := range []string{"one", "two"} {
+		attachClient(t, tmuxBin, sock, s)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(strings.Fields(tm("list-clients", "-F", "#{client_tty}"))) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the two clients did not attach")
+		}
+		time.Sleep(20 * time.Millisecond) // tmux has no event for a client attaching
+	}
+
+	c := newCLI(t)
+	const frontID, behindID = "4d1e7c2a-0b3f-4a5e-8c6d-7e8f9a0b1c01", "4d1e7c2a-0b3f-4a5e-8c6d-7e8f9a0b1c02"
+	srv, got := hookSink(t)
+	addSink(t, c, "hook", "--webhook", srv.URL+"/mew")
+	h := startHeadless(t, c, "MEW_TMUX_SOCKET="+sock)
+	inPane := func(pane string) []string {
+		return []string{"TMUX=" + sock + "," + server + ",0", "TMUX_PANE=" + pane}
+	}
+	c.startWaiting(t, frontID, inPane(front)...)
+	c.startWaiting(t, behindID, inPane(behind)...)
+	select {
+	case m := <-got:
+		if m.Session.ID != behindID {
+			t.Fatalf("POST for %s, want only the session behind (%s)", m.Session.ID, behindID)
+		}
+	case <-time.After(30 * time.Second):
+		b, _ := os.ReadFile(h.log)
+		t.Fatalf("no POST for the session behind; log:\n%s", b)
+	}
+	h.waitLog(t, frontID+" waiting, not sent: focused")
+	h.stop(t)
+	if len(got) != 0 {
+		t.Fatalf("more POSTs: %+v", <-got)
+	}
+}
+
+// attachClient attaches a tmux client to session s in a terminal of its
+// own (a PTY), as a person's terminal window would.
+func attachClient(t *testing.T, tmuxBin, sock, s string) {
+	t.Helper()
+	cmd := exec.Command(tmuxBin, "-u", "-S", sock, "attach-session", "-t", s)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, f) // a terminal that is read
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		f.Close()
+	})
 }
