@@ -16,6 +16,7 @@ import (
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/board/tui"
+	"github.com/mew-dev/mew/internal/alertprefs"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
@@ -95,11 +96,14 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	send := &sender{home: o.Store.Home, log: l}
 	defer send.release()
 	sinks := startSinks(ctx, o.Store.Home, l, send, sessions, tmuxFocus)
+	prefs := &alertprefs.Store{Home: o.Store.Home}
+	facts := &bellFacts{prefs: prefs, log: l}
 	go func() {
 		defer close(feed)
 		for u := range updates {
 			problems.note(u.Errors)
 			sessions.Set(u.Records)
+			facts.set(u.Records)
 			offer(sinks, u)
 			select {
 			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
@@ -114,7 +118,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	}
 	m := tui.New(tui.Options{
 		Updates: feed, Jumper: loggedJumper{jumper, l}, Answerer: loggedAnswerer{answers, l},
-		Bell: bell, Title: title,
+		Bell: bell, Title: title, Mutes: prefs, Facts: func() board.AlertFacts { return facts.get(ctx) },
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
 	if started != nil {
