@@ -19,6 +19,7 @@ import (
 	"github.com/mew-dev/mew/internal/alertprefs"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/remote"
 )
@@ -93,9 +94,9 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
 	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
 	problems := &problemLog{log: l}
-	send := &sender{home: o.Store.Home, log: l}
-	defer send.release()
-	sinks := startSinks(ctx, o.Store.Home, l, send, sessions, tmuxFocus)
+	send := &notify.Holder{Home: o.Store.Home, Log: l}
+	defer send.Release()
+	sinks := notify.StartService(ctx, o.Store.Home, l, send, sessions, notify.TmuxFocus)
 	prefs := &alertprefs.Store{Home: o.Store.Home}
 	facts := &bellFacts{prefs: prefs, log: l}
 	go func() {
@@ -104,7 +105,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 			problems.note(u.Errors)
 			sessions.Set(u.Records)
 			facts.set(u.Records)
-			offer(sinks, u)
+			notify.Offer(sinks, u)
 			select {
 			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
 			case <-ctx.Done():
@@ -148,10 +149,10 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
 	defer letGo(cancel, updates)
 	hub, _ := o.Remote.(*remote.Hub)
 	sessions := &act.Sessions{Remotes: func() *remote.Hub { return hub }}
-	send := &sender{home: o.Store.Home, log: l}
-	defer send.release()
-	send.holds() // say at once who sends
-	sinks := startSinks(ctx, o.Store.Home, l, send, sessions, tmuxFocus)
+	send := &notify.Holder{Home: o.Store.Home, Log: l}
+	defer send.Release()
+	send.Holds() // say at once who sends
+	sinks := notify.StartService(ctx, o.Store.Home, l, send, sessions, notify.TmuxFocus)
 	problems := &problemLog{log: l}
 	for {
 		select {
@@ -163,7 +164,7 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
 			}
 			problems.note(u.Errors)
 			sessions.Set(u.Records)
-			offer(sinks, u)
+			notify.Offer(sinks, u)
 		}
 	}
 }
