@@ -182,7 +182,7 @@ func focusedOn(r session.Record, f Focus) bool {
 	}
 	switch f.App {
 	case BundleITerm2:
-		id := iTermSessionID(p.Env["ITERM_SESSION_ID"])
+		id := terminal.ITermSession(p.Env["ITERM_SESSION_ID"])
 		return id != "" && id == f.ITermSession
 	case BundleTerminal:
 		return p.Tty != "" && p.Tty == f.TTY
@@ -222,12 +222,4 @@ func sameServer(fp FocusPane, t *session.Tmux) bool {
 		return filepath.Clean(t.Socket) == filepath.Clean(fp.Socket)
 	}
 	return true
-}
-
-// iTermSessionID is the unique part of ITERM_SESSION_ID ("w0t1p0:UUID").
-func iTermSessionID(env string) string {
-	if i := strings.IndexByte(env, ':'); i >= 0 {
-		return env[i+1:]
-	}
-	return ""
 }
