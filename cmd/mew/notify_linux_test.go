@@ -324,3 +324,57 @@ func attachClient(t *testing.T, tmuxBin, sock, s string) {
 		f.Close()
 	})
 }
+
+// A webhook that fails is retried, given up on, logged, and shown by
+// `mew doctor` and `mew notify list` without its token.
+func TestNotifyFailingSinkShownByDoctor(t *testing.T) {
+	c := newCLI(t)
+	tries := make(chan struct{}, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tries <- struct{}{}
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	addSink(t, c, "phone", "--webhook", srv.URL+"/secret-topic-1234?auth=tok", "--preset", "ntfy")
+	out, _, _ := c.run(t, "notify", "list")
+	if strings.Contains(out, "secret-topic") || strings.Contains(out, "tok") || !strings.Contains(out, "phone") {
+		t.Fatalf("list shows the secret or not the sink:\n%s", out)
+	}
+	h := startHeadless(t, c)
+	c.startWaiting(t, waitingID)
+	h.waitLog(t, "notify phone: gave up on the alert for "+waitingID)
+	if len(tries) != 3 {
+		t.Errorf("%d tries, want 3", len(tries))
+	}
+	h.stop(t)
+	out, _, _ = c.run(t, "doctor", "--local")
+	if !strings.Contains(out, "notify phone") || !strings.Contains(out, "503") || strings.Contains(out, "secret-topic") {
+		t.Fatalf("doctor:\n%s", out)
+	}
+	if !strings.Contains(out, "no Mew is running to send alerts") {
+		t.Errorf("doctor does not say nobody sends:\n%s", out)
+	}
+}
+
+func TestNotifyAddRefusesBadSinks(t *testing.T) {
+	c := newCLI(t)
+	for _, args := range [][]string{
+		{"x", "--webhook", "file:///etc/passwd"},
+		{"x", "--webhook", "javascript:alert(1)"},
+		{"x", "--command", "--", "sh", "-c", "echo"},
+		{"../x", "--desktop"},
+		{"x", "--webhook", "https://a.example", "--preset", "nope"},
+	} {
+		if _, errOut, code := c.run(t, append([]string{"notify", "add"}, args...)...); code == 0 || errOut == "" {
+			t.Errorf("notify add %q accepted", args)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(c.home, notify.ConfigName)); err == nil {
+		t.Error("a refused sink wrote notify.json")
+	}
+	addSink(t, c, "ok", "--desktop")
+	fi, err := os.Stat(filepath.Join(c.home, notify.ConfigName))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("notify.json: %v %v", fi, err)
+	}
+}
