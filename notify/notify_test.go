@@ -16,7 +16,7 @@ func TestMaskURLNeverShowsTheToken(t *testing.T) {
 		"https://ntfy.sh/mew-secret-topic":                     "https://ntfy.sh/me…",
 		"https://hooks.slack.com/services/T000/B000/XXXXXXXXX": "https://hooks.slack.com/se…/…",
 		"http://user:pass@127.0.0.1:8080/x?token=abc":          "http://127.0.0.1:8080/x?…",
-		"not a url":                                            "…",
+		"not a url": "…",
 	}
 	for in, want := range cases {
 		if got := MaskURL(in); got != want {
