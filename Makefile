@@ -63,7 +63,7 @@ race:
 	CGO_ENABLED=1 $(GO) test -race ./source/codex ./source/procscan ./source/tmux
 	CGO_ENABLED=1 $(GO) test -race -skip TestRealSSH ./source/remote
 	CGO_ENABLED=1 $(GO) test -race -short ./screen/... ./rules
-	CGO_ENABLED=1 $(GO) test -race ./board/... ./app ./jump ./answer
+	CGO_ENABLED=1 $(GO) test -race ./board/... ./app ./jump ./answer ./notify ./internal/alertprefs
 	CGO_ENABLED=1 $(GO) test -race ./e2e/fakeapi ./e2e/fakellm ./e2e/fakeresponses ./e2e/driver ./tools/record-fixture
 	CGO_ENABLED=1 $(GO) test -race -skip 'TestRealDarwinkitCode|TestSelectorCheckCatches' ./tools/checkdarwin
 

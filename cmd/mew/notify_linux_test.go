@@ -378,3 +378,62 @@ func TestNotifyAddRefusesBadSinks(t *testing.T) {
 		t.Fatalf("notify.json: %v %v", fi, err)
 	}
 }
+
+// Two `mew watch --headless` on one MEW_HOME: only the one holding the
+// sending lock sends; when it quits, the other takes over.
+func TestNotifyOneMewSends(t *testing.T) {
+	c := newCLI(t)
+	srv, got := hookSink(t)
+	addSink(t, c, "hook", "--webhook", srv.URL+"/mew")
+	first := startHeadless(t, c)
+	cmd := exec.Command(c.mew, "watch", "--headless")
+	cmd.Env = c.env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	second := &headlessWatch{cmd: cmd, done: make(chan error, 1), log: first.log}
+	go func() { second.done <- cmd.Wait() }()
+	t.Cleanup(func() { second.stop(t) })
+	second.waitLog(t, "notify: another Mew of this MEW_HOME sends the alerts")
+	waitLogCount(t, first.log, "notify: watching", 2)
+
+	c.startWaiting(t, waitingID)
+	select {
+	case m := <-got:
+		if m.Session.ID != waitingID {
+			t.Fatalf("POST %+v", m)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no POST")
+	}
+	// Both saw the wait; the second's alert was not sent. Then the first
+	// quits: the second sends the next one.
+	first.stop(t)
+	c.startWaiting(t, headlessID)
+	select {
+	case m := <-got:
+		if m.Session.ID != headlessID {
+			t.Fatalf("POST %+v, want the second session's", m)
+		}
+	case <-time.After(30 * time.Second):
+		b, _ := os.ReadFile(first.log)
+		t.Fatalf("the second Mew did not take over; log:\n%s", b)
+	}
+	second.stop(t)
+	if len(got) != 0 {
+		t.Fatalf("more POSTs: %+v", <-got)
+	}
+}
+
+func waitLogCount(t *testing.T, path, want string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		b, _ := os.ReadFile(path)
+		if strings.Count(string(b), want) >= n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond) // mew.log is the event
+	}
+	t.Fatalf("fewer than %d %q in %s", n, want, path)
+}
