@@ -202,6 +202,7 @@ bench-screen:
 	$(GO) test ./cmd/mew -run '^$$' -bench RunRelay -benchtime 1x
 	$(GO) test ./screen -run '^$$' -bench Feed
 	$(GO) test ./source/tmux -run '^$$' -bench Sweep -benchtime 200x
+	$(GO) test ./source/tmux -run '^$$' -bench ListClients -benchtime 50x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLoad -benchtime 1x
 # `mew answer` started → the dialog gone, over 20 answers in real tmux.
 bench-answer:

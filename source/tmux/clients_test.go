@@ -1,6 +1,7 @@
 package tmux
 
 import (
+	"context"
 	"reflect"
 	"testing"
 )
@@ -17,5 +18,31 @@ func TestParseClients(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%+v", got)
+	}
+}
+
+// ListClients against a real server with no client: no clients, no error
+// (the focus question when nobody is attached).
+func TestListClientsRealServer(t *testing.T) {
+	s := startServer(t)
+	clients, err := ListClients(context.Background(), Exec{Socket: s.socket})
+	if err != nil || len(clients) != 0 {
+		t.Fatalf("%+v %v", clients, err)
+	}
+	gone, err := ListClients(context.Background(), Exec{Socket: s.socket + ".none"})
+	if err != nil || gone != nil {
+		t.Fatalf("no server: %+v %v", gone, err)
+	}
+}
+
+// BenchmarkListClients is what the focus question costs at an alert: one
+// `tmux list-clients` (make bench-screen reports it with the sweep).
+func BenchmarkListClients(b *testing.B) {
+	s := startServerTB(b)
+	e := Exec{Socket: s.socket}
+	for b.Loop() {
+		if _, err := ListClients(context.Background(), e); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
