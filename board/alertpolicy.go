@@ -115,10 +115,11 @@ type TmuxClient struct {
 }
 
 // FrontPanes picks the panes in front from a server's clients: only
-// attached clients of a terminal count; when any client says its terminal has focus
-// (tmux's "focused" flag, with focus-events on), only those do — a client
-// in a window behind others is not in front.
-func FrontPanes(clients []TmuxClient) []FocusPane {
+// attached clients of a terminal count; when the server has focus-events
+// on, only those whose terminal has focus ("focused"): a client in a
+// window behind others is not in front. (Any client that says it has
+// focus is believed, whatever the option says now.)
+func FrontPanes(clients []TmuxClient, focusEvents bool) []FocusPane {
 	var attached, focused []FocusPane
 	for _, c := range clients {
 		flags := strings.Split(c.Flags, ",")
@@ -132,7 +133,7 @@ func FrontPanes(clients []TmuxClient) []FocusPane {
 			focused = append(focused, p)
 		}
 	}
-	if len(focused) > 0 {
+	if len(focused) > 0 || focusEvents {
 		return focused
 	}
 	return attached

@@ -96,23 +96,27 @@ func TestFrontPanes(t *testing.T) {
 	cases := []struct {
 		name    string
 		clients []TmuxClient
+		events  bool
 		want    []string
 	}{
-		{"none", nil, nil},
+		{"none", nil, false, nil},
 		{"attached clients count", []TmuxClient{
 			{Flags: "attached,UTF-8", Pane: "%1"}, {Flags: "attached,UTF-8", Pane: "%4"},
-		}, []string{"%1", "%4"}},
+		}, false, []string{"%1", "%4"}},
 		{"a focused client beats the others", []TmuxClient{
 			{Flags: "attached,UTF-8", Pane: "%1"}, {Flags: "attached,focused,UTF-8", Pane: "%4"},
-		}, []string{"%4"}},
+		}, true, []string{"%4"}},
+		{"focus-events on, no terminal has focus: nothing in front", []TmuxClient{
+			{Flags: "attached,UTF-8", Pane: "%1"}, {Flags: "attached,UTF-8", Pane: "%4"},
+		}, true, nil},
 		{"a detaching or control client does not", []TmuxClient{
 			{Flags: "UTF-8", Pane: "%1"}, {Flags: "attached,control-mode", Pane: "%2"},
-		}, nil},
-		{"a bad pane id is dropped", []TmuxClient{{Flags: "attached", Pane: "%1;rm"}}, nil},
+		}, false, nil},
+		{"a bad pane id is dropped", []TmuxClient{{Flags: "attached", Pane: "%1;rm"}}, false, nil},
 	}
 	for _, c := range cases {
 		var got []string
-		for _, p := range FrontPanes(c.clients) {
+		for _, p := range FrontPanes(c.clients, c.events) {
 			got = append(got, p.Pane)
 		}
 		if !reflect.DeepEqual(got, c.want) {

@@ -63,11 +63,11 @@ func TmuxFocus(ctx context.Context) board.Focus {
 	if err != nil {
 		return board.Focus{}
 	}
-	in := make([]board.TmuxClient, len(clients))
-	for i, c := range clients {
+	in := make([]board.TmuxClient, len(clients.List))
+	for i, c := range clients.List {
 		in[i] = board.TmuxClient{Flags: c.Flags, Pane: c.Pane, ServerPid: c.ServerPid, Socket: c.Socket, TTY: c.TTY}
 	}
-	return board.Focus{Panes: board.FrontPanes(in)}
+	return board.Focus{Panes: board.FrontPanes(in, clients.FocusEvents)}
 }
 
 // StartService starts the sinks of notify.json and a loop feeding them;

@@ -20,17 +20,29 @@ type Client struct {
 // tmux with -u, so the tabs survive).
 const clientsFormat = "#{client_flags}\t#{pane_id}\t#{pid}\t#{socket_path}\t#{client_tty}"
 
-// ListClients lists the server's clients in one `tmux list-clients`. No
-// server is no clients.
-func ListClients(ctx context.Context, r Runner) ([]Client, error) {
-	lines, err := r.Run(ctx, "list-clients", "-F", clientsFormat)
+// Clients is what one server says about its clients.
+type Clients struct {
+	// FocusEvents: the server's focus-events option is on, so a client
+	// whose terminal has focus says so ("focused"), and one that does not
+	// say so has none.
+	FocusEvents bool
+	List        []Client
+}
+
+// ListClients lists the server's clients and its focus-events option, in
+// one tmux command. No server is no clients.
+func ListClients(ctx context.Context, r Runner) (Clients, error) {
+	lines, err := r.Run(ctx, "show-options", "-gv", "focus-events", ";", "list-clients", "-F", clientsFormat)
 	if err == ErrNoServer {
-		return nil, nil
+		return Clients{}, nil
 	}
 	if err != nil {
-		return nil, err
+		return Clients{}, err
 	}
-	return ParseClients(lines), nil
+	if len(lines) == 0 {
+		return Clients{}, nil
+	}
+	return Clients{FocusEvents: lines[0] == "on", List: ParseClients(lines[1:])}, nil
 }
 
 // ParseClients reads list-clients lines of clientsFormat; a line of

@@ -26,11 +26,15 @@ func TestParseClients(t *testing.T) {
 func TestListClientsRealServer(t *testing.T) {
 	s := startServer(t)
 	clients, err := ListClients(context.Background(), Exec{Socket: s.socket})
-	if err != nil || len(clients) != 0 {
+	if err != nil || len(clients.List) != 0 || clients.FocusEvents {
 		t.Fatalf("%+v %v", clients, err)
 	}
+	s.tmux("set-option", "-g", "focus-events", "on")
+	if clients, err = ListClients(context.Background(), Exec{Socket: s.socket}); err != nil || !clients.FocusEvents {
+		t.Fatalf("focus-events on: %+v %v", clients, err)
+	}
 	gone, err := ListClients(context.Background(), Exec{Socket: s.socket + ".none"})
-	if err != nil || gone != nil {
+	if err != nil || gone.List != nil {
 		t.Fatalf("no server: %+v %v", gone, err)
 	}
 }
