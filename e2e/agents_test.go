@@ -79,7 +79,11 @@ type agentScen struct {
 	api *fakellm.Server
 }
 
-func startCLI(t *testing.T, c agentCLI) *agentScen {
+func startCLI(t *testing.T, c agentCLI) *agentScen { return startCLIWrapped(t, c, nil) }
+
+// startCLIWrapped is startCLI with the CLI's command line after wrap
+// (`mew run --`).
+func startCLIWrapped(t *testing.T, c agentCLI, wrap []string) *agentScen {
 	t.Parallel()
 	setup := needCLI(t, c)
 	api, err := fakellm.Start(fakellm.DefaultTiming)
@@ -88,6 +92,7 @@ func startCLI(t *testing.T, c agentCLI) *agentScen {
 	}
 	r, err := driver.Launch(driver.Options{
 		Agent: c.name, Program: setup.program, APIURL: c.apiURL(api), Dir: t.TempDir(), Mew: setup.mew, Install: true,
+		Wrap: wrap,
 	})
 	if err != nil {
 		api.Close()
@@ -96,6 +101,10 @@ func startCLI(t *testing.T, c agentCLI) *agentScen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		t.Logf("rows per agent: %s", r.RowCounts())
+		if err := r.CheckRows(); err != nil {
+			t.Error(err)
+		}
 		d := driver.SampleDurations(r.Samples())
 		t.Logf("mew status --json: %d samples, median %v, p95 %v, max %v", d.N, d.Median.Round(time.Millisecond), d.P95.Round(time.Millisecond), d.Max.Round(time.Millisecond))
 		recordDurations(t.Name(), d)

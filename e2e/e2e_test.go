@@ -105,6 +105,10 @@ func start(t *testing.T, o opts) *scen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		t.Logf("rows per agent: %s", r.RowCounts())
+		if err := r.CheckRows(); err != nil {
+			t.Error(err)
+		}
 		d := driver.SampleDurations(r.Samples())
 		t.Logf("mew status --json: %d samples, median %v, p95 %v, max %v", d.N, d.Median.Round(time.Millisecond), d.P95.Round(time.Millisecond), d.Max.Round(time.Millisecond))
 		recordDurations(t.Name(), d)

@@ -39,16 +39,20 @@ func (e *exitEvents) exits() <-chan int {
 	return e.w.Exits()
 }
 
-// follow watches the agent processes of recs (and stops watching the ones
-// no record names any more). Called after each pass: a process that exited
-// between its liveness check and here is reported at once.
-func (e *exitEvents) follow(recs []session.Record) {
+// follow watches the agent processes of recs that may still run (and
+// stops watching the ones no such record names any more). Called after each
+// pass: a process that exited between its liveness check and here is
+// reported at once. A record whose process is known dead is not followed:
+// exitwatch would report its pid gone at once, which forces another pass,
+// which would add it again (an exited session listed for its 30 minutes
+// must cost nothing).
+func (e *exitEvents) follow(recs []session.Record, dead func(session.Record) bool) {
 	if e.w == nil {
 		return
 	}
 	now := make(map[int]bool, len(recs))
 	for _, r := range recs {
-		if pid := pidOf(r); pid > 0 {
+		if pid := pidOf(r); pid > 0 && !dead(r) {
 			now[pid] = true
 		}
 	}

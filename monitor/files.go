@@ -95,12 +95,19 @@ func (w *world) reloadStoreFile(o Options, name string) bool {
 	if fi != nil {
 		w.files[name] = stampOf(fi)
 	}
+	old, had := w.recs[id]
 	w.recs[id] = rec
 	w.touch(id)
+	if (had && screenOnly(old)) || screenOnly(rec) {
+		w.joinedChanged()
+	}
 	return true
 }
 
 func (w *world) dropStoreFile(name string) bool {
+	if old, ok := w.recs[strings.TrimSuffix(name, ".json")]; ok && screenOnly(old) {
+		w.joinedChanged()
+	}
 	_, had := w.files[name]
 	_, bad := w.loadErrs[name]
 	delete(w.files, name)

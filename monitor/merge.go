@@ -3,9 +3,8 @@ package monitor
 import (
 	"slices"
 	"sort"
-	"strings"
-	"time"
 
+	"github.com/mew-dev/mew/monitor/identity"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 )
@@ -13,13 +12,13 @@ import (
 // Observation is what a source saw of one session (package source).
 type Observation = source.Observation
 
-// Merge folds observations into records, one session per agent process. An
-// observation without an id joins the record of the same process: the same
-// pid (and start time) first; then, among sessions whose process still
-// runs, the same tmux pane or terminal (the newest such session when
-// several share one). One that matches nothing becomes a session of its
-// own under its fallback id. alive reports whether a record's process may
-// still run (not known dead).
+// Merge folds observations into records, one session per agent process,
+// by the rules of package identity: an observation that names its session
+// joins that record; one without an id joins the record of the same
+// process (identity.Match: the same pid and start time, a wrapper of it,
+// else the same terminal). One that matches nothing becomes a session of
+// its own under its fallback id. alive reports whether a record's process
+// may still run (not known dead).
 func Merge(recs []session.Record, obs []Observation, alive func(session.Record) bool) []session.Record {
 	if len(obs) == 0 {
 		return recs
@@ -47,7 +46,7 @@ func Merge(recs []session.Record, obs []Observation, alive func(session.Record) 
 			i, ok = byID[o.ID]
 		}
 		if !ok && o.ID == "" {
-			i, ok = matchProcess(out, live, o.Process)
+			i, ok = identity.Match(out, live, o.Process, agentLeft(o))
 		}
 		if !ok {
 			id := o.ID
@@ -130,87 +129,10 @@ func fillProcess(rec *session.Record, o session.Process) {
 	}
 }
 
-// matchProcess finds the record of the process p.
-func matchProcess(recs []session.Record, live []bool, p session.Process) (int, bool) {
-	if p.Pid > 0 {
-		for i := range recs {
-			if samePid(recs[i], p) {
-				return i, true
-			}
-		}
-	}
-	best := -1
-	for i := range recs {
-		if !live[i] {
-			continue
-		}
-		if (p.Tmux != nil && p.Tmux.Pane != "" && samePane(recs[i], p.Tmux)) || (p.Tty != "" && sameTty(recs[i], p.Tty)) {
-			if best < 0 || lastHeard(recs[i]).After(lastHeard(recs[best])) {
-				best = i
-			}
-		}
-	}
-	return best, best >= 0
-}
-
-func samePid(r session.Record, p session.Process) bool {
-	match := func(pid int, startMs int64) bool {
-		if pid != p.Pid {
-			return false
-		}
-		// A start time on both sides must agree (within the slack of two
-		// clocks reading it): a reused pid is another process.
-		return startMs == 0 || p.StartMs == 0 || abs(startMs-p.StartMs) <= 2000
-	}
-	// The registry's startedAt is when Claude Code started its session, not
-	// its process: pids only (its own liveness check is exact).
-	if r.Registry != nil && r.Registry.Pid > 0 && r.Registry.Pid == p.Pid {
-		return true
-	}
-	if r.Process != nil && r.Process.Pid > 0 && match(r.Process.Pid, r.Process.StartMs) {
-		return true
-	}
-	if t := r.Terminal; t != nil && !t.Gone && t.Pid > 0 && match(t.Pid, t.StartMs) {
-		return true
-	}
-	return r.Screen != nil && r.Screen.Pid > 0 && match(r.Screen.Pid, r.Screen.StartMs)
-}
-
-func samePane(r session.Record, t *session.Tmux) bool {
-	if r.Process != nil && r.Process.Tmux != nil && r.Process.Tmux.Pane == t.Pane {
-		s1, s2 := r.Process.Tmux.Socket, t.Socket
-		return s1 == "" || s2 == "" || s1 == s2
-	}
-	if r.Screen != nil && r.Screen.Pane == t.Pane {
-		return true
-	}
-	if tt := r.Terminal; tt != nil && !tt.Gone && tt.Tmux != nil && tt.Tmux.Pane == t.Pane {
-		return true
-	}
-	// Claude Code's registry names the pane as session:@window.%pane.
-	return r.Registry != nil && r.Registry.Tmux != "" && strings.HasSuffix(r.Registry.Tmux, "."+t.Pane)
-}
-
-func sameTty(r session.Record, tty string) bool {
-	return (r.Process != nil && r.Process.Tty == tty) || (r.Screen != nil && r.Screen.Tty == tty) ||
-		(r.Terminal != nil && !r.Terminal.Gone && r.Terminal.Tty == tty)
-}
-
-// lastHeard is the newest time any source heard from the session.
-func lastHeard(r session.Record) (t time.Time) {
-	if r.Hook != nil {
-		t = r.Hook.At
-	}
-	if r.Registry != nil && r.Registry.At.After(t) {
-		t = r.Registry.At
-	}
-	if r.Log != nil && r.Log.At.After(t) {
-		t = r.Log.At
-	}
-	if r.Screen != nil && r.Screen.At.After(t) {
-		t = r.Screen.At
-	}
-	return t
+// agentLeft: the observation is of a terminal whose agent is gone from it
+// (the shell is back, or the screen shows the agent's exit).
+func agentLeft(o Observation) bool {
+	return o.Screen != nil && (o.Screen.Background || o.Screen.State == session.ScreenExited)
 }
 
 func cmpBool(a, b bool) int {
@@ -221,11 +143,4 @@ func cmpBool(a, b bool) int {
 		return 1
 	}
 	return -1
-}
-
-func abs(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

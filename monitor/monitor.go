@@ -196,6 +196,20 @@ type shownKey struct {
 // touch records that the stored record of id changed.
 func (w *world) touch(id string) { w.gen[id]++ }
 
+// joinedChanged records that a stored record that joins another one (a
+// `mew run` screen, screenOnly) changed or went: the session it joined is
+// shown from it, under that session's id, whose own generation did not
+// move. Like another source's report, it makes every session be
+// combined again.
+func (w *world) joinedChanged() { w.obsGen++ }
+
+// screenOnly: a stored record only a screen reports (`mew run`'s
+// run:<pid>). merged makes it an observation that joins the hooks', the
+// registry's or a log's record of the same process.
+func screenOnly(r session.Record) bool {
+	return r.Screen != nil && r.Hook == nil && r.Registry == nil && r.Log == nil && r.Process != nil
+}
+
 func newWorld() *world {
 	return &world{
 		recs: map[string]session.Record{}, files: map[string]fileStamp{}, loadErrs: map[string]error{},
@@ -265,17 +279,6 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 			w.touch(id)
 		}
 	}
-	// A session only a screen reports (`mew run`) is an observation too:
-	// it joins the hooks' or the registry's record of the same process.
-	reports := recs[:0:0]
-	var obs []Observation
-	for _, r := range recs {
-		if r.Screen != nil && r.Hook == nil && r.Registry == nil && r.Log == nil && r.Process != nil {
-			obs = append(obs, Observation{Fallback: r.ID, Agent: r.Agent, Process: *r.Process, Screen: r.Screen})
-			continue
-		}
-		reports = append(reports, r)
-	}
 	names := make([]string, 0, len(w.obs))
 	for name := range w.obs {
 		if !recorded[name] {
@@ -283,13 +286,32 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 		}
 	}
 	sort.Strings(names)
+	var obs []Observation
 	for _, name := range names {
 		obs = append(obs, w.obs[name]...)
 	}
-	// A bare process (the process scan) joins whatever else saw it, so it
-	// goes last: a screen or log of the same process names the session.
+	return mergeAll(recs, obs, func(r session.Record) bool { return live.check(r) != combine.Dead }), errs
+}
+
+// mergeAll merges the stored records and the sources' observations: a
+// session only a screen reports (`mew run`'s run:<pid>) is an observation
+// too, and joins the hooks', a plugin's or the registry's record of the
+// same process; a bare process (the process scan) joins whatever else saw
+// it, so it goes last: a screen or log of the same process names the
+// session.
+func mergeAll(recs []session.Record, sourced []Observation, alive func(session.Record) bool) []session.Record {
+	reports := recs[:0:0]
+	var obs []Observation
+	for _, r := range recs {
+		if screenOnly(r) {
+			obs = append(obs, Observation{Fallback: r.ID, Agent: r.Agent, Process: *r.Process, Screen: r.Screen})
+			continue
+		}
+		reports = append(reports, r)
+	}
+	obs = append(obs, sourced...)
 	sort.SliceStable(obs, func(i, j int) bool { return !bareProcess(obs[i]) && bareProcess(obs[j]) })
-	return Merge(reports, obs, func(r session.Record) bool { return live.check(r) != combine.Dead }), errs
+	return Merge(reports, obs, alive)
 }
 
 func bareProcess(o Observation) bool { return o.Screen == nil && o.Log == nil && o.Terminal == nil }

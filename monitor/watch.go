@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 )
@@ -257,6 +258,9 @@ func (wt *watcher) loop() {
 		case u := <-wt.reports:
 			wt.take(u)
 			wt.dirty = true
+			if reports(u.obs) {
+				wt.nudge()
+			}
 			wt.schedule()
 		case pid := <-wt.exits.exits():
 			wt.exits.exited(pid)
@@ -291,8 +295,36 @@ func (wt *watcher) storeEvent(ev fsnotify.Event) {
 		// next tick would, which may be slowTick away.
 		wt.rescan()
 	case dir == wt.storeDir && isSessionFile(base):
+		id := strings.TrimSuffix(base, ".json")
+		before := wt.world.recs[id].Hook
 		wt.dirty = wt.world.reloadStoreFile(wt.o, base) || wt.dirty
+		if after := wt.world.recs[id].Hook; after != nil && (before == nil || !after.At.Equal(before.At)) {
+			wt.nudge() // a hook or plugin reported
+		}
 	}
+}
+
+// nudge has the screen sources read now (source.Nudger): a report just
+// came, and the screen confirms or corrects it before the 700 ms sweep
+// would (a prompt answered, a turn that ended in an error or an Esc).
+func (wt *watcher) nudge() {
+	for _, src := range wt.o.Sources {
+		if n, ok := src.(source.Nudger); ok {
+			n.Nudge()
+		}
+	}
+}
+
+// reports says whether observations carry an agent's own report (its
+// registry, its log), as opposed to what a screen or the process table
+// shows.
+func reports(obs []Observation) bool {
+	for _, o := range obs {
+		if o.Log != nil || o.Registry != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // rescan watches what exists now and reads the store whole.
@@ -333,7 +365,7 @@ func (wt *watcher) schedule() {
 func (wt *watcher) emit(force bool) bool {
 	o := wt.o
 	shown, recs, errs := wt.world.compute(o, wt.live)
-	wt.exits.follow(recs)
+	wt.exits.follow(recs, func(r session.Record) bool { return wt.live.check(r) == combine.Dead })
 	if i := wt.exits.interval(); i != wt.interval {
 		wt.interval = i
 		wt.ticker.Reset(i)

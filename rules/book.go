@@ -146,6 +146,10 @@ func (b *Book) apply(o *Set, replace bool) {
 		Screen:   append(slices.Clone(o.Sniff.Screen), base.Sniff.Screen...),
 		Title:    append(slices.Clone(o.Sniff.Title), base.Sniff.Title...),
 	}
+	merged.InputBox = base.InputBox
+	if o.InputBox != nil {
+		merged.InputBox = o.InputBox
+	}
 	merged.Answer = base.Answer
 	if o.Answer != nil {
 		merged.Answer = o.Answer // an [answer] table replaces the embedded one whole

@@ -18,11 +18,13 @@ type fileSpec struct {
 	Agent string `toml:"agent"`
 	// Replace, in an override file, drops the embedded rules of the agent
 	// instead of trying the file's rules before them.
-	Replace bool        `toml:"replace"`
-	Sniff   sniffSpec   `toml:"sniff"`
-	TurnEnd []Pattern   `toml:"turn_end"`
-	Rules   []ruleSpec  `toml:"rule"`
-	Answer  *answerSpec `toml:"answer"`
+	Replace bool      `toml:"replace"`
+	Sniff   sniffSpec `toml:"sniff"`
+	TurnEnd []Pattern `toml:"turn_end"`
+	// InputBox is where the agent draws its input box (see Set.InputBox).
+	InputBox *Pattern    `toml:"input_box"`
+	Rules    []ruleSpec  `toml:"rule"`
+	Answer   *answerSpec `toml:"answer"`
 }
 
 type sniffSpec struct {
@@ -97,6 +99,7 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 	set.Sniff.Screen = ptrs(spec.Sniff.Screen)
 	set.Sniff.Title = ptrs(spec.Sniff.Title)
 	set.TurnEnd = ptrs(spec.TurnEnd)
+	set.InputBox = spec.InputBox
 	if set.Answer, err = spec.Answer.compile(); err != nil {
 		line := lineOfKey(string(data), "answer")
 		var ae *answerError

@@ -78,6 +78,13 @@ type Set struct {
 	Origin  string // where the rules came from: "embedded" or a file path
 	Sniff   Sniff
 	TurnEnd []*Pattern
+	// InputBox matches the agent's input box. An agent draws its dialogs
+	// below its input box or in place of it, never above: a blocked rule's
+	// screen pattern reads only the rows below the last row InputBox
+	// matches, so a reply in the transcript that quotes a dialog ("Do you
+	// want to proceed?") is not a prompt. nil: blocked rules read the whole
+	// screen.
+	InputBox *Pattern
 	// Rules in trial order (by Precedence, then file order).
 	Rules []Rule
 	// Answer says how to answer the agent's dialogs; nil: Mew does not
@@ -188,13 +195,26 @@ func (s *Set) classify(f Frame, use func(state string) bool) Result {
 	text := strings.Join(f.Rows, "\n")
 	var tail string
 	tailN := -1
+	dialogRows := f.Rows
+	dialogDone := false
 	for i := range s.Rules {
 		r := &s.Rules[i]
 		if !use(r.State) {
 			continue
 		}
 		screen := text
-		if r.Last > 0 && r.Screen != nil {
+		switch {
+		case r.Screen == nil:
+		case r.State == session.ScreenBlocked && s.InputBox != nil:
+			if !dialogDone {
+				dialogRows, dialogDone = s.belowInputBox(f.Rows, text), true
+			}
+			if r.Last > 0 {
+				screen = lastRows(dialogRows, r.Last)
+			} else {
+				screen = strings.Join(dialogRows, "\n")
+			}
+		case r.Last > 0:
 			if tailN != r.Last {
 				tail, tailN = lastRows(f.Rows, r.Last), r.Last
 			}
@@ -211,6 +231,25 @@ func (s *Set) classify(f Frame, use func(state string) bool) Result {
 		return res
 	}
 	return Result{State: session.ScreenUnknown}
+}
+
+// belowInputBox is the rows below the last row the input box pattern
+// matches (all rows when it matches none): where the agent draws a dialog.
+func (s *Set) belowInputBox(rows []string, text string) []string {
+	locs := s.InputBox.re.FindAllStringIndex(text, -1)
+	if len(locs) == 0 {
+		return rows
+	}
+	end := locs[len(locs)-1][1]
+	// The row the match ends on is part of the box; its rows below are not.
+	row := strings.Count(text[:end], "\n")
+	if end > 0 && text[end-1] == '\n' {
+		row-- // the match took the row's newline: it ended on the row above
+	}
+	if row+1 >= len(rows) {
+		return nil
+	}
+	return rows[row+1:]
 }
 
 // turnEnded reports a finished-turn line ("✻ Worked for 2s") on the screen.

@@ -9,14 +9,15 @@ type Memory struct {
 	State       session.ScreenState `json:"state"`
 	Seen        bool                `json:"seen,omitempty"`
 	StaleErrors []string            `json:"stale_errors,omitempty"`
+	ErrorRows   int                 `json:"error_rows,omitempty"`
 }
 
 // Memory returns what the tracker knows.
 func (t *Tracker) Memory() Memory {
-	return Memory{State: t.State, Seen: t.Seen, StaleErrors: append([]string(nil), t.staleErrors...)}
+	return Memory{State: t.State, Seen: t.Seen, StaleErrors: append([]string(nil), t.staleErrors...), ErrorRows: t.errorRows}
 }
 
 // Restore makes the tracker know m.
 func (t *Tracker) Restore(m Memory) {
-	t.State, t.Seen, t.staleErrors = m.State, m.Seen, append([]string(nil), m.StaleErrors...)
+	t.State, t.Seen, t.staleErrors, t.errorRows = m.State, m.Seen, append([]string(nil), m.StaleErrors...), m.ErrorRows
 }

@@ -25,11 +25,15 @@ type Tracker struct {
 	// the screen while the agent worked: they belong to an earlier turn
 	// and say nothing about how the next one ended.
 	staleErrors []string
+	// errorRows is how many error rows a failed screen showed: one more
+	// is a new failure even though the state stays failed (a short turn
+	// that failed between two reads, after an earlier one that failed).
+	errorRows int
 }
 
 // Observe classifies frame f with set at time now and folds the result in.
 // A blank or half-drawn frame (no rule matches) keeps the previous state.
-// It reports whether the state, reason, rule or turn flag changed.
+// It reports whether the state, reason, rule, turn flag or start changed.
 func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	st := &t.State
 	st.At = now
@@ -60,17 +64,28 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	st.State, st.Reason, st.Rule = res.State, res.Reason, res.Rule
 	st.TurnEnded = turnEnded(prev, res)
 	st.Interrupted = res.State == session.ScreenIdle && res.Interrupted
+	st.ErrorShown = false
+	if res.State == session.ScreenWorking {
+		fr := set.ClassifyOnly(f, session.ScreenFailed)
+		st.ErrorShown = fr.State == session.ScreenFailed && !t.stale(fr.MatchRow)
+	}
 	st.Prompt, st.Choices = "", nil
 	if res.State == session.ScreenBlocked {
 		st.Prompt, st.Choices = Prompt(set, f.Rows, res)
 	}
-	if !t.Seen || prev.State != st.State || prev.Reason != st.Reason {
+	newError := false
+	if res.State == session.ScreenFailed {
+		n := len(errorRows(set, f.Rows))
+		newError = prev.State == session.ScreenFailed && n > t.errorRows
+		t.errorRows = n
+	}
+	if !t.Seen || prev.State != st.State || prev.Reason != st.Reason || newError {
 		st.Since = now
 	}
 	t.Seen = true
 	return prev.State != st.State || prev.Reason != st.Reason || prev.Rule != st.Rule ||
 		prev.TurnEnded != st.TurnEnded || prev.Prompt != st.Prompt || !slices.Equal(prev.Choices, st.Choices) ||
-		prev.Interrupted != st.Interrupted
+		prev.Interrupted != st.Interrupted || prev.ErrorShown != st.ErrorShown || !prev.Since.Equal(st.Since)
 }
 
 // Prompt is what a blocked screen asks (res is its classification): the
@@ -92,14 +107,18 @@ func Prompt(set *rules.Set, rows []string, res rules.Result) (string, []session.
 // noteErrors remembers the error rows visible while working.
 // They are noted as a turn starts.
 func (t *Tracker) noteErrors(set *rules.Set, f rules.Frame) {
-	t.staleErrors = t.staleErrors[:0]
-	rows := f.Rows
+	t.staleErrors = append(t.staleErrors[:0], errorRows(set, f.Rows)...)
+}
+
+// errorRows is every row of rows a failed rule matches, bottom first.
+func errorRows(set *rules.Set, rows []string) []string {
+	var out []string
 	for len(rows) > 0 {
 		res := set.ClassifyOnly(rules.Frame{Rows: rows}, session.ScreenFailed)
 		if res.State != session.ScreenFailed || res.MatchRow == "" {
 			break
 		}
-		t.staleErrors = append(t.staleErrors, res.MatchRow)
+		out = append(out, res.MatchRow)
 		// Look above the row found for older ones.
 		i := len(rows) - 1
 		for i >= 0 && rows[i] != res.MatchRow {
@@ -107,6 +126,7 @@ func (t *Tracker) noteErrors(set *rules.Set, f rules.Frame) {
 		}
 		rows = rows[:max(i, 0)]
 	}
+	return out
 }
 
 func (t *Tracker) stale(row string) bool {
@@ -139,9 +159,11 @@ func turnEnded(prev session.ScreenState, res rules.Result) bool {
 func promptText(rows []string, match string) string {
 	start := 0
 	if match != "" {
+		// From the bottom: the dialog is drawn there, and a reply above
+		// may quote its words.
 		first, _, _ := strings.Cut(match, "\n")
-		for i, r := range rows {
-			if strings.Contains(r, first) {
+		for i := len(rows) - 1; i >= 0; i-- {
+			if strings.Contains(rows[i], first) {
 				start = i
 				break
 			}

@@ -154,14 +154,18 @@ type RegistryState struct {
 	TurnSeen   bool      `json:"turn_seen,omitempty"`
 	LastTurnAt time.Time `json:"last_turn_at,omitempty"`
 	Gone       bool      `json:"gone,omitempty"` // the file disappeared
-	Pid        int       `json:"pid,omitempty"`
-	ProcStart  string    `json:"proc_start,omitempty"`
-	StartedAt  time.Time `json:"started_at,omitempty"`
-	Cwd        string    `json:"cwd,omitempty"`
-	Name       string    `json:"name,omitempty"`
-	Tmux       string    `json:"tmux,omitempty"`
-	Version    string    `json:"version,omitempty"`
-	File       string    `json:"file,omitempty"` // base name of the registry file
+	// Interrupted: the status is idle and the session's transcript shows
+	// its last turn stopped by the person (Esc on a prompt or while the
+	// answer streamed), not finished (source/registry/transcript.go).
+	Interrupted bool      `json:"interrupted,omitempty"`
+	Pid         int       `json:"pid,omitempty"`
+	ProcStart   string    `json:"proc_start,omitempty"`
+	StartedAt   time.Time `json:"started_at,omitempty"`
+	Cwd         string    `json:"cwd,omitempty"`
+	Name        string    `json:"name,omitempty"`
+	Tmux        string    `json:"tmux,omitempty"`
+	Version     string    `json:"version,omitempty"`
+	File        string    `json:"file,omitempty"` // base name of the registry file
 	// Entrypoint is how Claude Code was started: "cli" interactive,
 	// "sdk-cli" (`claude -p`), "sdk-ts", "sdk-py" (SDK apps), ...
 	Entrypoint string `json:"entrypoint,omitempty"`
@@ -194,6 +198,15 @@ const (
 	ScreenUnknown = "unknown"
 )
 
+// ScreenSettle is how long after an agent reports a turn's end its screen
+// may still show the turn running: agents report first and draw after
+// (Gemini CLI's AfterAgent came 60 ms before its API error or "Request
+// cancelled" showed). Until a screen read that much after the report
+// agrees, the turn is not shown done (monitor/combine), and a screen
+// source read on news sends its reads until one is that late
+// (source.Nudger).
+const ScreenSettle = 500 * time.Millisecond
+
 // ScreenState is what the screen source read on the session's terminal:
 // a tmux pane (read by the monitor itself) or a `mew run` wrapper (which
 // writes it into the store).
@@ -207,9 +220,13 @@ type ScreenState struct {
 	TurnEnded bool `json:"turn_ended,omitempty"`
 	// Interrupted: the idle screen says the person stopped the turn (Gemini
 	// CLI's "Request cancelled", which no hook reports).
-	Interrupted bool      `json:"interrupted,omitempty"`
-	Since       time.Time `json:"since"` // when State began on this screen
-	At          time.Time `json:"at"`    // the newest read of the screen
+	Interrupted bool `json:"interrupted,omitempty"`
+	// ErrorShown: the screen still shows the turn running, but an error
+	// row that came during it is drawn too (Gemini CLI runs its
+	// end-of-turn hooks, spinner and all, after an API error).
+	ErrorShown bool      `json:"error_shown,omitempty"`
+	Since      time.Time `json:"since"` // when State began on this screen
+	At         time.Time `json:"at"`    // the newest read of the screen
 	// Unblocked is the last time a prompt went away from the screen: a
 	// wait any other source reported before it is over.
 	Unblocked time.Time `json:"unblocked,omitempty"`

@@ -776,6 +776,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Scr
 			} else {
 				out.Interrupted = bool(in.Bool())
 			}
+		case "error_shown":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ErrorShown = bool(in.Bool())
+			}
 		case "since":
 			if in.IsNull() {
 				in.Skip()
@@ -938,6 +944,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sc
 		const prefix string = ",\"interrupted\":"
 		out.RawString(prefix)
 		out.Bool(bool(in.Interrupted))
+	}
+	if in.ErrorShown {
+		const prefix string = ",\"error_shown\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.ErrorShown))
 	}
 	{
 		const prefix string = ",\"since\":"
@@ -1109,6 +1120,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Reg
 			} else {
 				out.Gone = bool(in.Bool())
 			}
+		case "interrupted":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Interrupted = bool(in.Bool())
+			}
 		case "pid":
 			if in.IsNull() {
 				in.Skip()
@@ -1224,6 +1241,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Re
 		const prefix string = ",\"gone\":"
 		out.RawString(prefix)
 		out.Bool(bool(in.Gone))
+	}
+	if in.Interrupted {
+		const prefix string = ",\"interrupted\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Interrupted))
 	}
 	if in.Pid != 0 {
 		const prefix string = ",\"pid\":"

@@ -80,3 +80,16 @@ type Partial interface {
 	// Problems are the problems behind the last observations sent.
 	Problems() []error
 }
+
+// A Nudger is a source that reads again at once when told that an agent
+// reported something (a hook, a plugin, a log line: a prompt answered, a
+// turn ended), instead of at its next regular read: the screen then
+// confirms or corrects the report before it is shown. Nudge never blocks;
+// nudges that come while one is pending are one (a report burst costs one
+// extra read), and the reads after a nudge are sent even when they found
+// nothing new, until one read session.ScreenSettle after it, so the
+// monitor knows the screen was read since the report, and late enough.
+type Nudger interface {
+	Source
+	Nudge()
+}

@@ -101,3 +101,72 @@ func cpuNanos(t testing.TB, pid int) int64 {
 	}
 	return sum
 }
+
+// BenchmarkStatusWatchIdleExited is what exited sessions cost while they
+// stay listed (30 minutes): two `mew status --watch` side by side over the
+// same quiet window, each with 4 idle live sessions, one of them with 8
+// sessions whose agents have exited besides. Goal: exited/none ≤ 1.2
+// (an exited session must cost nothing; it once cost 0.2 % of a core
+// each, its dead pid re-watched ~17 times a second).
+//
+//	go test ./cmd/mew -run '^$' -bench StatusWatchIdleExited -benchtime 1x
+func BenchmarkStatusWatchIdleExited(b *testing.B) {
+	window := 120 * time.Second
+	if s, err := strconv.Atoi(os.Getenv("MEW_BENCH_IDLE_SECONDS")); err == nil && s > 0 {
+		window = time.Duration(s) * time.Second
+	}
+	agent := func(b *testing.B, st store.Store, id string, exit bool) {
+		cmd := exec.Command("sleep", "3600")
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		p, err := proctree.Lean{}.Get(cmd.Process.Pid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, err = st.Update(id, time.Second, func(rec *session.Record, _ bool) bool {
+			rec.Hook = &session.HookState{State: session.Done, Since: time.Now(), Cwd: "/tmp/" + id}
+			rec.Process = &session.Process{Pid: p.Pid, StartMs: p.StartMs, Name: "sleep"}
+			return true
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if exit {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}
+	start := func(exited int) *watcher {
+		c := newCLI(b)
+		st := store.Store{Home: c.home}
+		for i := range 4 {
+			agent(b, st, "live-"+strconv.Itoa(i), false)
+		}
+		for i := range exited {
+			agent(b, st, "exited-"+strconv.Itoa(i), true)
+		}
+		w := c.watch(b)
+		for range 4 + exited {
+			w.next(b, 10*time.Second)
+		}
+		go func() { // keep reading: a full pipe would stall the watcher
+			for range w.lines {
+			}
+		}()
+		return w
+	}
+	none, exited := start(0), start(8)
+	time.Sleep(2 * time.Second) // start-up settles
+	b.ResetTimer()
+	for range b.N {
+		n0, e0 := cpuNanos(b, none.cmd.Process.Pid), cpuNanos(b, exited.cmd.Process.Pid)
+		time.Sleep(window)
+		n := float64(cpuNanos(b, none.cmd.Process.Pid) - n0)
+		e := float64(cpuNanos(b, exited.cmd.Process.Pid) - e0)
+		b.ReportMetric(n/float64(window.Nanoseconds())*100, "%cpu-none")
+		b.ReportMetric(e/float64(window.Nanoseconds())*100, "%cpu-8exited")
+		b.ReportMetric(e/max(n, 1), "ratio")
+	}
+}

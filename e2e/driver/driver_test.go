@@ -229,3 +229,63 @@ func TestAddObserverHooksKeepsWhatIsThere(t *testing.T) {
 		t.Error("a path with a space went into a shell command")
 	}
 }
+
+// Both kinds of samples are judged: a watcher that lags fails the check
+// even when the one-shot samples were on time.
+func TestWaitMewJudgesBothKinds(t *testing.T) {
+	ref := time.UnixMilli(1000)
+	r := fakeRun(sample(1010, 1020, session.Working), sample(1110, 1120, session.Done))
+	w := func(ms int, st session.State) Sample {
+		s := sample(ms, ms, st)
+		s.Mode = ModeWatch
+		return s
+	}
+	r.rec.watched = []Sample{w(1050, session.Working), w(1700, session.Working), w(1800, session.Done)}
+	res := r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
+	if res.OK || !res.Seen || !res.Modes[ModeOnce].OK || res.Modes[ModeWatch].OK || res.Lo != 700*time.Millisecond {
+		t.Fatalf("a late watcher passed: %+v", res)
+	}
+	r.rec.watched = []Sample{w(1050, session.Working), w(1150, session.Done)}
+	if res = r.WaitMew(ref, 500*time.Millisecond, 0, isDone); !res.OK || !res.Certain {
+		t.Fatalf("both on time: %+v", res)
+	}
+	// Bad samples of either kind count.
+	bad := r.MewDuring(time.UnixMilli(1000), time.UnixMilli(2000), func(sh session.Shown, ok bool) bool { return ok && sh.State == session.Working })
+	if len(bad) != 2 {
+		t.Fatalf("MewDuring %d samples, want one of each kind", len(bad))
+	}
+}
+
+// Two rows for one agent in one sample fail the run; one row each for two
+// agents, or a sample with none, do not.
+func TestRowProblems(t *testing.T) {
+	one := sample(0, 10, session.Working)
+	one.Sessions[0].Agent = "opencode"
+	two := Sample{Start: time.UnixMilli(20), End: time.UnixMilli(30), Mode: ModeWatch, Sessions: []session.Shown{
+		{ID: "run:42", Agent: "opencode", State: session.Working, Source: "screen:opencode/working#1"},
+		{ID: "tmux:%0", Agent: "opencode", State: session.Working, Source: "screen:opencode/working#1"},
+		{ID: "x", Agent: "claude", State: session.Idle},
+	}}
+	r := fakeRun(one, sample(40, 50, ""))
+	if err := r.CheckRows(); err != nil {
+		t.Fatalf("one row: %v", err)
+	}
+	r.rec.watched = []Sample{two}
+	err := r.CheckRows()
+	if err == nil || !strings.Contains(err.Error(), "2 rows for opencode: run:42 working") || !strings.Contains(err.Error(), "watch sample") {
+		t.Fatalf("two rows: %v", err)
+	}
+	if got := RowsString(two); got != "rows claude×1 opencode×2" {
+		t.Fatalf("RowsString %q", got)
+	}
+	if got := r.RowCounts(); !strings.Contains(got, "once: none in 1, opencode×1 in 1") || !strings.Contains(got, "watch: claude×1 opencode×2 in 1") {
+		t.Fatalf("RowCounts %q", got)
+	}
+}
+
+func TestShellLine(t *testing.T) {
+	got := shellLine([]string{"/bin/mew", "run", "--", "codex", "--cd", "/a b", "it's", ""})
+	if want := `/bin/mew run -- codex --cd '/a b' 'it'\''s' ''`; got != want {
+		t.Fatalf("%s", got)
+	}
+}

@@ -41,10 +41,14 @@ type Options struct {
 	Install bool   // run `mew install` into the isolated home first
 	// Wrap is put before the CLI's command line (e.g. mew run --).
 	Wrap []string
-	// MewWatch samples Mew through one `mew status --watch --json --feed`
-	// (the long-lived watcher, as the app runs it, with its tmux control
-	// client) instead of a `mew status --json` per sample.
+	// MewWatch makes the long-running `mew status --watch --json --feed`
+	// (the watcher, as the app and the board run it) the primary samples
+	// (Samples). Both kinds are always sampled and judged: a one-shot
+	// `mew status --json` every MewEvery and one watcher for the run.
 	MewWatch bool
+	// Direct runs the CLI as the pane's own program; by default it is
+	// typed into an interactive shell in the pane, as a person does.
+	Direct bool
 	// Setup runs after the home is made and before the CLI starts (the
 	// fixture recorder adds its own hooks there).
 	Setup func(r *Run) error
@@ -141,8 +145,10 @@ func claudeJSON(project string) ([]byte, error) {
 // for Options.Setup).
 func (r *Run) TmuxSocket() string { return filepath.Join(filepath.Dir(r.Home), "tmux.sock") }
 
-// Launch makes the isolated home, installs Mew's hooks when asked, starts
-// the CLI in a tmux pane and starts watching it.
+// Launch makes the isolated home, installs Mew's hooks when asked, types
+// the CLI's command line into an interactive shell in a tmux pane (as the
+// pane's own program with Options.Direct) and starts watching it: its
+// screen, registry, hooks, and Mew both ways (one-shot and long-running).
 func Launch(o Options) (*Run, error) {
 	r, root, err := prepare(o)
 	if err != nil {
@@ -192,15 +198,22 @@ func Launch(o Options) (*Run, error) {
 		args = []string{"--cd", r.Project}
 	}
 	argv := append(append(append([]string(nil), o.Wrap...), program), args...)
-	if err := t.Respawn(r.Project, argv...); err != nil {
+	how := "started"
+	if o.Direct {
+		err = t.Respawn(r.Project, argv...)
+	} else {
+		r.Started, err = t.startInShell(r.Project, argv)
+		how = "typed into the shell:"
+	}
+	if err != nil {
 		cancel()
 		t.Kill()
 		return nil, err
 	}
-	r.TL.Addf(r.Started, "key", "started %s %s", filepath.Base(program), strings.Join(args, " "))
+	r.TL.Addf(r.Started, "key", "%s %s %s", how, filepath.Base(program), strings.Join(args, " "))
 	n := 3
 	if o.Mew != "" {
-		n++
+		n += 2
 	}
 	finished := make(chan struct{}, n+1)
 	if r.codex() {
@@ -218,11 +231,9 @@ func Launch(o Options) (*Run, error) {
 		if r.MewEnv != nil {
 			env = r.MewEnv
 		}
-		if o.MewWatch {
-			go func() { r.rec.watchMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
-		} else {
-			go func() { r.rec.sampleMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
-		}
+		r.rec.primaryWatch = o.MewWatch
+		go func() { r.rec.watchMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
+		go func() { r.rec.sampleMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
 	}
 	go func() {
 		for i := 0; i < n; i++ {
@@ -406,11 +417,36 @@ func (r *Run) Screens() []Snap {
 	return append([]Snap(nil), r.rec.screens...)
 }
 
-// Samples returns Mew's samples so far.
+// Samples returns Mew's primary samples so far: the one-shot ones, or the
+// watcher's with Options.MewWatch.
 func (r *Run) Samples() []Sample {
 	r.rec.mu.Lock()
 	defer r.rec.mu.Unlock()
+	if r.rec.primaryWatch {
+		return append([]Sample(nil), r.rec.watched...)
+	}
 	return append([]Sample(nil), r.rec.samples...)
+}
+
+// SamplesOf returns the samples of one kind (ModeOnce, ModeWatch).
+func (r *Run) SamplesOf(mode string) []Sample {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	return append([]Sample(nil), r.rec.byMode()[mode]...)
+}
+
+// sampledModes are the kinds of samples taken in this run, each with its
+// samples so far: both kinds once Mew is sampled at all.
+func (r *Run) sampledModes() map[string][]Sample {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	out := map[string][]Sample{}
+	for mode, ss := range r.rec.byMode() {
+		if len(ss) > 0 || (mode == ModeWatch) == r.rec.primaryWatch {
+			out[mode] = append([]Sample(nil), ss...)
+		}
+	}
+	return out
 }
 
 // Screen is the latest capture.
@@ -564,47 +600,94 @@ func (r *Run) WaitReady(timeout time.Duration) error {
 // start of the last sample before it that did not (Mew was not there
 // before that). OK is true when Mew was not provably late (Lo ≤ goal);
 // Certain when it was provably on time (Hi ≤ goal).
+//
+// Both kinds of samples are judged (one-shot `mew status --json` and the
+// long-running `mew status --watch --json`): the result is the worse of
+// the two (OK, Seen and Certain only when both are; Lo and Hi the later),
+// with each kind's own in Modes.
 type MewResult struct {
 	OK, Certain bool
 	Seen        bool          // some sample showed the state before giving up
 	Sample      Sample        // the first sample that matched, or the last one looked at
 	Shown       session.Shown // Mew's view of the session in Sample
 	Lo, Hi      time.Duration // bounds of the latency after the reference time
+	// Modes is each kind's result (ModeOnce, ModeWatch), for the ones
+	// sampled.
+	Modes map[string]MewResult
 }
 
-// WaitMew waits until a `mew status` sample that ended at or after ref shows
-// the session in a state that satisfies want. It gives up at
+// WaitMew waits until a sample of each kind that ended at or after ref
+// shows the session in a state that satisfies want. It gives up at
 // ref+goal+grace, so a late change is still measured.
 func (r *Run) WaitMew(ref time.Time, goal, grace time.Duration, want func(session.Shown, bool) bool) MewResult {
 	deadline := ref.Add(goal + grace)
-	var res MewResult
+	modes := map[string]MewResult{}
 	r.waitFor(time.Until(deadline)+50*time.Millisecond, func() bool {
 		id := r.SessionID()
-		lastMiss := time.Time{}
-		for _, s := range r.Samples() {
-			if s.End.Before(ref) || s.Err != "" {
-				continue
-			}
-			sh, ok := s.Find(id)
-			res.Sample, res.Shown = s, sh
-			if want(sh, ok) {
-				res.Seen = true
-				res.Hi = s.End.Sub(ref)
-				if lastMiss.After(ref) {
-					res.Lo = lastMiss.Sub(ref)
-				}
-				return true
-			}
-			lastMiss = s.Start
+		all := true
+		for mode, samples := range r.sampledModes() {
+			res, seen := judgeSamples(samples, id, ref, want)
+			modes[mode] = res
+			all = all && seen
 		}
-		if lastMiss.After(ref) {
-			res.Lo = lastMiss.Sub(ref)
-		}
-		return false
+		return all && len(modes) > 0
 	})
-	res.OK = res.Seen && res.Lo <= goal
-	res.Certain = res.Seen && res.Hi <= goal
+	var res MewResult
+	first := true
+	for _, mode := range []string{ModeOnce, ModeWatch} {
+		m, ok := modes[mode]
+		if !ok {
+			continue
+		}
+		m.OK = m.Seen && m.Lo <= goal
+		m.Certain = m.Seen && m.Hi <= goal
+		modes[mode] = m
+		worse := !m.Seen && res.Seen || (m.Seen == res.Seen && m.Hi > res.Hi)
+		if first || worse {
+			res.Sample, res.Shown = m.Sample, m.Shown
+		}
+		if first {
+			res.OK, res.Certain, res.Seen = true, true, true
+			first = false
+		}
+		res.OK = res.OK && m.OK
+		res.Certain = res.Certain && m.Certain
+		res.Seen = res.Seen && m.Seen
+		res.Lo, res.Hi = max(res.Lo, m.Lo), max(res.Hi, m.Hi)
+	}
+	if first {
+		res.OK, res.Certain, res.Seen = false, false, false
+	}
+	res.Hi = max(res.Hi, res.Lo) // a kind never seen has no Hi of its own
+	res.Modes = modes
 	return res
+}
+
+// judgeSamples is one kind's WaitMew over the samples so far; it reports
+// whether the state was seen.
+func judgeSamples(samples []Sample, id string, ref time.Time, want func(session.Shown, bool) bool) (MewResult, bool) {
+	var res MewResult
+	lastMiss := time.Time{}
+	for _, s := range samples {
+		if s.End.Before(ref) || s.Err != "" {
+			continue
+		}
+		sh, ok := s.Find(id)
+		res.Sample, res.Shown = s, sh
+		if want(sh, ok) {
+			res.Seen = true
+			res.Hi = s.End.Sub(ref)
+			if lastMiss.After(ref) {
+				res.Lo = lastMiss.Sub(ref)
+			}
+			return res, true
+		}
+		lastMiss = s.Start
+	}
+	if lastMiss.After(ref) {
+		res.Lo = lastMiss.Sub(ref)
+	}
+	return res, false
 }
 
 // WaitSampleAfter waits until a `mew status` sample has started after t.
@@ -615,12 +698,13 @@ func (r *Run) WaitSampleAfter(t time.Time, timeout time.Duration) error {
 	})
 }
 
-// MewDuring returns the samples that lie wholly inside [from, to] and show
-// the session in a state for which bad is true.
+// MewDuring returns the samples, of both kinds, that lie wholly inside
+// [from, to] and show the session in a state for which bad is true.
 func (r *Run) MewDuring(from, to time.Time, bad func(session.Shown, bool) bool) []Sample {
 	id := r.SessionID()
 	var out []Sample
-	for _, s := range r.Samples() {
+	modes := r.sampledModes()
+	for _, s := range append(modes[ModeOnce], modes[ModeWatch]...) {
 		if s.Start.Before(from) || s.End.After(to) || s.Err != "" {
 			continue
 		}

@@ -58,12 +58,15 @@ func (tl *Timeline) Rel(t time.Time) string {
 // sees at a glance which of them moved first.
 func (tl *Timeline) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s  %-44s  %s\n", "time", "Mew (mew status --json)", "Claude Code (registry / screen) and driver")
+	fmt.Fprintf(&b, "%-10s  %-44s  %s\n", "time", "Mew (1: status --json, w: status --watch)", "the CLI (registry / screen) and driver")
 	for _, e := range tl.Entries() {
 		left, right := "", ""
-		if e.Source == "mew" {
-			left = e.Text
-		} else {
+		switch e.Source {
+		case "mew":
+			left = "1 " + e.Text
+		case "mew-watch":
+			left = "w " + e.Text
+		default:
 			right = e.Source + ": " + e.Text
 		}
 		fmt.Fprintf(&b, "%-10s  %-44s  %s\n", tl.Rel(e.At), left, right)

@@ -19,10 +19,11 @@ import (
 // Every call is an argument vector; nothing goes through a shell except the
 // pipe-pane command, whose only variable part is checked by shellQuote.
 type Tmux struct {
-	Socket string   // socket path (tmux -S)
-	Env    []string // environment of the server, hence of the pane
-	Target string   // the pane, e.g. "%0"
-	ctl    *control // set by Control
+	Socket string    // socket path (tmux -S)
+	Env    []string  // environment of the server, hence of the pane
+	Target string    // the pane, e.g. "%0"
+	ctl    *control  // set by Control
+	job    *shellJob // the CLI typed into the pane's shell; nil when it runs directly
 }
 
 // tmuxConf keeps a dead pane readable (/exit, crashes) and its scrollback
@@ -129,7 +130,10 @@ func (t *Tmux) Capture() (string, error) {
 	return t.run("capture-pane", "-p", "-t", t.Target)
 }
 
-// PaneState is the pane's program and whether it has exited.
+// PaneState is the pane's program and whether it has exited. When the CLI
+// was typed into the pane's shell, the program is that job: Pid is the
+// job's, and Dead means the shell is back in the foreground (the CLI
+// exited); ExitStatus is then unknown (0).
 type PaneState struct {
 	Pid        int
 	Dead       bool
@@ -151,6 +155,12 @@ func (t *Tmux) Pane() (PaneState, error) {
 	st.Dead = f[1] == "1"
 	if len(f) > 2 {
 		st.ExitStatus, _ = strconv.Atoi(f[2])
+	}
+	if j := t.job; j != nil && !st.Dead {
+		if pid := int(j.job.Load()); pid > 0 {
+			st.Pid = pid
+		}
+		st.Dead = j.back()
 	}
 	return st, nil
 }

@@ -94,3 +94,54 @@ func TestShellQuoteRefusesOddPaths(t *testing.T) {
 		t.Errorf("got %q, %v", q, err)
 	}
 }
+
+// A CLI typed into the pane's shell: it is the shell's foreground job (the
+// pane's Pid), the pane counts as dead once the shell is back, and the
+// next command is typed into the same shell.
+func TestStartInShell(t *testing.T) {
+	if _, err := LookTmux(); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	tm, err := StartTmux(dir, filepath.Join(dir, "s"), []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + dir}, 80, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tm.Kill()
+	if _, err := tm.startInShell(dir, []string{"sh", "-c", "echo it\\'s $0; read x", "a b"}); err != nil {
+		t.Fatal(err)
+	}
+	waitCapture(t, tm, regexp.MustCompile(`it's a b`))
+	st, err := tm.Pane()
+	if err != nil || st.Dead || st.Pid == tm.job.shell {
+		t.Fatalf("while the job runs: %+v %v (shell %d)", st, err, tm.job.shell)
+	}
+	if err := tm.Keys("Enter"); err != nil { // the job reads a line and exits
+		t.Fatal(err)
+	}
+	waitDead := func() {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if st, err := tm.Pane(); err == nil && st.Dead {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the shell never came back")
+			}
+		}
+	}
+	waitDead()
+	r := &Run{Tmux: tm, TL: NewTimeline(time.Now())}
+	if _, err := r.TypeCommand("sh", "-c", "echo second; read x"); err != nil {
+		t.Fatal(err)
+	}
+	waitCapture(t, tm, regexp.MustCompile(`(?m)^second`))
+	if st, _ := tm.Pane(); st.Dead {
+		t.Fatal("the second job counts as gone while it runs")
+	}
+	if _, err := r.TypeCommand("true"); err == nil {
+		t.Error("typed a command while a job runs")
+	}
+	tm.Keys("Enter")
+	waitDead()
+}

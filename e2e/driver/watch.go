@@ -69,12 +69,21 @@ type Snap struct {
 	Text string
 }
 
-// Sample is one run of `mew status --json`.
+// Sample is one run of `mew status --json`, or what the long-running
+// `mew status --watch --json` had last printed at one instant (Start = End).
 type Sample struct {
 	Start, End time.Time
 	Sessions   []session.Shown
 	Err        string
+	// Mode is ModeOnce or ModeWatch.
+	Mode string
 }
+
+// The two ways Mew is sampled; every check judges both.
+const (
+	ModeOnce  = "once"  // `mew status --json`, one process per sample
+	ModeWatch = "watch" // one `mew status --watch --json` for the run
+)
 
 // Find returns the session with id, or with any id when id is "" and Mew
 // lists exactly one.
@@ -93,13 +102,17 @@ type recorder struct {
 	changed chan struct{} // closed and replaced on every new observation
 	reg     []RegChange
 	screens []Snap
-	samples []Sample
-	hooks   []HookSeen
-	rollout []RolloutEvent
-	tl      *Timeline
-	lastMew string
-	mewID   func() string
-	onReg   func(RegChange)
+	samples []Sample // one-shot `mew status --json`
+	watched []Sample // the long-running `mew status --watch --json`
+	// primaryWatch: Samples returns watched (Options.MewWatch).
+	primaryWatch bool
+	lastWatch    string
+	hooks        []HookSeen
+	rollout      []RolloutEvent
+	tl           *Timeline
+	lastMew      string
+	mewID        func() string
+	onReg        func(RegChange)
 }
 
 func newRecorder(tl *Timeline) *recorder {
@@ -232,6 +245,7 @@ func (r *recorder) sampleMew(ctx context.Context, mew string, env []string, inte
 		if ctx.Err() != nil {
 			return
 		}
+		s.Mode = ModeOnce
 		r.addSample(s)
 		next := start.Add(interval)
 		select {
@@ -250,13 +264,13 @@ func (r *recorder) watchMew(ctx context.Context, mew string, env []string, inter
 	c.Env = env
 	out, err := c.StdoutPipe()
 	if err != nil {
-		r.addSample(Sample{Start: time.Now(), End: time.Now(), Err: err.Error()})
+		r.addSample(Sample{Start: time.Now(), End: time.Now(), Err: err.Error(), Mode: ModeWatch})
 		return
 	}
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
 	if err := c.Start(); err != nil {
-		r.addSample(Sample{Start: time.Now(), End: time.Now(), Err: err.Error()})
+		r.addSample(Sample{Start: time.Now(), End: time.Now(), Err: err.Error(), Mode: ModeWatch})
 		return
 	}
 	var mu sync.Mutex
@@ -285,7 +299,7 @@ func (r *recorder) watchMew(ctx context.Context, mew string, env []string, inter
 		case <-time.After(interval):
 		}
 		mu.Lock()
-		s := Sample{Start: time.Now(), Sessions: latest}
+		s := Sample{Start: time.Now(), Sessions: latest, Mode: ModeWatch}
 		ok := seen
 		mu.Unlock()
 		s.End = s.Start
@@ -319,16 +333,27 @@ func (r *recorder) addSample(s Sample) {
 	if r.mewID != nil {
 		id = r.mewID()
 	}
-	desc := describe(s, id)
+	desc := describe(s, id) + "  " + RowsString(s)
 	r.mu.Lock()
-	r.samples = append(r.samples, s)
-	changed := desc != r.lastMew
-	r.lastMew = desc
+	last, source := &r.lastMew, "mew"
+	if s.Mode == ModeWatch {
+		r.watched = append(r.watched, s)
+		last, source = &r.lastWatch, "mew-watch"
+	} else {
+		r.samples = append(r.samples, s)
+	}
+	changed := desc != *last
+	*last = desc
 	r.notify()
 	r.mu.Unlock()
 	if changed {
-		r.tl.Add(Entry{At: s.End, Source: "mew", Text: desc})
+		r.tl.Add(Entry{At: s.End, Source: source, Text: desc})
 	}
+}
+
+// byMode is every mode's samples; the caller holds mu.
+func (r *recorder) byMode() map[string][]Sample {
+	return map[string][]Sample{ModeOnce: r.samples, ModeWatch: r.watched}
 }
 
 // describe is one sample as the timeline shows it.

@@ -61,7 +61,8 @@ func TestDecideFollowsTheScenarioStepByStep(t *testing.T) {
 func TestDecideEveryScenario(t *testing.T) {
 	cases := map[string]string{Text: "text", Bash: "tool_use Bash", Ask: "tool_use AskUserQuestion",
 		Plan: "tool_use ExitPlanMode", Agent: "tool_use Agent", Subtask: "text Subtask finished.",
-		Slow: "slow text", Question: "text I fixed the bug. Would you like me to add a regression test?"}
+		Slow: "slow text", Question: "text I fixed the bug. Would you like me to add a regression test?",
+		Quote: "text The dialog you saw reads:"}
 	for name, want := range cases {
 		r := decide(t, request(t, true, loopTools, user(text(Prompt(name)))))
 		if got := summary(r); !strings.HasPrefix(got, want) {

@@ -24,7 +24,12 @@ const (
 	Agent    = "agent"    // the Agent tool: a background subagent, then text
 	Subtask  = "subtask"  // the subagent's own conversation: a slow text reply
 	Question = "question" // a plain-text question that ends the turn
+	Quote    = "quote"    // a text reply that quotes a permission dialog's words
 )
+
+// QuotedDialog is the Quote scenario's reply: a permission dialog's words
+// as Claude Code draws them, in the transcript.
+const QuotedDialog = "The dialog you saw reads:\n\nDo you want to proceed?\n❯ 1. Yes\n  2. Yes, and always allow access\n  3. No\n\nEsc to cancel · Tab to amend"
 
 // markerPrefix cannot occur in Claude Code's own system reminders or
 // environment text, so a match can only come from what the test typed.
@@ -175,6 +180,8 @@ func Decide(req Request, t Timing) Reply {
 		return Reply{Kind: "text", Text: "Thinking it over slowly", Trickle: t.Slow, Why: why}
 	case Question:
 		return Reply{Kind: "text", Text: "I fixed the bug. Would you like me to add a regression test?", Why: why}
+	case Quote:
+		return Reply{Kind: "text", Text: QuotedDialog, Why: why}
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }

@@ -3,6 +3,7 @@ package fakeresponses
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -53,6 +54,18 @@ func TestDecide(t *testing.T) {
 	}
 	if r := decide(t, request(t, true, user(Prompt(Error)))); r.Kind != "error" || r.Status != 500 {
 		t.Fatalf("error: %+v", r)
+	}
+	// The tools scenario: ToolCalls plain calls, one per step, then text.
+	items := []Item{env, user(Prompt(Tools))}
+	for step := range ToolCalls {
+		r := decide(t, request(t, true, items...))
+		if r.Kind != "call" || strings.Contains(r.Args, "require_escalated") || r.Why != fmt.Sprintf("tools/%d", step) {
+			t.Fatalf("tools step %d: %+v", step, r)
+		}
+		items = append(items, Item{Type: "function_call"}, Item{Type: "function_call_output"})
+	}
+	if r := decide(t, request(t, true, items...)); r.Kind != "text" {
+		t.Fatalf("tools after %d calls: %+v", ToolCalls, r)
 	}
 	// The newest marked prompt decides.
 	if r := decide(t, request(t, true, user(Prompt(Error)), user(Prompt(Text)))); r.Why != "text/0" {

@@ -25,7 +25,13 @@ const (
 	// Long is a text reply that starts only after Timing.Long: a turn that
 	// keeps running while the test kills the TUI.
 	Long = "long"
+	// Tools is a turn of ToolCalls shell calls that need no approval, one
+	// after another, then text.
+	Tools = "tools"
 )
+
+// ToolCalls is how many calls the tools scenario makes in its turn.
+const ToolCalls = 3
 
 // markerPrefix cannot occur in Codex's own instructions or environment text,
 // so a match can only come from what the test typed.
@@ -110,6 +116,12 @@ func Decide(req Request, t Timing) Reply {
 				"cmd": ShellCommand, "sandbox_permissions": "require_escalated",
 				"justification": "Create a file outside the sandbox?",
 			})
+			return Reply{Kind: "call", Call: "exec_command", Args: string(args), Why: why}
+		}
+		return done
+	case Tools:
+		if step < ToolCalls {
+			args, _ := json.Marshal(map[string]string{"cmd": "echo mew-e2e-step-" + strconv.Itoa(step)})
 			return Reply{Kind: "call", Call: "exec_command", Args: string(args), Why: why}
 		}
 		return done

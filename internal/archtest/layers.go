@@ -51,18 +51,20 @@ var Placement = map[string]Layer{
 	"screen/run": Wrapper,
 	"source":     Input,
 	"monitor":    Read,
-	"board":      Show,
-	"board/act":  Act,
-	"notify":     Act, // the alert sinks: after the board decides, beside the jump it may run
-	"jump":       Action,
-	"answer":     Action,
-	"install":    Action,
-	"app":        App,
-	"cmd":        Program,
-	"demo":       Program,
-	"e2e":        Test,
-	"tools":      Test,
-	"packaging":  Test,
+	// The identity model: when two observations are one session.
+	"monitor/identity": Read,
+	"board":            Show,
+	"board/act":        Act,
+	"notify":           Act, // the alert sinks: after the board decides, beside the jump it may run
+	"jump":             Action,
+	"answer":           Action,
+	"install":          Action,
+	"app":              App,
+	"cmd":              Program,
+	"demo":             Program,
+	"e2e":              Test,
+	"tools":            Test,
+	"packaging":        Test,
 
 	// Test helpers that start the real programs or fake whole setups.
 	"internal/sshtest":   Test,
@@ -95,7 +97,7 @@ var MayImport = map[Layer][]Layer{
 // Pure packages decide and do nothing else: no files, processes, network
 // or clock of their own, so their tests are tables. Their standard-library
 // imports are checked against Impure.
-var Pure = []string{"reducer", "monitor/combine", "board", "session"}
+var Pure = []string{"reducer", "monitor/combine", "monitor/identity", "board", "session"}
 
 // Impure lists standard-library packages a pure package may not import.
 var Impure = []string{"os", "os/exec", "os/signal", "net", "net/http", "syscall", "io/fs"}
@@ -104,6 +106,8 @@ var Impure = []string{"os", "os/exec", "os/signal", "net", "net/http", "syscall"
 // prefix) may not import to, for the reason given.
 var Forbidden = []struct{ From, To, Why string }{
 	{"monitor/liveness", "monitor/combine", "liveness owns its enum; combine reads liveness, not the reverse"},
+	{"monitor/identity", "monitor/combine", "identity decides which observations are one session, before combine decides its state"},
+	{"monitor/identity", "monitor/liveness", "identity is told which processes run; it reads no process table"},
 	{"source", "source/remote", "remote hosts join after combine, in the monitor; no local source needs them"},
 }
 

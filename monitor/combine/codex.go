@@ -1,6 +1,7 @@
 package combine
 
 import (
+	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/session"
@@ -16,8 +17,16 @@ import (
 // its liveness is the record's Process). Which TUI shows which session:
 // see package codex.
 
-// terminalGone applies the rule to a report made at time at.
+// terminalGone applies the rule to a report made at time at; and its
+// converse: a session the hooks ended (SessionEnd) that a terminal UI
+// shows is open (`codex resume --last` fires no SessionStart, and the
+// daemon's SessionEnd for the TUI that quit can come after the resumed
+// one started): idle until a turn says more.
 func terminalGone(out *session.Shown, at time.Time, t *session.Terminal) {
+	if out.State == session.Exited && strings.HasPrefix(out.Source, "hook:") && reopened(t, nil) {
+		out.State, out.Source, out.Since = session.Idle, "process:terminal", time.UnixMilli(t.StartMs).UTC()
+		return
+	}
 	if t == nil || !t.Gone || out.State == session.Working || out.State == session.Waiting || out.State == session.Exited {
 		return
 	}
@@ -40,4 +49,10 @@ func describeTerminal(out *session.Shown, t *session.Terminal) {
 	if t.Tmux != nil && t.Tmux.Pane != "" {
 		out.Tmux = t.Tmux.Pane
 	}
+}
+
+// reopened: a terminal UI shows the session now (whatever the hooks
+// said).
+func reopened(t *session.Terminal, _ *session.HookState) bool {
+	return t != nil && !t.Gone && t.Pid > 0 && t.StartMs > 0
 }

@@ -54,6 +54,15 @@ func TestCodex(t *testing.T) {
 		{"/quit while idle: exited when the TUI went",
 			session.Record{Hook: hookAt(session.Done, "", "hook:Stop", 6.6), Log: logAt(session.Done, "rollout:task_complete", 6.65), Process: daemon, Terminal: tui(true, 9.1)},
 			Alive, session.Exited, "process:terminal-gone", 9.1},
+		{"codex resume --last: ended by SessionEnd, a TUI of it started since: open again, idle",
+			session.Record{Hook: hookAt(session.Exited, "", "hook:SessionEnd", 9.1), Log: logAt(session.Done, "rollout:task_complete", 6.65), Process: daemon, Terminal: resumedTUI(false, 30)},
+			Alive, session.Idle, "process:terminal", 30},
+		{"... and exited again when the resumed TUI quits",
+			session.Record{Hook: hookAt(session.Exited, "", "hook:SessionEnd", 9.1), Log: logAt(session.Done, "rollout:task_complete", 6.65), Process: daemon, Terminal: resumedTUI(true, 40)},
+			Alive, session.Exited, "hook:SessionEnd", 9.1},
+		{"the daemon's SessionEnd for the TUI that quit comes after the resumed TUI started: still open",
+			session.Record{Hook: hookAt(session.Exited, "", "hook:SessionEnd", 9.1), Process: daemon, Terminal: resumedTUI(false, 8.5)},
+			Alive, session.Idle, "process:terminal", 8.5},
 		{"a wait outlives no TUI either: still waiting",
 			session.Record{Hook: hookAt(session.Waiting, session.ReasonPermission, "hook:PermissionRequest", 4), Process: daemon, Terminal: tui(true, 6)},
 			Alive, session.Waiting, "hook:PermissionRequest", 4},
@@ -90,4 +99,11 @@ func TestCodexDescribesTheTUI(t *testing.T) {
 	if got := Combine(rec, Alive); got.Pid != 9997 {
 		t.Fatalf("a gone TUI is not shown: pid %d", got.Pid)
 	}
+}
+
+// resumedTUI is a TUI process started at start (seconds after c0).
+func resumedTUI(gone bool, start float64) *session.Terminal {
+	t := tui(gone, start)
+	t.StartMs = cs(start).UnixMilli()
+	return t
 }

@@ -50,7 +50,9 @@ const (
 //     a. no registry status (older Claude Code, file gone, not yet
 //     written): the hooks decide alone, exactly as without a registry;
 //     b. no hook state (Mew's hooks not installed): the registry decides
-//     alone, with less detail; its idle after a seen turn means done;
+//     alone, with less detail; its idle after a seen turn means done,
+//     unless the session's transcript says the person stopped the turn
+//     (Esc: idle);
 //     c. with both, the newer observation wins (the registry lags hooks by
 //     0.1-0.3 s; hooks miss Esc entirely), except that busy beats a
 //     hook-derived done however old it is (a background subagent still
@@ -70,6 +72,8 @@ const (
 //     screen shows an error since it ended failed (Gemini CLI reports an
 //     API error as an ordinary end of turn), and one whose screen shows the
 //     person stopped it is idle (Gemini CLI reports Esc the same way).
+//     A done turn whose screen still showed it running when last read,
+//     within session.ScreenSettle of the report, is working (settle).
 //  6. The agent no longer in the terminal's foreground (the shell is back),
 //     or its screen saying it exited, means exited, unless a report says a
 //     turn still runs or waits: Codex's daemon keeps running a turn after
@@ -94,9 +98,9 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 	case live == Dead:
 		out.State, out.Source = session.Exited, "process:gone"
 		out.Since = deathTime(rec)
-	case h != nil && h.State == session.Exited:
+	case h != nil && h.State == session.Exited && !reopened(rec.Terminal, h):
 		setHook(&out, h)
-	case sc != nil && sc.State == session.ScreenBlocked:
+	case sc != nil && sc.State == session.ScreenBlocked && !sc.Background:
 		screenAlone(&out, sc)
 		if h != nil && h.State == session.Waiting {
 			// The hooks know which tool waits, and whether it is a question.
@@ -107,6 +111,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 		switch {
 		case ok:
 			correctByScreen(&out, at, sc)
+			settle(&out, at, sc)
 			terminalGone(&out, at, rec.Terminal)
 		case sc != nil:
 			screenAlone(&out, sc)
@@ -140,7 +145,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 // report at all.
 func report(out *session.Shown, rec session.Record) (time.Time, bool) {
 	h, r, lg := rec.Hook, rec.Registry, rec.Log
-	hasReg := r != nil && !r.Gone && r.Status != ""
+	hasReg := r != nil && r.Status != "" && (!r.Gone || lastWord(h, r))
 	var at time.Time
 	ok := true
 	switch {
@@ -176,11 +181,27 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 	case out.State == session.Waiting && sc.State != "" && sc.Unblocked.After(out.Since):
 		// The prompt the report waits on was seen going away.
 		screenAlone(out, sc)
+		if answering(sc) {
+			// The first frames after a dialog closes show the bare input
+			// box before the answer's work does: not yet idle.
+			out.State, out.Source = session.Working, "screen:"+sc.Agent+"/answered"
+		}
 		return
 	case out.State == session.Done && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
 		out.State, out.Since, out.Source = session.Failed, sc.Since, screenSource(sc)
 		return
+	case out.State == session.Done && sc.State == session.ScreenWorking && sc.ErrorShown:
+		// The error is drawn; what still runs is the end-of-turn hooks.
+		out.State, out.Source = session.Failed, "screen:"+sc.Agent+"/failed"
+		return
 	case out.State == session.Done && sc.State == session.ScreenIdle && sc.Interrupted && !sc.Since.Before(out.Since.Add(-screenSlack)):
+		out.State, out.Since, out.Source = session.Idle, sc.Since, screenSource(sc)
+		return
+	case out.State == session.Working && sc.State == session.ScreenIdle && sc.Interrupted && !sc.Background && sc.Since.After(at):
+		// The person stopped the turn since it was reported running; the
+		// report of it comes late, or never (Gemini CLI runs its
+		// AfterAgent hook seconds after "Request cancelled" on a loaded
+		// machine).
 		out.State, out.Since, out.Source = session.Idle, sc.Since, screenSource(sc)
 		return
 	}
@@ -192,6 +213,35 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 			out.Source = "screen:background"
 		}
 	}
+}
+
+// settle applies rule 5's other half: a turn a report says ended, on a
+// screen that still showed it running when last read, no later than
+// session.ScreenSettle after the report, still runs. The screen decides
+// before anything is shown: an error or an Esc it shows makes the turn
+// failed or idle, and no "done" flashes on the way (Gemini CLI ends both
+// with an ordinary AfterAgent, and draws them after). A screen that still
+// shows the turn running after that is wrong, and the report decides.
+// Only a tmux screen waits so: the monitor has it read at once on every
+// report, and until a read that late (source.Nudger).
+func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
+	if sc == nil || out.State != session.Done || sc.Via != "tmux" || sc.Background ||
+		sc.State != session.ScreenWorking || !sc.At.Before(at.Add(session.ScreenSettle)) {
+		return
+	}
+	out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)
+}
+
+// answering reports a tmux screen that went from a prompt to a plain idle
+// (no sign the person stopped the turn, none that it ended) less than
+// session.ScreenSettle before it was read: an approved dialog draws the
+// input box a frame before the work it started. A dismissed one says so
+// (Claude's "Interrupted", Gemini's "Request cancelled") or is reported
+// by the hooks; one that says nothing reads idle once the settle time is
+// over (the tmux source sends its reads until then).
+func answering(sc *session.ScreenState) bool {
+	return sc.Via == "tmux" && !sc.Background && sc.State == session.ScreenIdle && !sc.Interrupted && !sc.TurnEnded &&
+		!sc.Since.After(sc.Unblocked) && sc.At.Before(sc.Unblocked.Add(session.ScreenSettle))
 }
 
 // screenAlone applies rule 7 (and rule 3's waiting).
@@ -217,7 +267,10 @@ func screenAlone(out *session.Shown, sc *session.ScreenState) {
 	default: // nothing recognised on it yet: show the session, claim nothing
 		out.State = session.Idle
 	}
-	if sc.Background && out.State != session.Working && out.State != session.Waiting {
+	if sc.Background && out.State != session.Working {
+		// A prompt the agent drew before the shell came back waits on
+		// nobody (a screen-only session has no report of a turn that
+		// still runs or waits).
 		out.State, out.Source = session.Exited, "screen:background"
 	}
 }
@@ -236,12 +289,23 @@ func laterOf(a, b time.Time) time.Time {
 	return a
 }
 
+// lastWord reports whether a registry whose file is gone keeps its say:
+// its last status still overrules the hook events before it (Claude Code
+// removes the file as it exits, and the hooks' wait it overruled, a prompt
+// dismissed with Esc, must not come back for the moment until the process
+// is seen gone). Only the monotonic clock orders the two here: the gone
+// registry's wall time is when its file went, not when its status was set.
+func lastWord(h *session.HookState, r *session.RegistryState) bool {
+	return h != nil && h.AtMono != 0 && r.AtMono != 0 && r.AtMono > h.AtMono
+}
+
 // both applies rules 4c and 4d.
 func both(out *session.Shown, h *session.HookState, r *session.RegistryState) {
 	hookNewer := hookIsNewer(h, r)
 	switch r.Status {
 	case regBusy:
-		if h.State == session.Done || !hookNewer {
+		// A busy whose file went says nothing more of the turn.
+		if (h.State == session.Done && !r.Gone) || !hookNewer {
 			out.State, out.Since, out.Source = session.Working, r.At, "registry:busy"
 			return
 		}
@@ -289,8 +353,8 @@ func registryAlone(out *session.Shown, r *session.RegistryState) {
 		out.State, out.Reason = session.Waiting, reasonFromRegistry(r.WaitingFor)
 	case regIdle:
 		out.State = session.Idle
-		if r.TurnSeen {
-			out.State = session.Done
+		if r.TurnSeen && !r.Interrupted {
+			out.State = session.Done // a turn ran and its transcript says it finished
 		}
 	default: // a status this Mew does not know: show the session, claim nothing
 		out.State = session.Idle

@@ -447,6 +447,9 @@ func (w *wrapper) write(st session.ScreenState) error {
 		rec.Screen = &s
 		if !existed || rec.Process == nil {
 			p := terminal.DescribeAgent(agent, procs, getenv, func(int) (string, error) { return w.slaveName, nil })
+			// The agent starts in the wrapper's folder: the session's,
+			// shown while no hook names it (not "").
+			p.Cwd, _ = os.Getwd()
 			rec.Process = p
 		}
 		return true

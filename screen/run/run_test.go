@@ -156,6 +156,9 @@ func TestRunWritesTheSessionFile(t *testing.T) {
 	if rec.Process == nil || rec.Process.Pid != sc.Pid || rec.Process.Tty != sc.Tty {
 		t.Errorf("process %+v: want the agent on the wrapper's terminal", rec.Process)
 	}
+	if wd, _ := os.Getwd(); rec.Process == nil || rec.Process.Cwd != wd {
+		t.Errorf("process %+v: want the folder the agent started in, %s", rec.Process, wd)
+	}
 	if _, err := os.Stat(Socket(home, sc.Pid)); err == nil {
 		t.Error("the answer socket outlived the wrapper")
 	}

@@ -30,6 +30,12 @@ const (
 	defaultRecent = 24 * time.Hour // files modified within this are sessions that may still run
 	defaultPoll   = 2 * time.Second
 	idlePoll      = 60 * time.Second
+	// rejoinPoll is the poll for rejoinWindow after a session's TUI went:
+	// the person may resume it at once (`codex resume --last` in the same
+	// shell), and until its new TUI is found the pane's screen is a
+	// session of its own.
+	rejoinPoll   = 250 * time.Millisecond
+	rejoinWindow = 20 * time.Second
 	// maxTails bounds the files followed at once; the least recently
 	// modified go first.
 	maxTails = 256
@@ -67,6 +73,15 @@ type Source struct {
 	hooked  []Hooked
 	uiSince map[string]time.Time // session id → when its UI was first seen
 	goneAt  map[string]time.Time // session id → when its UI was seen gone
+	// lastUI is the UI process that last showed each session: a gone
+	// Terminal still names it (its pane, its pid and start), so the last
+	// screen of that pane stays this session's (package identity).
+	lastUI map[string]session.Process
+	// Memory is the file a one-shot Scan keeps lastUI in (memory.go); ""
+	// for none.
+	Memory   string
+	recalled bool
+	saved    map[string]session.Process
 }
 
 // Hooked is what Mew's hooks know of a Codex session.
@@ -144,6 +159,7 @@ func (s *Source) Name() string { return "codex" }
 func (s *Source) init() {
 	if s.tails == nil {
 		s.tails, s.uiSince, s.goneAt = map[string]*Tail{}, map[string]time.Time{}, map[string]time.Time{}
+		s.lastUI = map[string]session.Process{}
 	}
 }
 
@@ -278,7 +294,7 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 		hookCwd[h.ID] = h.Cwd
 	}
 	for id, t := range byID {
-		sessions = append(sessions, Session{ID: id, Cwd: firstNonEmpty(t.State.Cwd, hookCwd[id]), Created: CreatedFromID(id)})
+		sessions = append(sessions, Session{ID: id, Cwd: firstNonEmpty(t.State.Cwd, hookCwd[id]), Created: CreatedFromID(id), Active: t.State.At})
 	}
 	for id := range s.uiSince {
 		if byID[id] == nil {
@@ -288,6 +304,11 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 	for id := range s.goneAt {
 		if byID[id] == nil {
 			delete(s.goneAt, id)
+		}
+	}
+	for id := range s.lastUI {
+		if byID[id] == nil {
+			delete(s.lastUI, id)
 		}
 	}
 	if len(sessions) == 0 {
@@ -337,6 +358,7 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 			term.Process = session.Process{Pid: u.Pid, StartMs: u.StartMs, Name: u.Name, Tty: u.Tty}
 			term.Env, term.Tmux = s.jumpEnv(u.Pid)
 			term.At = s.uiSince[sess.ID]
+			s.lastUI[sess.ID] = term.Process
 			if daemon == nil {
 				o.Process = term.Process // --no-daemon: the TUI runs the session
 			}
@@ -345,6 +367,7 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 				lg.State, lg.Source, lg.Since = session.Exited, "rollout:abandoned", t.mod.UTC()
 			}
 			term.Gone = true
+			term.Process = s.lastUI[sess.ID]
 			// Seen going: from then. Never seen: when the session was last
 			// heard of (it did not just end).
 			if _, seen := s.uiSince[sess.ID]; seen {
@@ -403,7 +426,9 @@ func (s *Source) daemonPid() int {
 // Scan observes once.
 func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 	errs := s.refresh()
+	s.recallUIs()
 	obs, err := s.observe(ctx)
+	s.rememberUIs()
 	return obs, errors.Join(append(errs, err)...)
 }
 
@@ -417,24 +442,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 	defer fw.Close()
 	watched := map[string]bool{}
-	// Watch the day folders, and each missing one's nearest existing
-	// ancestor under CODEX_HOME's parent: the folder's creation (at
-	// midnight, or Codex's first run) is an event there.
-	addWatches := func() {
-		for _, d := range s.dayDirs() {
-			for p := d; ; p = filepath.Dir(p) {
-				if _, err := os.Stat(p); err == nil {
-					if !watched[p] && fw.Add(p) == nil {
-						watched[p] = true
-					}
-					break
-				}
-				if p == filepath.Dir(s.Home) || filepath.Dir(p) == p {
-					break
-				}
-			}
-		}
-	}
+	addWatches := func() { s.watchDays(fw.Add, watched) }
 	poll := s.Poll
 	if poll <= 0 {
 		poll = defaultPoll
@@ -465,6 +473,9 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	interval := func() time.Duration {
 		if len(last) == 0 && s.Poll <= 0 {
 			return idlePoll
+		}
+		if s.justGone() && rejoinPoll < poll {
+			return rejoinPoll
 		}
 		return poll
 	}
@@ -507,6 +518,50 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 }
 
+// justGone: a session's TUI went within rejoinWindow.
+func (s *Source) justGone() bool {
+	now := s.now()
+	for _, at := range s.goneAt {
+		if now.Sub(at) < rejoinWindow {
+			return true
+		}
+	}
+	return false
+}
+
+// watchDays watches the day folders, and each missing one's nearest
+// existing ancestor under CODEX_HOME's parent: the folder's creation (at
+// midnight, or Codex's first run) is an event there. Codex makes a new day
+// folder and its first rollout at once (mkdir -p, then the file): a folder
+// made between looking for it and watching its parent sends no event to
+// anyone, so the walk is redone until it adds no watch (then the caller's
+// refresh lists what the folders already hold). It reports whether it
+// added one.
+func (s *Source) watchDays(add func(string) error, watched map[string]bool) bool {
+	added := false
+	for range 8 { // a day folder is at most four levels below sessions/
+		more := false
+		for _, d := range s.dayDirs() {
+			for p := d; ; p = filepath.Dir(p) {
+				if _, err := os.Stat(p); err == nil {
+					if !watched[p] && add(p) == nil {
+						watched[p], more = true, true
+					}
+					break
+				}
+				if p == filepath.Dir(s.Home) || filepath.Dir(p) == p {
+					break
+				}
+			}
+		}
+		if !more {
+			break
+		}
+		added = true
+	}
+	return added
+}
+
 // Sources are the Codex sources for a monitor whose store is st (none when
 // there is no home directory to find CODEX_HOME in).
 func Sources(st store.Store) []source.Source {
@@ -515,5 +570,6 @@ func Sources(st store.Store) []source.Source {
 		return nil
 	}
 	src.Hooked = HookedFromStore(st)
+	src.Memory = filepath.Join(st.Home, "screens", "codex-ui.json")
 	return []source.Source{src}
 }

@@ -213,3 +213,122 @@ func TestAbandonedRolloutIsNotWorking(t *testing.T) {
 		t.Errorf("with only codex mcp-server running: %+v, want exited", o.Log)
 	}
 }
+
+// A day folder that Codex makes between the walk looking for it and the
+// watch on its parent (mkdir -p, then the rollout at once) sends nobody an
+// event: the walk is redone, so the folder itself is watched, not left to
+// the 60 s safety pass (2 of 23 fresh starts of Codex 0.171.0 were).
+func TestWatchDaysCatchesAFolderMadeMeanwhile(t *testing.T) {
+	home := t.TempDir()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.Local)
+	if err := os.MkdirAll(filepath.Join(home, "sessions"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	src := &Source{Home: home, Now: func() time.Time { return now }, Days: 1}
+	day := dayDir(home, now)
+	var added []string
+	add := func(p string) error {
+		if p != day && len(added) == 0 {
+			// Codex makes the whole day folder right after the walk
+			// found only this ancestor, before this watch starts.
+			if err := os.MkdirAll(day, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+		added = append(added, p)
+		return nil
+	}
+	watched := map[string]bool{}
+	if !src.watchDays(add, watched) {
+		t.Fatal("no watch added")
+	}
+	if !watched[day] {
+		t.Fatalf("watched %v: not the day folder made meanwhile", added)
+	}
+	if src.watchDays(add, watched) {
+		t.Fatalf("a second walk added watches again: %v", added)
+	}
+}
+
+// A one-shot Scan after the TUI quit still names the TUI that showed the
+// session (its pid, start and pane), from the memory an earlier Scan left:
+// the pane's last screen joins the session at the exit.
+func TestScanRemembersTheTUI(t *testing.T) {
+	home, mem := t.TempDir(), filepath.Join(t.TempDir(), "screens", "codex-ui.json")
+	now := time.Now()
+	id := sessionID(now.Add(-time.Minute), 8)
+	os.MkdirAll(dayDir(home, now), 0o700)
+	appendTo(t, filepath.Join(dayDir(home, now), "rollout-x-"+id+".jsonl"), started+"\n")
+	tuiP := procscan.Proc{Pid: 601, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/4", Cwd: "/p", StartMs: now.Add(-2 * time.Minute).UnixMilli()}
+	running := true
+	oneShot := func() source.Observation {
+		t.Helper()
+		src := &Source{ // a new `mew status` each time
+			Home: home, Memory: mem,
+			Procs: func(context.Context) ([]procscan.Proc, error) {
+				if running {
+					return []procscan.Proc{tuiP}, nil
+				}
+				return nil, nil
+			},
+			Hooked: func() []Hooked { return []Hooked{{ID: id, Cwd: "/p"}} },
+			Environ: func(int, []string) (map[string]string, error) {
+				return map[string]string{"TMUX": "/tmp/tmux-501/default,99,0", "TMUX_PANE": "%4"}, nil
+			},
+		}
+		obs, err := src.Scan(context.Background())
+		if err != nil || len(obs) != 1 || obs[0].Terminal == nil {
+			t.Fatalf("%v %+v", err, obs)
+		}
+		return obs[0]
+	}
+	if o := oneShot(); o.Terminal.Gone || o.Terminal.Pid != 601 {
+		t.Fatalf("running: %+v", o.Terminal)
+	}
+	running = false
+	o := oneShot()
+	if !o.Terminal.Gone || o.Terminal.Pid != 601 || o.Terminal.StartMs != tuiP.StartMs || o.Terminal.Tmux == nil || o.Terminal.Tmux.Pane != "%4" {
+		t.Fatalf("after the TUI quit, a new Scan: %+v", o.Terminal)
+	}
+	// A memory file that is not Mew's is ignored.
+	os.WriteFile(mem, []byte(`{"`+id+`": "not a process"}`), 0o600)
+	if o := oneShot(); !o.Terminal.Gone || o.Terminal.Pid != 0 {
+		t.Fatalf("a bad memory file: %+v", o.Terminal)
+	}
+}
+
+// Right after a session's TUI goes, the process table is read every
+// rejoinPoll (the person may resume the session at once), for
+// rejoinWindow; then at the usual pace.
+func TestRejoinPollAfterTheTUIWent(t *testing.T) {
+	home := t.TempDir()
+	c := &clock{t: time.Now()}
+	id := sessionID(c.now().Add(-time.Minute), 9)
+	os.MkdirAll(dayDir(home, c.now()), 0o700)
+	appendTo(t, filepath.Join(dayDir(home, c.now()), "rollout-x-"+id+".jsonl"), started+"\n")
+	running := true
+	src := &Source{
+		Home: home, Now: c.now,
+		Procs: func(context.Context) ([]procscan.Proc, error) {
+			if running {
+				return []procscan.Proc{{Pid: 701, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/5", Cwd: "/p", StartMs: c.now().Add(-2 * time.Minute).UnixMilli()}}, nil
+			}
+			return nil, nil
+		},
+		Hooked:  func() []Hooked { return []Hooked{{ID: id, Cwd: "/p"}} },
+		Environ: func(int, []string) (map[string]string, error) { return nil, nil },
+	}
+	src.Scan(context.Background())
+	if src.justGone() {
+		t.Fatal("fast polls while the TUI runs")
+	}
+	running = false
+	src.Scan(context.Background())
+	if !src.justGone() {
+		t.Fatal("no fast polls right after the TUI went")
+	}
+	c.set(c.now().Add(rejoinWindow + time.Second))
+	if src.justGone() {
+		t.Fatal("fast polls past rejoinWindow")
+	}
+}

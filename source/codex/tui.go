@@ -24,7 +24,10 @@ package codex
 // one; a session created after that (a /new, or a resume by picker) goes to
 // the newest TUI started before it, and a TUI's older sessions count as
 // gone (a TUI shows one session). `codex resume <id>` names its session
-// outright. Known limit: two TUIs started in the same directory within a
+// outright; `codex resume --last` (and the picker, `codex resume`) takes
+// the most recently active session of its folder created before it
+// started, however long before. Known limit: the picker's TUI counts as
+// showing that session before the person picks one. Known limit: two TUIs started in the same directory within a
 // second or two of each other, whose sessions are created in the other
 // order, are swapped.
 
@@ -46,6 +49,9 @@ type UI struct {
 	procscan.Proc
 	Dir    string // the session's working directory: -C/--cd, else the process's
 	Resume string // the session `codex resume <id>` names
+	// Resuming: `codex resume --last` (or `codex resume`, its picker): it
+	// continues a session that may be older than the TUI itself.
+	Resuming bool
 }
 
 // Daemon reports whether p is Codex's app-server daemon.
@@ -102,6 +108,8 @@ func AsUI(p procscan.Proc) (UI, bool) {
 			return UI{}, false
 		case cmd == "resume" && len(positional) > 1 && session.ValidID(positional[1]):
 			u.Resume = positional[1]
+		case cmd == "resume":
+			u.Resuming = true
 		}
 	}
 	return u, true
@@ -119,6 +127,9 @@ type Session struct {
 	ID      string
 	Cwd     string
 	Created time.Time
+	// Active is when the session last did anything (its rollout's newest
+	// event): `codex resume --last` continues the newest of its folder.
+	Active time.Time
 }
 
 // CreatedFromID is when a session was created, from its UUIDv7 id (the
@@ -154,6 +165,31 @@ func Assign(sessions []Session, uis []UI) map[string]int {
 			continue
 		}
 		rest = append(rest, s)
+	}
+	// `codex resume --last` continues the newest session of its folder,
+	// however old (a session created before the TUI started is no other
+	// TUI's then): the one most recently active when the TUI started, or
+	// since (its turns are that session's).
+	for i, u := range uis {
+		if !u.Resuming || taken[i] {
+			continue
+		}
+		pick := -1
+		for k, s := range rest {
+			if !sameDir(u.Dir, s.Cwd) || !s.Created.Before(time.UnixMilli(u.StartMs).Add(-startSlack)) {
+				continue
+			}
+			if _, other := out[s.ID]; other {
+				continue
+			}
+			if pick < 0 || s.Active.After(rest[pick].Active) {
+				pick = k
+			}
+		}
+		if pick >= 0 {
+			out[rest[pick].ID], taken[i] = i, true
+			rest = slices.Delete(rest, pick, pick+1)
+		}
 	}
 	sort.SliceStable(rest, func(a, b int) bool { return rest[a].Created.Before(rest[b].Created) })
 	order := make([]int, len(uis))

@@ -32,6 +32,14 @@ func TestAsUI(t *testing.T) {
 		if ok != c.ok || (ok && (u.Dir != c.dir || u.Resume != c.resum)) {
 			t.Errorf("%s: %+v %v, want ok=%v dir %q resume %q", c.name, u, ok, c.ok, c.dir, c.resum)
 		}
+		if u.Resuming {
+			t.Errorf("%s: resuming", c.name)
+		}
+	}
+	for _, args := range [][]string{{native, "resume", "--last"}, {native, "--cd", "/p", "resume"}, {native, "resume", "--last", "go on"}} {
+		if u, ok := AsUI(procscan.Proc{Name: "codex", Args: args, Tty: "/dev/pts/2", Cwd: "/p"}); !ok || !u.Resuming || u.Resume != "" {
+			t.Errorf("%v: %+v %v, want a TUI resuming an unnamed session", args, u, ok)
+		}
 	}
 }
 
@@ -55,7 +63,13 @@ func TestAssign(t *testing.T) {
 		return UI{Proc: procscan.Proc{Pid: pid, StartMs: at(start).UnixMilli()}, Dir: dir}
 	}
 	sess := func(id string, created float64, cwd string) Session {
-		return Session{ID: id, Created: at(created), Cwd: cwd}
+		return Session{ID: id, Created: at(created), Cwd: cwd, Active: at(created + 1)}
+	}
+	active := func(s Session, last float64) Session { s.Active = at(last); return s }
+	resuming := func(pid int, start float64, dir string) UI {
+		u := ui(pid, start, dir)
+		u.Resuming = true
+		return u
 	}
 	cases := []struct {
 		name     string
@@ -68,6 +82,9 @@ func TestAssign(t *testing.T) {
 		{"a session created before the TUI started is not its", []Session{sess("old", 0, "/p")}, []UI{ui(1, 60, "/p")}, map[string]int{}},
 		{"/new: the TUI shows the newer session, the older one's TUI is gone", []Session{sess("first", 1, "/p"), sess("second", 50, "/p")}, []UI{ui(1, 0, "/p")}, map[string]int{"second": 0}},
 		{"its TUI exited", []Session{sess("a", 1, "/p")}, []UI{ui(1, 0, "/q")}, map[string]int{}},
+		{"resume --last: the most recently active session of its folder, however old", []Session{active(sess("old", -7200, "/p"), -3000), active(sess("last", -3600, "/p"), -60), sess("elsewhere", -10, "/q")}, []UI{resuming(1, 0, "/p")}, map[string]int{"last": 0}},
+		{"resume --last beside a TUI of the same folder: each its own", []Session{active(sess("last", -3600, "/p"), -60), sess("new", 3, "/p")}, []UI{ui(1, 2, "/p"), resuming(2, 0, "/p")}, map[string]int{"last": 1, "new": 0}},
+		{"resume --last with no older session: a new one, as a fresh TUI", []Session{sess("new", 1, "/p")}, []UI{resuming(1, 0, "/p")}, map[string]int{"new": 0}},
 		{"resume names its session", []Session{sess("a", 1, "/p"), sess("r", -3600, "/p")}, []UI{ui(1, 0, "/p"), {Proc: procscan.Proc{Pid: 2, StartMs: at(5).UnixMilli()}, Dir: "/p", Resume: "r"}}, map[string]int{"a": 0, "r": 1}},
 	}
 	for _, c := range cases {

@@ -56,6 +56,9 @@ type Doc struct {
 	// StatusAt is when the status was set (statusUpdatedAt, else updatedAt);
 	// zero when the file does not say.
 	StatusAt time.Time
+	// Interrupted is what the session's transcript says of an idle status
+	// (Stopped); not in the file itself.
+	Interrupted bool
 }
 
 // ErrNotSession means the file parsed but does not describe a session.
@@ -196,6 +199,7 @@ func ObserveMono(prev *session.RegistryState, d Doc, file string, seenAt time.Ti
 	}
 	r.AtMono = statusMono(prev, at, seenAt, seenMono)
 	r.Status, r.WaitingFor, r.At, r.Gone = d.Status, d.WaitingFor, at, false
+	r.Interrupted = d.Status == "idle" && d.Interrupted
 	switch d.Status {
 	case "busy", "waiting":
 		r.TurnSeen, r.LastTurnAt = true, at

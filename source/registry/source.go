@@ -194,6 +194,7 @@ func reading(e Entry) session.RegistryState {
 		Status: d.Status, WaitingFor: d.WaitingFor, At: d.StatusAt,
 		Pid: d.Pid, ProcStart: d.ProcStart, StartedAt: d.StartedAt,
 		Cwd: d.Cwd, Name: d.Name, Tmux: d.Tmux, Version: d.Version, File: e.File, Entrypoint: d.Entrypoint,
+		Interrupted: d.Interrupted,
 	}
 }
 
@@ -203,6 +204,7 @@ func docOf(id string, r session.RegistryState) Doc {
 		SessionID: id, Pid: r.Pid, ProcStart: r.ProcStart, StartedAt: r.StartedAt,
 		Cwd: r.Cwd, Name: r.Name, Tmux: r.Tmux, Version: r.Version,
 		Status: r.Status, WaitingFor: r.WaitingFor, Entrypoint: r.Entrypoint, StatusAt: r.At,
+		Interrupted: r.Interrupted,
 	}
 }
 
@@ -324,6 +326,21 @@ func (d *dirState) reload(name string) bool {
 	delete(d.errs, name)
 	if fi != nil {
 		d.stamps[name] = stampOf(fi)
+	}
+	// The registry's folder is $CLAUDE_CONFIG_DIR/sessions; the transcript
+	// tells a stopped turn from a finished one, and which tool a wait is
+	// for (the registry says "input needed" for AskUserQuestion and
+	// "permission prompt" for ExitPlanMode).
+	switch doc.Status {
+	case "idle":
+		doc.Interrupted, _ = Stopped(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID))
+	case "waiting":
+		switch WaitingTool(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID)) {
+		case "AskUserQuestion":
+			doc.WaitingFor = "question"
+		case "ExitPlanMode":
+			doc.WaitingFor = "plan approval"
+		}
 	}
 	d.docs[name] = Entry{File: name, Doc: doc}
 	return true

@@ -121,7 +121,8 @@ func notYours(msg string) bool {
 
 func noServer(msg string) bool {
 	return strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") ||
-		strings.Contains(msg, "No such file or directory")
+		strings.Contains(msg, "No such file or directory") ||
+		strings.Contains(msg, "server exited unexpectedly") // it went while we asked (killed)
 }
 
 func splitLines(s string) []string {

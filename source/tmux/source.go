@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,14 @@ import (
 	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/terminal"
 )
+
+// nudgeWait gathers a burst of reports (a hook's write, the registry's
+// status, the plugin's next event) into one extra sweep, and gives the
+// agent a moment to draw what it reported: Gemini CLI draws an API error
+// or "Request cancelled" ~60 ms after its AfterAgent hook ran (while the
+// hook runs its screen shows its spinner), and a read before that would
+// leave the turn's end waiting for the next 700 ms sweep.
+const nudgeWait = 120 * time.Millisecond
 
 // quietSweepEvery is how often the panes are listed while none runs an
 // agent (each list is a `tmux` process). In between, every screen.SweepEvery,
@@ -105,10 +114,17 @@ type Source struct {
 	// next Scan ("" keeps nothing); see memory.go.
 	Memory string
 
-	mu      sync.Mutex
-	panes   map[string]*pane // by pane id
-	reading int              // panes whose screens the last sweep read
-	swept   time.Time        // when the panes were last listed
+	nudgeOnce sync.Once
+	nudges    chan struct{}
+
+	mu     sync.Mutex
+	panes  map[string]*pane // by pane id
+	closed map[string]closedPane
+	// unblocked is when the last sweep saw a pane's prompt go away (zero
+	// if none did): its reads are sent until one is ScreenSettle later.
+	unblocked time.Time
+	reading   int       // panes whose screens the last sweep read
+	swept     time.Time // when the panes were last listed
 }
 
 // New returns the source for the server at socket ("" for tmux's
@@ -133,6 +149,20 @@ func SocketFromEnv() string {
 // Name implements source.Source.
 func (s *Source) Name() string { return "tmux" }
 
+// Nudge implements source.Nudger: sweep now (after nudgeWait), not at the
+// next tick.
+func (s *Source) Nudge() {
+	select {
+	case s.nudged() <- struct{}{}:
+	default: // one is pending: this one joins it
+	}
+}
+
+func (s *Source) nudged() chan struct{} {
+	s.nudgeOnce.Do(func() { s.nudges = make(chan struct{}, 1) })
+	return s.nudges
+}
+
 // pane is what the source remembers of one pane.
 type pane struct {
 	id  string
@@ -148,6 +178,21 @@ type pane struct {
 	tracker  screen.Tracker
 	since    time.Time // when the agent was first seen here
 	bgSince  time.Time // when it left the foreground; zero while it is there
+	// The agent's process when it was last the foreground job.
+	agentPid   int
+	agentStart int64
+}
+
+// closedFor is how long a pane that closed under a running agent is still
+// reported, as the agent gone from its terminal: until its process is seen
+// gone (at once, by event, where exits come so), the reports the screen
+// had overruled (a wait whose prompt went away) must not come back.
+const closedFor = 3 * time.Second
+
+// closedPane is the last observation of a pane that closed.
+type closedPane struct {
+	obs   source.Observation
+	until time.Time
 }
 
 // screenSniffs is how many sweeps a new foreground job that is not an
@@ -235,14 +280,71 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 		rows, captured := screens[info.id]
 		if obs, ok := s.readPane(book, s.panes[info.id], info, rows, captured, now); ok {
 			out = append(out, obs)
+			if obs.Screen.Unblocked.Equal(now) {
+				s.unblocked = now
+			}
 		}
 	}
-	for id := range s.panes {
+	for id, p := range s.panes {
 		if !seen[id] {
+			s.noteClosed(p, now)
 			delete(s.panes, id)
 		}
 	}
-	return out, unread
+	return append(out, s.stillClosed(now, seen)...), unread
+}
+
+// stillClosed is the closed panes still reported (not expired, and not
+// open again: seen), in a stable order. The caller holds s.mu.
+func (s *Source) stillClosed(now time.Time, seen map[string]bool) []source.Observation {
+	var out []source.Observation
+	for id, c := range s.closed {
+		if now.After(c.until) || seen[id] {
+			delete(s.closed, id)
+			continue
+		}
+		out = append(out, c.obs)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Fallback < out[j].Fallback })
+	return out
+}
+
+// serverGone forgets the panes of a server that went away (killed, or its
+// last session ended) and returns the closed panes still reported.
+func (s *Source) serverGone(now time.Time) []source.Observation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, p := range s.panes {
+		s.noteClosed(p, now)
+		delete(s.panes, id)
+	}
+	return s.stillClosed(now, nil)
+}
+
+// noteClosed keeps the last observation of an agent's pane that closed,
+// as the agent no longer in its terminal: it joins the agent's session by
+// its process, which is what the screen knew of it last.
+func (s *Source) noteClosed(p *pane, now time.Time) {
+	if p.agent == "" || p.fgAgent == "" || !p.tracker.Seen || now.Sub(p.tracker.State.At) > closedFor {
+		return // no agent, it had already left the foreground, or it was read long ago
+	}
+	pid, start := p.agentPid, p.agentStart
+	if pid == 0 {
+		pid, start = p.fg, p.fgStart // recalled from the memory file: the agent was the foreground job
+	}
+	st := p.tracker.State
+	st.Agent, st.Via, st.Pane, st.At, st.Since, st.Background = p.agent, "tmux", p.id, now, now, true
+	st.Pid, st.StartMs = 0, 0
+	if s.closed == nil {
+		s.closed = map[string]closedPane{}
+	}
+	s.closed[p.id] = closedPane{until: now.Add(closedFor), obs: source.Observation{
+		Fallback: "tmux:" + p.id,
+		Agent:    p.agent,
+		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: st.Tty,
+			Tmux: &session.Tmux{Socket: s.Socket, Pane: p.id}},
+		Screen: &st,
+	}}
 }
 
 // sweepDue reports whether the panes are to be swept now: some pane runs
@@ -298,7 +400,7 @@ func (s *Source) identify(book *rules.Book, p *pane, info paneInfo) bool {
 			p.fgAgent = sniffShellCommand(book, argv)
 		}
 		p.fgSniffs = 0
-		if p.fgAgent == "" && !proctree.IsShell(proc.Name) && !mewRun(argv) {
+		if p.fgAgent == "" && !proctree.IsShell(proc.Name) && !mewRun(argv) && !viewer(proc.Name) {
 			p.fgSniffs = screenSniffs
 		}
 	}
@@ -350,13 +452,17 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	pid, start := p.fg, p.fgStart
 	if background {
 		pid, start = 0, 0 // the foreground job is not the agent
+	} else {
+		p.agentPid, p.agentStart = pid, start
 	}
 	st.Pid, st.StartMs = pid, start
 	return source.Observation{
 		Fallback: "tmux:" + info.id,
 		Agent:    p.agent,
 		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty,
-			Tmux: &session.Tmux{Socket: s.Socket, Pane: info.id, ServerPid: info.serverPid}},
+			// The socket as tmux itself names it ($TMUX in the pane): the
+			// pane is a pane of this server only (package identity).
+			Tmux: &session.Tmux{Socket: SocketPath(s.Socket), Pane: info.id, ServerPid: info.serverPid}},
 		Screen: &st,
 	}, true
 }
@@ -390,6 +496,18 @@ func sniffShellCommand(book *rules.Book, argv []string) string {
 	return ""
 }
 
+// viewers are programs that show other programs' text and are never an
+// agent's wrapper: an agent's words on their screen (`tail -f` of a log
+// that holds a Codex dialog) are no session. The process names the agent
+// before its screen does.
+var viewers = map[string]bool{
+	"tail": true, "less": true, "more": true, "most": true, "cat": true, "bat": true, "batcat": true,
+	"head": true, "grep": true, "rg": true, "watch": true, "vi": true, "vim": true, "nvim": true,
+	"nano": true, "emacs": true, "man": true, "journalctl": true, "multitail": true, "lnav": true,
+}
+
+func viewer(name string) bool { return viewers[filepath.Base(name)] }
+
 // mewRun reports a `mew run` wrapper: it reads its agent's screen itself,
 // byte by byte, and writes what it sees to the store.
 func mewRun(argv []string) bool {
@@ -407,7 +525,9 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 		s.remember() // best effort: a read that cannot be kept is still a read
 	}
 	if errors.Is(err, ErrNoServer) && !partial {
-		obs, err = nil, nil
+		// The server went since the last read (the window closed): the
+		// agents the memory file had are gone from their panes.
+		obs, err = s.serverGone(s.Now()), nil
 	}
 	if err == nil || partial {
 		// The person's broken rules files are said (the embedded rules are
@@ -423,8 +543,8 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
 	var last []source.Observation
 	first := true
-	send := func(obs []source.Observation) bool {
-		if !first && sameObservations(obs, last) {
+	send := func(obs []source.Observation, force bool) bool {
+		if !first && !force && sameObservations(obs, last) {
 			return true
 		}
 		first, last = false, obs
@@ -467,10 +587,16 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		if ctx.Err() != nil {
 			return nil
 		}
-		if !send(nil) { // no server: no tmux sessions to show
+		// No server: no tmux sessions to show, but the agents it had
+		// are reported gone from their panes for a moment (closedFor).
+		closed := s.serverGone(s.Now())
+		if !send(closed, false) {
 			return nil
 		}
 		timeout := nextLook(sock, wait, time.Now())
+		if len(closed) > 0 {
+			timeout = min(timeout, closedFor)
+		}
 		select {
 		case <-ctx.Done():
 			return nil
@@ -483,24 +609,58 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 }
 
-// follow sweeps the server every screen.SweepEvery while it answers; it reports
-// whether it answered at all.
-func (s *Source) follow(ctx context.Context, send func([]source.Observation) bool) bool {
+// follow sweeps the server every screen.SweepEvery while it answers, and
+// nudgeWait after a nudge; it reports whether it answered at all.
+func (s *Source) follow(ctx context.Context, send func([]source.Observation, bool) bool) bool {
 	r := Exec{Socket: s.Socket}
 	answered := false
 	ticker := time.NewTicker(screen.SweepEvery)
 	defer ticker.Stop()
 	failed := 0
-	for first := true; ; first = false {
-		if !first && !s.sweepDue(s.Now()) {
+	// force: a nudge asked for a sweep that is sent whatever it finds; it
+	// stands until a sweep succeeds. Every sweep until one at settled or
+	// after is sent too, and one is made then if no tick came: a report's
+	// end of turn waits for a read that late (session.ScreenSettle) while
+	// the screen still shows the turn run. So a burst of reports costs at
+	// most two sweeps besides the ticks: nudgeWait and ScreenSettle after.
+	force := false
+	var settled time.Time
+	nudges := s.nudged()
+	wait := func() bool {
+		var settle <-chan time.Time
+		if !settled.IsZero() {
+			settle = time.After(time.Until(settled))
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-ticker.C:
+		case <-settle:
+			force = true
+		case <-nudges:
+			nudged := time.Now()
 			select {
 			case <-ctx.Done():
+				return false
+			case <-time.After(nudgeWait):
+			}
+			select { // a nudge in the wait is this one
+			case <-nudges:
+			default:
+			}
+			force, settled = true, nudged.Add(session.ScreenSettle)
+		}
+		return true
+	}
+	for first := true; ; first = false {
+		if !first && !force && !s.sweepDue(s.Now()) {
+			if !wait() {
 				return true
-			case <-ticker.C:
 			}
 			continue
 		}
 		book, _ := s.Rules()
+		sweptAt := time.Now()
 		obs, err := s.sweep(ctx, r, book)
 		var unread *UnreadPanes
 		if errors.As(err, &unread) {
@@ -519,13 +679,27 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation) boo
 				return answered
 			}
 		}
-		if err == nil && !send(obs) {
-			return true
+		if err == nil {
+			s.mu.Lock()
+			if u := s.unblocked; !u.IsZero() {
+				// A prompt went away: its first frames may be the bare input
+				// box (see combine's answering); send until a read is late.
+				if until := time.Now().Add(session.ScreenSettle); until.After(settled) {
+					settled = until
+				}
+				s.unblocked = time.Time{}
+			}
+			s.mu.Unlock()
+			if !send(obs, force || !settled.IsZero()) {
+				return true
+			}
+			force = false
+			if !settled.IsZero() && !sweptAt.Before(settled) {
+				settled = time.Time{}
+			}
 		}
-		select {
-		case <-ctx.Done():
+		if !wait() {
 			return true
-		case <-ticker.C:
 		}
 	}
 }

@@ -233,7 +233,10 @@ func (rec recording) record(sc scenario, dir string) (summary, error) {
 	}
 	opts := driver.Options{
 		Claude: rec.claude, APIURL: api.URL, Dir: work, Args: sc.args, RawFile: raw,
-		Setup: func(r *driver.Run) error { return writeHookSettings(r.ConfigDir, rec.self, hookLog, rec.events) },
+		// The recording's raw bytes are the CLI's own, from its first:
+		// no shell prompt or typed command line before them.
+		Direct: true,
+		Setup:  func(r *driver.Run) error { return writeHookSettings(r.ConfigDir, rec.self, hookLog, rec.events) },
 		OnRegistry: func(c driver.RegChange) {
 			mark(c.At, &c)
 		},
