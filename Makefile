@@ -63,7 +63,7 @@ race:
 	CGO_ENABLED=1 $(GO) test -race ./source/codex ./source/procscan ./source/tmux
 	CGO_ENABLED=1 $(GO) test -race -skip TestRealSSH ./source/remote
 	CGO_ENABLED=1 $(GO) test -race -short ./screen/... ./rules
-	CGO_ENABLED=1 $(GO) test -race ./board/... ./app ./jump ./answer
+	CGO_ENABLED=1 $(GO) test -race ./board/... ./app ./jump ./answer ./notify ./internal/alertprefs
 	CGO_ENABLED=1 $(GO) test -race ./e2e/fakeapi ./e2e/fakellm ./e2e/fakeresponses ./e2e/driver ./tools/record-fixture
 	CGO_ENABLED=1 $(GO) test -race -skip 'TestRealDarwinkitCode|TestSelectorCheckCatches' ./tools/checkdarwin
 
@@ -214,6 +214,7 @@ bench-screen:
 	$(GO) test ./cmd/mew -run '^$$' -bench RunRelay -benchtime 1x
 	$(GO) test ./screen -run '^$$' -bench Feed
 	$(GO) test ./source/tmux -run '^$$' -bench Sweep -benchtime 200x
+	$(GO) test ./source/tmux -run '^$$' -bench ListClients -benchtime 50x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLoad -benchtime 1x
 # `mew answer` started → the dialog gone, over 20 answers in real tmux.
 bench-answer:

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/progrium/darwinkit/dispatch"
@@ -27,9 +28,11 @@ import (
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/board/act"
+	"github.com/mew-dev/mew/internal/alertprefs"
 	"github.com/mew-dev/mew/internal/logfile"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
@@ -59,6 +62,13 @@ var (
 	notifyWhy string
 	// notifyAuth is macOS's answer on notifications (notificationState).
 	notifyAuth notifyAnswer
+	// alertPrefs keeps the person's mutes and snoozes; notifyCh feeds the
+	// sinks (notify.StartService); latestRecords are the last update's
+	// records, for the focus decision off the main thread.
+	alertPrefs    *alertprefs.Store
+	notifyCh      chan monitor.Update
+	notifyHolder  *notify.Holder
+	latestRecords atomic.Pointer[[]session.Record]
 	// activity keeps App Nap off for the app's life (monitorActivity);
 	// retained, never ended.
 	activity objc.Object
@@ -121,6 +131,13 @@ func Run(stdout, stderr io.Writer) int {
 	jumper = &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions}
 	answers = &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
 
+	// The sinks of `mew notify`: this app sends when no other Mew of
+	// this $MEW_HOME does (the sending lock).
+	alertPrefs = &alertprefs.Store{Home: mewHome}
+	notifyHolder = &notify.Holder{Home: mewHome, Log: logger}
+	notifyHolder.Holds()
+	notifyCh = notify.StartService(context.Background(), mewHome, logger, notifyHolder, sessions, frontFocus)
+
 	// Store and registry watching (fsnotify) on its own goroutines.
 	updates, err := monitor.Watch(context.Background(), opts)
 	if err != nil {
@@ -176,8 +193,12 @@ var pendingUpdate latest[monitor.Update]
 func feedUpdates(updates <-chan monitor.Update) {
 	for u := range updates {
 		sessions.Set(u.Records) // before the panel can show them
+		recs := u.Records
+		latestRecords.Store(&recs)
+		notify.Offer(notifyCh, u)
 		if pendingUpdate.Put(u) {
 			mainAsync(func() {
+				noteFrontApp()
 				if u, ok := pendingUpdate.Take(); ok {
 					logProblems(u.Errors)
 					apply(ctrl.SetSessions(u.Sessions, len(u.Errors), time.Now()))
@@ -203,6 +224,34 @@ func logProblems(errs []error) {
 			logger.Printf("skipped: %v", e)
 		}
 	}
+}
+
+// ringDecided rings for the alerts the person gets (board.Decide: not
+// muted, not snoozed, not on the terminal in front), the same decisions
+// the sinks take. The focus is asked off the main thread (an Apple Event
+// to the terminal in front), then the sound and banners go from it.
+func ringDecided(alerts []board.Alert) {
+	now := time.Now()
+	go func() {
+		p, err := alertPrefs.Load()
+		if err != nil {
+			logger.Printf("alerts: %s: %v (mutes left out)", alertprefs.Name, err)
+		}
+		var recs []session.Record
+		if r := latestRecords.Load(); r != nil {
+			recs = *r
+		}
+		facts := board.AlertFacts{Muted: p.Muted, Snoozed: p.Snoozed, Focused: board.FocusedSessions(recs, frontFocus(context.Background()))}
+		ds := board.Decide(alerts, facts, now)
+		for _, d := range ds {
+			if d.Held != board.Send {
+				logger.Printf("alert %s %s not rung: %s", d.ID, d.State, d.Held)
+			}
+		}
+		if sent := board.Sent(ds); len(sent) > 0 {
+			mainAsync(func() { ring(sent) })
+		}
+	}()
 }
 
 // mainAsync runs task on the main thread (darwinkit rule "AppKit only on
@@ -231,7 +280,7 @@ func apply(e effects) {
 	setTicking(e.Tick)
 	scheduleRecheck(e.Recheck)
 	if len(e.Alerts) > 0 {
-		ring(e.Alerts)
+		ringDecided(e.Alerts)
 	}
 	for _, q := range e.QuotaAlerts {
 		logger.Print(q.Message(time.Local))

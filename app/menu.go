@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/session"
@@ -25,6 +26,8 @@ const (
 	actionToggleNotifications               // the notifications setting
 	actionToggleLogin                       // Launch at login
 	actionQuit
+	actionToggleMute   // mute menuItem.SessionID's alerts, or unmute it
+	actionToggleSnooze // snooze them for an hour, or end the snooze
 )
 
 // menuItem is one line of the status item's menu. A zero menuItem with
@@ -60,6 +63,45 @@ type menuState struct {
 	// go-ahead on ("Install"); "" for none. The message window has no
 	// buttons (it never takes the keyboard): the menu carries the choice.
 	Confirm string
+	// Muted and Snoozed are the person's per-session alert settings
+	// (internal/alertprefs), Snoozed as the time each snooze ends.
+	Muted   map[string]bool
+	Snoozed map[string]time.Time
+	Now     time.Time
+}
+
+// maxMuteItems bounds the Mute/Snooze lines: the sessions that need the
+// person, most urgent first.
+const maxMuteItems = 4
+
+// muteItems are a Mute and a Snooze line for each session that needs the
+// person (or is muted or snoozed now, so it can be undone).
+func muteItems(st menuState) []menuItem {
+	var items []menuItem
+	n := 0
+	for _, r := range st.Rows {
+		id := r.Session.ID
+		snoozed := st.Now.Before(st.Snoozed[id])
+		if !session.ValidID(id) || !(r.NeedsYou() || st.Muted[id] || snoozed) {
+			continue
+		}
+		if n == maxMuteItems {
+			break
+		}
+		n++
+		name := oneLine(r.Project, 30)
+		snooze := menuItem{Title: "Snooze " + name + " for 1 Hour", Action: actionToggleSnooze, SessionID: id, Enabled: true,
+			ToolTip: "No sound or notification for this session for an hour"}
+		if snoozed {
+			snooze.Title, snooze.Checked = "Snoozed "+name+" until "+st.Snoozed[id].Local().Format("15:04"), true
+			snooze.ToolTip = "Choose again to end the snooze"
+		}
+		items = append(items,
+			menuItem{Title: "Mute " + name, Action: actionToggleMute, SessionID: id, Enabled: true, Checked: st.Muted[id],
+				ToolTip: "No sound or notification for this session until you unmute it"},
+			snooze)
+	}
+	return items
 }
 
 // Menu limits.
@@ -102,6 +144,10 @@ func buildMenu(st menuState) []menuItem {
 			Title:   fmt.Sprintf("%d session %s unreadable (see Doctor)", st.Problems, plural(st.Problems, "file", "files")),
 			ToolTip: "Mew skipped sources it could not read; Doctor checks the setup.",
 		})
+	}
+	if mutes := muteItems(st); len(mutes) > 0 {
+		items = append(items, sep)
+		items = append(items, mutes...)
 	}
 	items = append(items, sep)
 	if st.PanelShown {

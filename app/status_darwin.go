@@ -9,6 +9,8 @@ import (
 	"github.com/progrium/darwinkit/macos/appkit"
 	"github.com/progrium/darwinkit/macos/foundation"
 	"github.com/progrium/darwinkit/objc"
+
+	"github.com/mew-dev/mew/internal/alertprefs"
 )
 
 // App-lifetime objects (darwinkit rule "retained globals"): package
@@ -66,6 +68,10 @@ func setStatusIcon(icon statusIcon) {
 // menu delegate).
 func fillMenu(menu appkit.Menu) {
 	apply(ctrl.Recheck(time.Now())) // ages as of now
+	prefs, err := alertPrefs.Load()
+	if err != nil {
+		logger.Printf("alerts: %s: %v", alertprefs.Name, err)
+	}
 	items := buildMenu(menuState{
 		Rows:          ctrl.Rows(),
 		Problems:      ctrl.Problems(),
@@ -74,6 +80,9 @@ func fillMenu(menu appkit.Menu) {
 		Notifications: notifyState().Toggle,
 		Login:         loginStatus(),
 		Confirm:       pendingConfirm.Confirm,
+		Muted:         prefs.Muted,
+		Snoozed:       prefs.Snoozed,
+		Now:           time.Now(),
 	})
 	menu.RemoveAllItems()
 	for _, it := range items {
@@ -126,6 +135,14 @@ func menuAction(it menuItem) {
 		toggleLogin()
 	case actionQuit:
 		quit()
+	case actionToggleMute:
+		if _, err := alertPrefs.ToggleMute(it.SessionID); err != nil {
+			logger.Printf("mute %s: %v", it.SessionID, err)
+		}
+	case actionToggleSnooze:
+		if _, err := alertPrefs.ToggleSnooze(it.SessionID, now, time.Hour); err != nil {
+			logger.Printf("snooze %s: %v", it.SessionID, err)
+		}
 	}
 }
 

@@ -123,6 +123,9 @@ type Snapshot struct {
 	// AgentState is the newest state an agent announced with its own
 	// escape sequence (Codex: ESC ] 7501 ; state=… BEL), "" if none.
 	AgentState string
+	// Notice is what the agent asked the terminal for: notifications
+	// (OSC 9, 99, 777) and progress (OSC 9;4).
+	Notice Notice
 }
 
 // Snapshot returns the visible rows and the title.
@@ -134,7 +137,7 @@ func (e *Emulator) Snapshot() Snapshot {
 	if len(content) > e.rows {
 		content = content[:e.rows]
 	}
-	s := Snapshot{Rows: make([]string, len(content)), Title: e.term.Title, AgentState: e.osc.state}
+	s := Snapshot{Rows: make([]string, len(content)), Title: e.term.Title, AgentState: e.osc.state, Notice: e.osc.notice}
 	for i, row := range content {
 		s.Rows[i] = rowText(row)
 	}

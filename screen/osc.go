@@ -8,6 +8,9 @@ type oscScanner struct {
 	phase int // see the constants below
 	buf   []byte
 	state string // the newest announced state, e.g. "blocked:app=codex:kind=permission"
+	// notice is what the agent asked the terminal for (notifications,
+	// progress): see notice.go.
+	notice Notice
 }
 
 const (
@@ -17,11 +20,16 @@ const (
 	oscBodyEsc        // inside the body, saw ESC (maybe the ST terminator)
 )
 
-// maxOSC bounds what is kept of one sequence: the state payload is short;
-// anything longer is some other OSC (a title, a hyperlink) and is skipped.
-const maxOSC = 256
+// maxOSC bounds what is kept of one sequence: the state payload and a
+// notification are short; anything longer is some other OSC (a hyperlink,
+// a clipboard write) and is skipped.
+const maxOSC = 1024
 
 const agentStatePrefix = "7501;state="
+
+// maxAgentState bounds the state payload (what it was before notices
+// needed longer sequences).
+const maxAgentState = 256
 
 func (o *oscScanner) scan(p []byte) {
 	for _, c := range p {
@@ -67,7 +75,13 @@ func (o *oscScanner) scan(p []byte) {
 
 func (o *oscScanner) finish() {
 	o.phase = oscText
-	if len(o.buf) >= maxOSC || len(o.buf) <= len(agentStatePrefix) || string(o.buf[:len(agentStatePrefix)]) != agentStatePrefix {
+	if len(o.buf) >= maxOSC {
+		return
+	}
+	if len(o.buf) > 0 && (o.buf[0] == '9' || o.buf[0] == '7') && o.notice.notice(string(o.buf)) {
+		return
+	}
+	if len(o.buf) > maxAgentState || len(o.buf) <= len(agentStatePrefix) || string(o.buf[:len(agentStatePrefix)]) != agentStatePrefix {
 		return
 	}
 	v := o.buf[len(agentStatePrefix):]

@@ -301,6 +301,14 @@ type ScreenState struct {
 	// Choices are the answers the dialog offers (its options as drawn),
 	// when blocked and the agent's rules say how to read them.
 	Choices []Choice `json:"choices,omitempty"`
+	// Attention is when the agent last asked its terminal for a
+	// notification (OSC 9, 99 or 777; seen by `mew run` only: tmux drops
+	// them), Notice that notification's text.
+	Attention time.Time `json:"attention,omitzero"`
+	Notice    string    `json:"notice,omitempty"`
+	// Progress is the agent's progress bar (OSC 9;4): working,
+	// indeterminate, paused, error, or "" for none.
+	Progress string `json:"progress,omitempty"`
 }
 
 // Choice is one answer a waiting session offers: N is the number that

@@ -1109,6 +1109,26 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Scr
 				}
 				in.Delim(']')
 			}
+		case "attention":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.Attention).UnmarshalJSON(data))
+				}
+			}
+		case "notice":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Notice = string(in.String())
+			}
+		case "progress":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Progress = string(in.String())
+			}
 		default:
 			in.SkipRecursive()
 		}
@@ -1226,6 +1246,21 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Sc
 			}
 			out.RawByte(']')
 		}
+	}
+	if !(in.Attention).IsZero() {
+		const prefix string = ",\"attention\":"
+		out.RawString(prefix)
+		out.Raw((in.Attention).MarshalJSON())
+	}
+	if in.Notice != "" {
+		const prefix string = ",\"notice\":"
+		out.RawString(prefix)
+		out.String(string(in.Notice))
+	}
+	if in.Progress != "" {
+		const prefix string = ",\"progress\":"
+		out.RawString(prefix)
+		out.String(string(in.Progress))
 	}
 	out.RawByte('}')
 }

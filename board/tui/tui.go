@@ -68,7 +68,22 @@ type Options struct {
 	Board *board.Config
 	// Static renders a one-off list: no cursor, no key help.
 	Static bool
+	// Mutes keeps the person's mutes and snoozes (m and z on a row); nil
+	// disables the keys.
+	Mutes Mutes
+	// Facts gives what the bell's decision needs (mutes, snoozes, the
+	// terminal in front: board.Decide); nil rings for every alert.
+	Facts func() board.AlertFacts
 }
+
+// Mutes keeps per-session mutes and snoozes (internal/alertprefs).
+type Mutes interface {
+	ToggleMute(id string) (bool, error)
+	ToggleSnooze(id string, now time.Time, d time.Duration) (time.Time, error)
+}
+
+// SnoozeFor is how long z snoozes a session.
+const SnoozeFor = time.Hour
 
 // Model is the Bubble Tea model of the terminal board.
 type Model struct {
@@ -197,10 +212,46 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.move(len(m.rows))
 	case "enter":
 		return m, m.jump()
+	case "m":
+		m.toggleMute()
+	case "z":
+		m.toggleSnooze()
 	default:
 		return m, m.answer(k.String())
 	}
 	return m, nil
+}
+
+func (m *Model) toggleMute() {
+	if len(m.rows) == 0 || m.opt.Mutes == nil {
+		return
+	}
+	r := m.rows[m.cursor]
+	on, err := m.opt.Mutes.ToggleMute(r.Session.ID)
+	switch {
+	case err != nil:
+		m.status = "cannot mute: " + err.Error()
+	case on:
+		m.status = r.Project + " muted: no sound or notification (m again unmutes)"
+	default:
+		m.status = r.Project + " unmuted"
+	}
+}
+
+func (m *Model) toggleSnooze() {
+	if len(m.rows) == 0 || m.opt.Mutes == nil {
+		return
+	}
+	r := m.rows[m.cursor]
+	until, err := m.opt.Mutes.ToggleSnooze(r.Session.ID, m.opt.Now(), SnoozeFor)
+	switch {
+	case err != nil:
+		m.status = "cannot snooze: " + err.Error()
+	case until.IsZero():
+		m.status = r.Project + ": snooze ended"
+	default:
+		m.status = r.Project + " snoozed until " + until.Format("15:04") + " (z again ends it)"
+	}
 }
 
 // answer handles a choice key on the selected row (board.AnswerKey).
@@ -262,10 +313,15 @@ func (m *Model) jump() tea.Cmd {
 // refresh re-arranges the board at the current time and rings for new
 // waits.
 func (m *Model) refresh() {
-	v := m.board.Update(m.sessions, m.opt.Now())
+	now := m.opt.Now()
+	v := m.board.Update(m.sessions, now)
 	m.rows, m.quotas = v.Rows, v.Quotas
 	m.quotaAlerts(v.QuotaAlerts)
-	for _, a := range v.Alerts {
+	alerts := v.Alerts
+	if len(alerts) > 0 && m.opt.Facts != nil {
+		alerts = board.Sent(board.Decide(alerts, m.opt.Facts(), now))
+	}
+	for _, a := range alerts {
 		if a.State == session.Waiting && m.opt.Bell != nil {
 			m.opt.Bell.Write([]byte("\a"))
 			m.rang++
@@ -388,7 +444,7 @@ func (m *Model) text() string {
 	if m.opt.Static {
 		return strings.TrimRight(b.String(), "\n")
 	}
-	b.WriteString(m.st.dim.Styled("↑/↓ select · enter jump · 1-9 answer · q quit"))
+	b.WriteString(m.st.dim.Styled("↑/↓ select · enter jump · 1-9 answer · m mute · z snooze · q quit"))
 	return b.String()
 }
 

@@ -442,6 +442,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	findings = append(findings, doctorRules(env.MewHome)...)
 	findings = append(findings, doctorTmux()...)
+	findings = append(findings, doctorNotify(env.MewHome)...)
 	for _, f := range findings {
 		fmt.Fprintf(stdout, "%-8s %s\n", f.Level, f.Text)
 	}

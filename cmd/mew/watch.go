@@ -16,8 +16,10 @@ import (
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/board/tui"
+	"github.com/mew-dev/mew/internal/alertprefs"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/remote"
 )
@@ -34,6 +36,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	once := fs.Bool("once", false, "print the board once and exit (also when the output is not a terminal)")
 	fs.Float64Var(&quotaAlert, "quota-alert", board.DefaultQuotaThreshold, "ring once when a quota window (5 h, weekly) reaches this `percent`")
+	headless := fs.Bool("headless", false, "no board: only send the alerts to the sinks of `mew notify` (a login service)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -49,6 +52,12 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
 		return 1
+	}
+	if *headless {
+		ctx, stop := untilStopped()
+		defer stop()
+		attachRemotes(ctx, &o, true, stderr, "watch")
+		return runHeadless(ctx, o, stderr)
 	}
 	if *once || !isTerminal(stdout) {
 		attachRemotes(context.Background(), &o, false, stderr, "watch")
@@ -93,11 +102,18 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
 	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
 	problems := &problemLog{log: l}
+	send := &notify.Holder{Home: o.Store.Home, Log: l}
+	defer send.Release()
+	sinks := notify.StartService(ctx, o.Store.Home, l, send, sessions, notify.TmuxFocus)
+	prefs := &alertprefs.Store{Home: o.Store.Home}
+	facts := &bellFacts{prefs: prefs, log: l}
 	go func() {
 		defer close(feed)
 		for u := range updates {
 			problems.note(u.Errors)
 			sessions.Set(u.Records)
+			facts.set(u.Records)
+			notify.Offer(sinks, u)
 			select {
 			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
 			case <-ctx.Done():
@@ -113,7 +129,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 	m := tui.New(tui.Options{
 		Updates: feed, Jumper: loggedJumper{jumper, l}, Answerer: loggedAnswerer{answers, l},
-		Bell: bell, Title: title, Board: &cfg,
+		Bell: bell, Title: title, Board: &cfg, Mutes: prefs, Facts: func() board.AlertFacts { return facts.get(ctx) },
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
 	if started != nil {
@@ -124,6 +140,43 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		return 1
 	}
 	return 0
+}
+
+// runHeadless sends the alerts with no board, until ctx ends: `mew watch
+// --headless`, for a login service. It waits for the sending lock when
+// another Mew holds it (the app, a `mew watch`), and sends once it quits.
+func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	l := openLog(o.Store.Home, "watch --headless")
+	defer l.Close()
+	defer l.Printf("stopped")
+	updates, err := monitor.Watch(ctx, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew watch: %v\n", err)
+		return 1
+	}
+	defer letGo(cancel, updates)
+	hub, _ := o.Remote.(*remote.Hub)
+	sessions := &act.Sessions{Remotes: func() *remote.Hub { return hub }}
+	send := &notify.Holder{Home: o.Store.Home, Log: l}
+	defer send.Release()
+	send.Holds() // say at once who sends
+	sinks := notify.StartService(ctx, o.Store.Home, l, send, sessions, notify.TmuxFocus)
+	problems := &problemLog{log: l}
+	for {
+		select {
+		case <-ctx.Done():
+			return 0
+		case u, ok := <-updates:
+			if !ok {
+				return 0
+			}
+			problems.note(u.Errors)
+			sessions.Set(u.Records)
+			notify.Offer(sinks, u)
+		}
+	}
 }
 
 // isTerminal reports whether w is a terminal (not a pipe, file or

@@ -57,6 +57,7 @@ var Placement = map[string]Layer{
 	"monitor/identity": Read,
 	"board":            Show,
 	"board/act":        Act,
+	"notify":           Act, // the alert sinks: after the board decides, beside the jump it may run
 	"jump":             Action,
 	"answer":           Action,
 	"install":          Action,

@@ -261,6 +261,11 @@ type wrapper struct {
 	tracker   screen.Tracker
 	agentName string
 	written   session.ScreenState // what the store holds
+	// asked counts the notifications the agent asked its terminal for;
+	// attention and notice are the newest one's time and text.
+	asked     int
+	attention time.Time
+	notice    string
 }
 
 // guard runs f on its own goroutine's behalf: a panic there must still
@@ -374,9 +379,18 @@ func (w *wrapper) observe() (session.ScreenState, rules.Frame, bool) {
 	book, _ := w.o.Rules()
 	snap := w.emu.Snapshot()
 	frame := rules.Frame{Rows: snap.Rows, Title: snap.Title, AgentState: snap.AgentState}
+	if frame.AgentState == "" && snap.Notice.Progress != "" {
+		// The progress bar as a hint the rules can read
+		// (agent_state = '^progress=working'), for an agent that
+		// announces no state of its own.
+		frame.AgentState = "progress=" + snap.Notice.Progress
+	}
 	fg := w.foreground()
 	w.track.Lock()
 	defer w.track.Unlock()
+	if snap.Notice.Asked > w.asked {
+		w.asked, w.attention, w.notice = snap.Notice.Asked, w.o.Now(), snap.Notice.Text
+	}
 	if w.agentName == "" {
 		w.agentName = book.SniffProcess(filepath.Base(w.o.Argv[0]), w.o.Argv)
 	}
@@ -396,6 +410,7 @@ func (w *wrapper) observe() (session.ScreenState, rules.Frame, bool) {
 	}
 	st := w.tracker.State
 	st.Agent, st.Via, st.Tty, st.Pid, st.Background = w.agentName, "run", w.slaveName, pid, background
+	st.Attention, st.Notice, st.Progress = w.attention, w.notice, snap.Notice.Progress
 	if !w.tracker.Seen {
 		st.State = ""
 	}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mew-dev/mew/notify"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+func init() {
+	register("notify", "where alerts go besides the sound: add, list, rm, test a command, webhook or desktop sink", runNotify)
+}
+
+const notifyUsage = `usage:
+  mew notify add NAME --webhook URL [--preset json|ntfy|slack]
+  mew notify add NAME --command -- /abs/program [ARG…]   (the alert's JSON on its stdin; no shell)
+  mew notify add NAME --desktop                          (Linux: org.freedesktop.Notifications, with Jump)
+  mew notify list
+  mew notify rm NAME
+  mew notify test [NAME]
+The sinks are kept in $MEW_HOME/notify.json (0600); a running Mew reads them when it starts.`
+
+func runNotify(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, notifyUsage)
+		return 2
+	}
+	home, err := store.Home()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew notify: %v\n", err)
+		return 1
+	}
+	switch args[0] {
+	case "add":
+		return notifyAdd(home, args[1:], stdout, stderr)
+	case "list":
+		return notifyList(home, stdout, stderr)
+	case "rm":
+		if len(args) != 2 {
+			fmt.Fprintln(stderr, "usage: mew notify rm NAME")
+			return 2
+		}
+		cfg, err := notify.LoadConfig(home)
+		if err == nil {
+			cfg, err = cfg.Remove(args[1])
+		}
+		if err == nil {
+			err = notify.SaveConfig(home, cfg)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "mew notify rm: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "removed %s\n", args[1])
+		return 0
+	case "test":
+		return notifyTest(home, args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "mew notify: unknown command %q\n%s\n", args[0], notifyUsage)
+	return 2
+}
+
+func notifyAdd(home string, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || len(args[0]) == 0 || args[0][0] == '-' {
+		fmt.Fprintln(stderr, notifyUsage)
+		return 2
+	}
+	s := notify.Sink{Name: args[0]}
+	fs := flag.NewFlagSet("notify add", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	webhook := fs.String("webhook", "", "POST each alert to this http(s) URL")
+	preset := fs.String("preset", "", "the webhook's body: json (default), ntfy, slack")
+	command := fs.Bool("command", false, "run the program after -- with the alert's JSON on stdin")
+	desktop := fs.Bool("desktop", false, "desktop notifications over D-Bus (Linux)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	switch {
+	case *webhook != "" && !*command && !*desktop:
+		s.Kind, s.URL, s.Preset = notify.KindWebhook, *webhook, *preset
+	case *command && *webhook == "" && !*desktop:
+		s.Kind, s.Argv = notify.KindCommand, fs.Args()
+	case *desktop && *webhook == "" && !*command:
+		s.Kind = notify.KindDesktop
+	default:
+		fmt.Fprintln(stderr, "mew notify add: give one of --webhook, --command or --desktop")
+		return 2
+	}
+	if s.Kind != notify.KindCommand && fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mew notify add: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	cfg, err := notify.LoadConfig(home)
+	if err == nil {
+		cfg, err = cfg.Add(s)
+	}
+	if err == nil {
+		err = notify.SaveConfig(home, cfg)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mew notify add: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "added %s: %s\n(a running Mew sends to it once restarted; `mew notify test %s` tries it now)\n", s.Name, s.Masked(), s.Name)
+	return 0
+}
+
+func notifyList(home string, stdout, stderr io.Writer) int {
+	cfg, err := notify.LoadConfig(home)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew notify list: %v\n", err)
+		return 1
+	}
+	if len(cfg.Sinks) == 0 {
+		fmt.Fprintln(stdout, "No sinks: alerts only ring here. `mew notify add` adds one.")
+		return 0
+	}
+	st, _ := notify.LoadStatus(home)
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tWHERE\tLAST")
+	for _, s := range cfg.Sinks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, s.Kind, s.Masked(), sinkHealth(st[s.Name]))
+	}
+	tw.Flush()
+	return 0
+}
+
+// sinkHealth is a sink's last outcome, in a few words.
+func sinkHealth(s notify.SinkStatus) string {
+	switch {
+	case s.LastError != "" && s.ErrorAt.After(s.LastOK):
+		return "failed " + s.ErrorAt.Local().Format("Jan 2 15:04") + ": " + s.LastError
+	case !s.LastOK.IsZero():
+		return "sent " + s.LastOK.Local().Format("Jan 2 15:04")
+	}
+	return "nothing sent yet"
+}
+
+func notifyTest(home string, args []string, stdout, stderr io.Writer) int {
+	cfg, err := notify.LoadConfig(home)
+	if err != nil {
+		fmt.Fprintf(stderr, "mew notify test: %v\n", err)
+		return 1
+	}
+	m := notify.Message{
+		Event: session.Waiting, Reason: session.ReasonInput, Test: true,
+		Title: "Mew test: a session is waiting for you", Body: "This is what an alert looks like.",
+		Session: session.Shown{ID: "mew-test", Agent: session.AgentClaude, State: session.Waiting, Since: time.Now()},
+	}
+	code, found := 0, false
+	for _, s := range cfg.Sinks {
+		if len(args) > 0 && s.Name != args[0] {
+			continue
+		}
+		found = true
+		if err := notify.SendOnce(context.Background(), s, m, notify.Options{Home: home}); err != nil {
+			fmt.Fprintf(stdout, "%s: failed: %v\n", s.Name, err)
+			code = 1
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: sent\n", s.Name)
+	}
+	if !found {
+		fmt.Fprintln(stderr, "mew notify test: no such sink")
+		return 1
+	}
+	return code
+}
