@@ -27,15 +27,16 @@ import (
 // (install.Timeout), so Mew always gives up first, with time to spare, and
 // the agent never waits on a hook error.
 const (
-	// LockTimeout: the hook gives up on a session lock that shows no
-	// progress for this long (a stuck holder). While other hooks keep
-	// writing the session, it waits its turn, up to the Deadline.
-	LockTimeout = 2 * time.Second
 	// Deadline: the hook exits this long after it started, whatever
-	// happens, logging the event it could not record. On a loaded machine
-	// a burst of hooks can take seconds to get their payloads and their
-	// turn at the lock (2000 at once: see TestConcurrentHooksLoseNothing).
+	// happens, logging the event it could not record (a payload that
+	// never arrives, a file system that hangs). On a loaded machine a
+	// burst of hooks can take seconds just to start and read their
+	// payloads (2000 at once: see TestConcurrentHooksLoseNothing).
 	Deadline = 7 * time.Second
+	// HelpFor: a hook that holds the lock folds the events other hooks
+	// spooled meanwhile for up to this long after it started; then it
+	// leaves the rest to the next writer (readers see them anyway).
+	HelpFor = 2 * time.Second
 )
 
 // RunEnv is the environment `mew install` sets in the hook's command line
@@ -50,16 +51,18 @@ const RunEnv = "GOMAXPROCS=1"
 
 // Options are the hook's inputs, injectable for tests.
 type Options struct {
-	Stdin       io.Reader
-	Getenv      func(string) string
-	Environ     func() []string
-	Now         time.Time // when the hook started: the event's time
-	Mono        int64     // the same on the monotonic clock (internal/clock), 0 if unknown
-	Pid         int       // the hook's own pid
-	Procs       proctree.Table
-	Tty         func(pid int) (string, error)
-	Store       store.Store
-	Log         *Log
+	Stdin   io.Reader
+	Getenv  func(string) string
+	Environ func() []string
+	Now     time.Time // when the hook started: the event's time
+	Mono    int64     // the same on the monotonic clock (internal/clock), 0 if unknown
+	Pid     int       // the hook's own pid
+	Procs   proctree.Table
+	Tty     func(pid int) (string, error)
+	Store   store.Store
+	Log     *Log
+	// LockTimeout is ignored: the hook never waits for a session's lock
+	// (when it is taken, the event is spooled: store.Append).
 	LockTimeout time.Duration
 	// Agent is the agent that ran the hook (session.Agent*), from the
 	// command line's --agent=NAME; Claude Code's command has none.
@@ -89,6 +92,9 @@ func Main() {
 	// the agent longer than Deadline. An event dropped here is logged.
 	o.flight = new(inFlight)
 	time.AfterFunc(Deadline, func() {
+		// Never exit between writing a record that holds spooled events
+		// and removing them from the spool: they would fold twice.
+		store.StopCommits(time.Second)
 		o.logDeadline()
 		os.Exit(0)
 	})
@@ -118,7 +124,7 @@ func processOptions(now time.Time) *Options {
 	o := &Options{
 		Stdin: os.Stdin, Getenv: os.Getenv, Environ: os.Environ, Now: now, Mono: clock.Mono(), Pid: os.Getpid(),
 		Procs: proctree.Lean{WithExe: true}, Tty: proctree.Tty, Store: st,
-		Log: &Log{Path: st.Home + "/mew-hook.log"}, LockTimeout: LockTimeout,
+		Log: &Log{Path: st.Home + "/mew-hook.log"},
 	}
 	o.Agent, o.BadArg = ParseArgs(os.Args[1:])
 	return o
@@ -157,46 +163,46 @@ func run(o *Options) {
 	if o.flight == nil {
 		o.flight = new(inFlight)
 	}
-	if ev := readEvent(o); ev != nil {
+	if ev, payload := readEvent(o); ev != nil {
 		if o.BadArg != "" {
 			o.Log.Printf(ev.SessionID, "unknown argument %q (this mew-hook knows %sNAME with NAME one of %s); %s ignored",
 				clipForLog(o.BadArg), AgentFlag, strings.Join(session.Agents, ", "), clipForLog(ev.Name))
 			return
 		}
 		o.flight.ev.Store(ev)
-		record(o, ev)
+		record(o, ev, payload)
 	}
 }
 
 // readEvent reads and parses the payload; nil means it was logged and
 // dropped.
-func readEvent(o *Options) *reducer.Event {
+func readEvent(o *Options) (*reducer.Event, []byte) {
 	payload, err := readPayload(o.Stdin)
 	if err != nil {
 		o.Log.Printf("-", "cannot read the payload: %v", err)
-		return nil
+		return nil, nil
 	}
 	if len(payload) > reducer.MaxPayload {
 		// Let the writer finish (the deadline bounds this) so it never sees
 		// a broken pipe, then drop the event.
 		n, _ := io.Copy(io.Discard, o.Stdin)
 		o.Log.Printf("-", "payload of %d bytes is over the %d byte limit; ignored", int64(len(payload))+n, reducer.MaxPayload)
-		return nil
+		return nil, nil
 	}
 	ev := new(reducer.Event)
 	odd, err := reducer.ParseFor(o.agent(), payload, ev)
 	if err != nil {
 		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
-		return nil
+		return nil, nil
 	}
 	if !session.ValidID(ev.SessionID) {
 		o.Log.Printf("-", "session id %q is not a plain safe name; ignored", clipForLog(ev.SessionID))
-		return nil
+		return nil, nil
 	}
 	if len(odd) > 0 {
 		o.Log.Printf(ev.SessionID, "%s: left out field(s) of an unexpected type: %s", clipForLog(ev.Name), clipForLog(strings.Join(odd, ", ")))
 	}
-	return ev
+	return ev, payload
 }
 
 // readPayload reads stdin up to one byte past the limit. Payloads are a few
@@ -209,8 +215,10 @@ func readPayload(r io.Reader) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// record folds ev into its session's file.
-func record(o *Options, ev *reducer.Event) {
+// record folds ev into its session's file, or, when another process holds
+// the session's lock, spools it for the holder to fold: the hook never
+// waits for the lock, so no burst of hooks can time out on it.
+func record(o *Options, ev *reducer.Event, payload []byte) {
 	var proc *session.Process
 	if reducer.StartsSession(ev.Name) {
 		// Only SessionStart pays for a process listing; every other event
@@ -225,12 +233,14 @@ func record(o *Options, ev *reducer.Event) {
 	}
 	now, mono := o.Now, o.Mono
 	agent := o.agent()
-	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
-		rec.Agent = agent
-		if rec.Hook == nil {
-			rec.Hook = new(session.HookState)
-		}
-		reducer.FoldMono(rec.Hook, ev, now, mono)
+	order := mono
+	if order <= 0 {
+		order = now.UnixNano()
+	}
+	// Folding what others spooled goes on until helpUntil, well before the
+	// deadline, so the hook never exits in the middle of it.
+	helpUntil := now.Add(HelpFor)
+	done, note, err := o.Store.TryUpdate(ev.SessionID, order, helpUntil, func(rec *session.Record, _ bool) bool {
 		if proc == nil && rec.Process == nil && reducer.FromPlugin(agent) {
 			// A plugin's first event of a session that began without
 			// one (OpenCode continuing a session sends no
@@ -238,11 +248,22 @@ func record(o *Options, ev *reducer.Event) {
 			// A few /proc or sysctl reads, under this session's lock.
 			proc = captureProcess(o)
 		}
-		if proc != nil {
-			rec.Process = proc
-		}
+		applyEvent(rec, agent, ev, now, mono, proc, false)
 		return true
 	})
+	if !done && err == nil {
+		// The lock is taken: spool the event.
+		ifMissing := false
+		if proc == nil && reducer.FromPlugin(agent) {
+			if rec, err := o.Store.Load(ev.SessionID); err != nil || rec.Process == nil {
+				proc, ifMissing = captureProcess(o), true
+			}
+		}
+		var entry []byte
+		if entry, err = encodeEntry(agent, now, mono, proc, ifMissing, payload); err == nil {
+			note, err = o.Store.Append(ev.SessionID, order, entry, helpUntil)
+		}
+	}
 	if err == nil {
 		o.flight.recorded.Store(true)
 	}
@@ -251,6 +272,21 @@ func record(o *Options, ev *reducer.Event) {
 	}
 	if err != nil {
 		o.Log.Printf(ev.SessionID, "dropped %s: %v", clipForLog(ev.Name), err)
+	}
+}
+
+// applyEvent is one hook event's change to its session's record, the same
+// whether the hook folds it itself or a later writer folds it from the
+// spool. proc, when set, is the agent process the hook captured; ifMissing
+// keeps an existing one.
+func applyEvent(rec *session.Record, agent string, ev *reducer.Event, now time.Time, mono int64, proc *session.Process, ifMissing bool) {
+	rec.Agent = agent
+	if rec.Hook == nil {
+		rec.Hook = new(session.HookState)
+	}
+	reducer.FoldMono(rec.Hook, ev, now, mono)
+	if proc != nil && (!ifMissing || rec.Process == nil) {
+		rec.Process = proc
 	}
 }
 
