@@ -562,21 +562,23 @@ func (r *Run) WaitReady(timeout time.Duration) error {
 // and its end, so a latency is known only within bounds: Hi is the end of
 // the first sample that showed the state (Mew was there by then), Lo the
 // start of the last sample before it that did not (Mew was not there
-// before that). OK is true when Mew was not provably late (Lo ≤ goal);
-// Certain when it was provably on time (Hi ≤ goal).
+// before that). OK is true when Mew was not provably past the ceiling
+// (Lo ≤ Ceiling(goal): a scenario fails only then, see judge.go); OnGoal
+// when it was not provably late (Lo ≤ goal); Certain when it was provably
+// on time (Hi ≤ goal).
 type MewResult struct {
-	OK, Certain bool
-	Seen        bool          // some sample showed the state before giving up
-	Sample      Sample        // the first sample that matched, or the last one looked at
-	Shown       session.Shown // Mew's view of the session in Sample
-	Lo, Hi      time.Duration // bounds of the latency after the reference time
+	OK, OnGoal, Certain bool
+	Seen                bool          // some sample showed the state before giving up
+	Sample              Sample        // the first sample that matched, or the last one looked at
+	Shown               session.Shown // Mew's view of the session in Sample
+	Lo, Hi              time.Duration // bounds of the latency after the reference time
 }
 
 // WaitMew waits until a `mew status` sample that ended at or after ref shows
 // the session in a state that satisfies want. It gives up at
-// ref+goal+grace, so a late change is still measured.
+// ref+Ceiling(goal)+grace, so a late change is still measured.
 func (r *Run) WaitMew(ref time.Time, goal, grace time.Duration, want func(session.Shown, bool) bool) MewResult {
-	deadline := ref.Add(goal + grace)
+	deadline := waitUntil(ref, goal, grace)
 	var res MewResult
 	r.waitFor(time.Until(deadline)+50*time.Millisecond, func() bool {
 		id := r.SessionID()
@@ -602,8 +604,7 @@ func (r *Run) WaitMew(ref time.Time, goal, grace time.Duration, want func(sessio
 		}
 		return false
 	})
-	res.OK = res.Seen && res.Lo <= goal
-	res.Certain = res.Seen && res.Hi <= goal
+	judge(&res, goal)
 	return res
 }
 
