@@ -147,7 +147,7 @@ func help(p, id string, until time.Time) (notes string) {
 		return ""
 	}
 	for {
-		if len(pendingEntries(spoolDir(p))) == 0 {
+		if len(pendingEntries(spoolDir(p), true)) == 0 {
 			return notes
 		}
 		if time.Now().After(until) {
@@ -192,9 +192,18 @@ func tryLock(record string) (unlock func(), ok bool, err error) {
 	}
 }
 
+// claimedPrefix marks an entry a writer is committing: renamed so before
+// the record that holds it replaces the old one, removed after. Readers
+// skip it (else, between the record's rename and the entry's removal, they
+// would fold it twice); a writer finding one left by a writer that died
+// mid-commit folds it again (most of a commit is writing the record, so the
+// record most likely does not hold it).
+const claimedPrefix = ".claimed-"
+
 // pendingEntries lists a spool's entries in fold order; none when there is
-// no spool (the usual case: one failed open).
-func pendingEntries(dir string) []string {
+// no spool (the usual case: one failed open). withClaimed adds what a
+// writer that died mid-commit left claimed (for writers, under the lock).
+func pendingEntries(dir string, withClaimed bool) []string {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil
@@ -203,13 +212,16 @@ func pendingEntries(dir string) []string {
 	names, _ := f.Readdirnames(-1)
 	kept := names[:0]
 	for _, n := range names {
-		if !strings.HasPrefix(n, ".") {
+		if !strings.HasPrefix(n, ".") || (withClaimed && strings.HasPrefix(n, claimedPrefix)) {
 			kept = append(kept, n)
 		}
 	}
-	sort.Strings(kept)
+	sort.Slice(kept, func(i, j int) bool { return entryKey(kept[i]) < entryKey(kept[j]) })
 	return kept
 }
+
+// entryKey is the name an entry was spooled under, claimed or not.
+func entryKey(name string) string { return strings.TrimPrefix(name, claimedPrefix) }
 
 // spool is one listing of a session's spool, as folded into one record.
 type spool struct {
@@ -223,7 +235,7 @@ type spool struct {
 func openSpool(record string) *spool {
 	sp := &spool{dir: spoolDir(record)}
 	if foldEntry != nil {
-		sp.names = pendingEntries(sp.dir)
+		sp.names = pendingEntries(sp.dir, true)
 	}
 	return sp
 }
@@ -236,7 +248,7 @@ func (sp *spool) split(order int64) (before, after []string) {
 	}
 	key := fmt.Sprintf("%0*d", orderDigits, order)
 	i := sort.Search(len(sp.names), func(i int) bool {
-		n := sp.names[i]
+		n := entryKey(sp.names[i])
 		return len(n) >= orderDigits && n[:orderDigits] > key
 	})
 	return sp.names[:i], sp.names[i:]
@@ -258,8 +270,9 @@ func (sp *spool) fold(rec *session.Record, names []string) bool {
 		}
 		if err != nil {
 			if !sp.readOnly {
-				_ = os.Rename(path, filepath.Join(sp.dir, ".bad-"+name))
-				sp.notes = append(sp.notes, fmt.Sprintf("spooled entry %s set aside as .bad-%s: %v", name, name, err))
+				bad := ".bad-" + entryKey(name)
+				_ = os.Rename(path, filepath.Join(sp.dir, bad))
+				sp.notes = append(sp.notes, fmt.Sprintf("spooled entry %s set aside as %s: %v", entryKey(name), bad, err))
 			}
 			continue
 		}
@@ -285,17 +298,29 @@ func readEntry(path string) ([]byte, error) {
 func (sp *spool) note() string { return strings.Join(sp.notes, "; ") }
 
 // commit writes the record (write) and then removes the entries it holds.
+// They are claimed first (see claimedPrefix), so no reader sees an entry
+// and the record holding it at once.
 func (sp *spool) commit(write func() error) error {
 	if len(sp.folded) == 0 {
 		return write()
 	}
 	commitSem <- struct{}{}
 	defer func() { <-commitSem }()
-	if err := write(); err != nil {
-		return err // the entries stay spooled for the next writer
-	}
+	claimed := make([]string, 0, len(sp.folded))
 	for _, name := range sp.folded {
-		_ = unix.Unlink(filepath.Join(sp.dir, name))
+		c := claimedPrefix + entryKey(name)
+		if name == c || os.Rename(filepath.Join(sp.dir, name), filepath.Join(sp.dir, c)) == nil {
+			claimed = append(claimed, c)
+		}
+	}
+	if err := write(); err != nil {
+		for _, c := range claimed { // back to the spool for the next writer
+			_ = os.Rename(filepath.Join(sp.dir, c), filepath.Join(sp.dir, entryKey(c)))
+		}
+		return err
+	}
+	for _, c := range claimed {
+		_ = unix.Unlink(filepath.Join(sp.dir, c))
 	}
 	if len(sp.folded) == len(sp.names) {
 		// Empty now (unless a writer is spooling: then it stays): the next
@@ -311,7 +336,7 @@ func withPending(p, id string, rec session.Record, err error) (session.Record, e
 	if foldEntry == nil || (err != nil && !errors.Is(err, fs.ErrNotExist)) {
 		return rec, err
 	}
-	names := pendingEntries(spoolDir(p))
+	names := pendingEntries(spoolDir(p), false)
 	if len(names) == 0 {
 		return rec, err
 	}

@@ -51,7 +51,7 @@ func onDisk(t *testing.T, s Store, id string) session.Record {
 
 func spoolLeft(t *testing.T, s Store, id string) []string {
 	p, _ := s.Path(id)
-	return pendingEntries(spoolDir(p))
+	return pendingEntries(spoolDir(p), true)
 }
 
 func holdLock(t *testing.T, s Store, id string) *flock.Flock {
@@ -248,5 +248,39 @@ func TestNoWaitWritersLoseNothing(t *testing.T) {
 	}
 	if rec := onDisk(t, s, "many"); rec.Hook == nil || rec.Hook.EventCount != n {
 		t.Fatalf("on disk %+v; want %d", rec.Hook, n)
+	}
+}
+
+// An entry being committed (claimed) is not pending for readers: they
+// would fold it twice once the record holding it is in place. One a
+// writer left claimed when it died is folded by the next writer.
+func TestClaimedEntries(t *testing.T) {
+	s := Store{Home: t.TempDir()}
+	held := holdLock(t, s, "c")
+	for i, e := range []string{"a", "b"} {
+		if _, err := s.Append("c", int64(i), []byte(e), time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(s.Dir(), "c.json.spool")
+	left := spoolLeft(t, s, "c")
+	if len(left) != 2 {
+		t.Fatalf("spooled: %v", left)
+	}
+	if err := os.Rename(filepath.Join(dir, left[0]), filepath.Join(dir, claimedPrefix+left[0])); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ := s.Load("c"); folded(rec) != "b" {
+		t.Fatalf("a reader folded %q; want only the unclaimed b", folded(rec))
+	}
+	held.Unlock()
+	if _, err := s.Update("c", time.Second, func(*session.Record, bool) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	if got := folded(onDisk(t, s, "c")); got != "a,b" {
+		t.Fatalf("on disk %q; want a,b in order", got)
+	}
+	if left := spoolLeft(t, s, "c"); len(left) > 0 {
+		t.Fatalf("still spooled: %v", left)
 	}
 }
