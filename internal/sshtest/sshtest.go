@@ -6,10 +6,10 @@
 package sshtest
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -229,9 +229,11 @@ func (s *Server) greets() bool {
 	}
 	defer c.Close()
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	buf := make([]byte, 4)
-	n, _ := io.ReadFull(c, buf)
-	return n == 4 && string(buf) == "SSH-"
+	// The whole line: closing with some of it unread would reset the
+	// connection, and sshd would log a kex_exchange_identification error
+	// that reads like a real client's.
+	line, err := bufio.NewReader(c).ReadString('\n')
+	return err == nil && strings.HasPrefix(line, "SSH-")
 }
 
 // SSHOptions are the `mew remote add` options (and ssh -o options) that
