@@ -182,7 +182,7 @@ func (s *scen) cliChange(since time.Time, screen *regexp.Regexp, status string) 
 	}
 	c := change{ref: snap.At, screen: snap.At}
 	if status != "" {
-		reg, err := s.r.WaitRegistry(since, driver.Status(status), 5*time.Second)
+		reg, err := s.r.WaitRegistry(since, driver.Status(status), turn)
 		if err != nil {
 			s.t.Fatalf("screen shows %q but %v", screen, err)
 		}
@@ -260,9 +260,9 @@ func (s *scen) holdsThroughNotification(shown change, reason session.Reason) {
 	s.t.Helper()
 	n, err := s.r.WaitHook(shown.screen, func(h driver.HookSeen) bool {
 		return h.Event == "Notification" && h.Kind == "permission_prompt"
-	}, 15*time.Second)
+	}, turn)
 	if err != nil {
-		s.t.Errorf("the CLI sent no permission_prompt notification within 15 s of the dialog (2.1.328 does after ~6 s): %v", err)
+		s.t.Errorf("the CLI sent no permission_prompt notification within %v of the dialog (2.1.328 does after ~6 s): %v", turn, err)
 		return
 	}
 	s.t.Logf("permission_prompt notification %v after the dialog appeared", n.At.Sub(shown.screen).Round(time.Millisecond))
