@@ -1,8 +1,10 @@
 // Package hookbin is the mew-hook program: every agent Mew installs hooks
 // into (Claude Code, and the others with --agent=NAME) runs it for each
-// hook event with the payload on stdin. It folds the event into the session's file
-// and must never interfere with the agent: nothing on stdout, exit 0 on every
-// input, and bounded time even when the state directory is locked forever.
+// hook event with the payload on stdin. It folds the event into the session's file,
+// or, when another process holds that file's lock, spools it for the holder to
+// fold (spool.go): it never waits for a lock. It must never interfere with the
+// agent: nothing on stdout, exit 0 on every input, and bounded time even when
+// the state directory is locked forever.
 // Anything worth saying goes to a size-capped $MEW_HOME/mew-hook.log.
 package hookbin
 
