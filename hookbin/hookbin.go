@@ -38,7 +38,7 @@ const (
 	// HelpFor: a hook that holds the lock folds the events other hooks
 	// spooled meanwhile for up to this long after it started; then it
 	// leaves the rest to the next writer (readers see them anyway).
-	HelpFor = 2 * time.Second
+	HelpFor = 4 * time.Second
 )
 
 // RunEnv is the environment `mew install` sets in the hook's command line
