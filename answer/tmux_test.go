@@ -24,7 +24,7 @@ import (
 // person makes on it for choice n (as the tracker reads it).
 func waitPrompt(t testing.TB, term Terminal, n int) Want {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		f, err := term.Read(context.Background())
 		if err == nil {

@@ -206,14 +206,34 @@ func agentTurnsAndExit(t *testing.T, c agentCLI) {
 	}
 	recordWindow(t.Name(), "allowed → working until the turn ends", len(bad) == 0, s.r.SamplesIn(a.Gone.Add(fast), end.Add(-fast)))
 
-	for _, k := range c.quit {
-		s.press(k)
-		time.Sleep(400 * time.Millisecond)
-		if st, err := s.r.Tmux.Pane(); err == nil && st.Dead {
-			break
+	s.expect("quit → exited", s.quit(c.quit), exit, stateIs(session.Exited))
+}
+
+// pressAgain is a CLI asking for its quit key once more (Gemini CLI:
+// "Press Ctrl+C again to exit.", for a second or so).
+var pressAgain = regexp.MustCompile(`again to (exit|quit)`)
+
+// quit presses keys to make the CLI exit and returns when its pane was seen
+// dead. Each key but the last waits until the CLI asks for the next, and a
+// sequence that ended without an exit (on a loaded machine the CLI's
+// window for the second key can pass before it draws the first) starts
+// over, until gone passes.
+func (s *scen) quit(keys []string) time.Time {
+	s.t.Helper()
+	deadline := time.Now().Add(gone)
+	for time.Now().Before(deadline) {
+		for i, k := range keys {
+			at := s.press(k)
+			if i < len(keys)-1 {
+				s.r.WaitScreen(at, pressAgain, time.Until(deadline)) // missed: press anyway
+			}
+		}
+		if at, ok := s.paneDeadBy(time.Now().Add(min(turn/3, time.Until(deadline)))); ok {
+			return at
 		}
 	}
-	s.expect("quit → exited", s.paneDead(10*time.Second), exit, stateIs(session.Exited))
+	s.t.Fatalf("the TUI did not exit within %v of its quit keys %q", gone, keys)
+	return time.Time{}
 }
 
 // A permission dialog denied with Esc → not waiting (Gemini CLI fires no

@@ -77,7 +77,7 @@ func (s *scen) mewAnswer(dialog *regexp.Regexp, args ...string) answerRun {
 	s.r.TL.Addf(a.started, "key", "mew answer %s", strings.Join(args, " "))
 	if dialog != nil {
 		// The driver's own control client, read every 10 ms.
-		for deadline := a.started.Add(8 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for deadline := a.started.Add(turn); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 			if screen, err := s.r.Tmux.Capture(); err == nil && !dialog.MatchString(screen) {
 				a.goneAt = time.Now()
 				s.r.TL.Addf(a.goneAt, "screen", "the dialog is gone, %v after mew answer started", a.took().Round(time.Millisecond))

@@ -119,15 +119,23 @@ func (s *scen) turnOver(since time.Time, event string, screen *regexp.Regexp) ti
 // paneDead waits for the TUI to exit and returns when it was seen gone.
 func (s *scen) paneDead(timeout time.Duration) time.Time {
 	s.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		if st, err := s.r.Tmux.Pane(); err == nil && st.Dead {
-			return time.Now()
-		}
-		time.Sleep(20 * time.Millisecond)
+	if at, ok := s.paneDeadBy(time.Now().Add(timeout)); ok {
+		return at
 	}
 	s.t.Fatalf("the TUI did not exit within %v", timeout)
 	return time.Time{}
+}
+
+// paneDeadBy polls the pane (tmux has no event for it) until it is dead or
+// deadline passes.
+func (s *scen) paneDeadBy(deadline time.Time) (time.Time, bool) {
+	for time.Now().Before(deadline) {
+		if st, err := s.r.Tmux.Pane(); err == nil && st.Dead {
+			return time.Now(), true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return time.Time{}, false
 }
 
 func TestCodexPlainTurn(t *testing.T) {
@@ -204,7 +212,7 @@ func TestCodexQuitWhileIdle(t *testing.T) {
 	sent := s.submit(fakeresponses.Prompt(fakeresponses.Text))
 	s.expect("turn ended → done", s.turnOver(sent, "task_complete", codexTurnEnd), fast, stateIs(session.Done))
 	s.submit("/quit")
-	s.expect("/quit → exited", s.paneDead(5*time.Second), exit, exitedOrGone)
+	s.expect("/quit → exited", s.paneDead(gone), exit, exitedOrGone)
 }
 
 // The TUI killed mid-turn: Codex's daemon runs the turn on; the session is
@@ -260,7 +268,7 @@ func TestCodexUntrusted(t *testing.T) {
 	sent = s.submit(fakeresponses.Prompt(fakeresponses.Error))
 	s.expect("HTTP 500 → failed, rollout only", s.rolloutAfter(sent, "task_complete").At, fast, stateIs(session.Failed))
 	s.submit("/quit")
-	s.expect("/quit → exited, process only", s.paneDead(5*time.Second), exit, exitedOrGone)
+	s.expect("/quit → exited, process only", s.paneDead(gone), exit, exitedOrGone)
 }
 
 // Without the hooks trusted, only the screen sees Codex's approval dialog.

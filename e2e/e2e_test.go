@@ -33,6 +33,9 @@ const (
 	ready = 45 * time.Second
 	// turn: a scripted turn takes well under this.
 	turn = 30 * time.Second
+	// gone: a CLI told to quit is gone well within this, even on a loaded
+	// machine (a bound, not a goal: the exit's latency is judged on Mew).
+	gone = 60 * time.Second
 )
 
 var (
@@ -150,9 +153,12 @@ func (s *scen) expect(check string, ref time.Time, goal time.Duration, want func
 	lat := fmt.Sprintf("%v–%v", res.Lo.Round(time.Millisecond), res.Hi.Round(time.Millisecond))
 	switch {
 	case !res.Seen:
-		s.t.Errorf("%s: Mew never got there (goal %v after %s, waited %v more); last seen: %s", check, goal, s.r.TL.Rel(ref), grace, got)
+		s.t.Errorf("%s: Mew never got there (goal %v, ceiling %v after %s, waited %v more); last seen: %s", check, goal, driver.Ceiling(goal), s.r.TL.Rel(ref), grace, got)
 	case !res.OK:
-		s.t.Errorf("%s: Mew was late: %s after the CLI's change at %s (goal %v); then: %s", check, lat, s.r.TL.Rel(ref), goal, got)
+		s.t.Errorf("%s: Mew was past the ceiling: %s after the CLI's change at %s (goal %v, ceiling %v); then: %s", check, lat, s.r.TL.Rel(ref), goal, driver.Ceiling(goal), got)
+	case !res.OnGoal:
+		// A latency goal is judged over runs, in the summary.
+		s.t.Logf("%s: late: %s after the CLI (goal %v, within the ceiling %v): %s", check, lat, goal, driver.Ceiling(goal), got)
 	case !res.Certain:
 		s.t.Logf("%s: %s after the CLI (goal %v: within it only if Mew changed early in a slow sample): %s", check, lat, goal, got)
 	default:
@@ -180,7 +186,7 @@ func (s *scen) cliChange(since time.Time, screen *regexp.Regexp, status string) 
 	}
 	c := change{ref: snap.At, screen: snap.At}
 	if status != "" {
-		reg, err := s.r.WaitRegistry(since, driver.Status(status), 5*time.Second)
+		reg, err := s.r.WaitRegistry(since, driver.Status(status), turn)
 		if err != nil {
 			s.t.Fatalf("screen shows %q but %v", screen, err)
 		}
@@ -258,9 +264,9 @@ func (s *scen) holdsThroughNotification(shown change, reason session.Reason) {
 	s.t.Helper()
 	n, err := s.r.WaitHook(shown.screen, func(h driver.HookSeen) bool {
 		return h.Event == "Notification" && h.Kind == "permission_prompt"
-	}, 15*time.Second)
+	}, turn)
 	if err != nil {
-		s.t.Errorf("the CLI sent no permission_prompt notification within 15 s of the dialog (2.1.328 does after ~6 s): %v", err)
+		s.t.Errorf("the CLI sent no permission_prompt notification within %v of the dialog (2.1.328 does after ~6 s): %v", turn, err)
 		return
 	}
 	s.t.Logf("permission_prompt notification %v after the dialog appeared", n.At.Sub(shown.screen).Round(time.Millisecond))
@@ -429,14 +435,9 @@ func TestQuestionThenExit(t *testing.T) {
 		t.Logf("the CLI removed its registry file %v after /exit", c.At.Sub(exitAt).Round(time.Millisecond))
 	}
 	s.expect("/exit → exited or gone", ref, exit, exitedOrGone)
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if st, err := s.r.Tmux.Pane(); err == nil && st.Dead {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	if _, ok := s.paneDeadBy(time.Now().Add(gone)); !ok {
+		t.Errorf("the CLI itself did not exit within %v of /exit", gone)
 	}
-	t.Errorf("the CLI itself did not exit within 5 s of /exit")
 }
 
 // Without `mew install` the session is still listed from the registry and
@@ -458,25 +459,31 @@ func TestNoInstallRegistryOnly(t *testing.T) {
 
 type result struct {
 	test, check string
-	verdict     string // "ok", "ok~" (on time only if Mew changed early in a slow sample), "FAIL"
-	lo, hi      time.Duration
-	note        string
+	// "ok", "ok~" (on time only if Mew changed early in a slow sample),
+	// "late" (past the goal, within the ceiling), "FAIL"
+	verdict string
+	lo, hi  time.Duration
+	note    string
 }
 
 var (
 	resultsMu sync.Mutex
 	results   []result
+	latencies []driver.Latency // every expect, for the goals over runs
 )
 
 func record(test, check string, res driver.MewResult, goal time.Duration) {
 	resultsMu.Lock()
 	defer resultsMu.Unlock()
+	latencies = append(latencies, driver.Latency{Test: test, Check: check, Goal: goal, Res: res})
 	r := result{test: test, check: check, lo: res.Lo, hi: res.Hi, verdict: "ok"}
 	switch {
 	case !res.Seen:
-		r.verdict, r.note = "FAIL", fmt.Sprintf("not within %v", goal+grace)
+		r.verdict, r.note = "FAIL", fmt.Sprintf("not within %v", driver.Ceiling(goal)+grace)
 	case !res.OK:
-		r.verdict = "FAIL"
+		r.verdict, r.note = "FAIL", fmt.Sprintf("past the ceiling %v", driver.Ceiling(goal))
+	case !res.OnGoal:
+		r.verdict, r.note = "late", fmt.Sprintf("goal %v", goal)
 	case !res.Certain:
 		r.verdict = "ok~"
 	}
@@ -512,6 +519,14 @@ func TestMain(m *testing.M) {
 				lat = fmt.Sprintf("%d–%d ms", r.lo.Milliseconds(), r.hi.Milliseconds())
 			}
 			fmt.Printf("  %-4s %-22s %-66s %12s %s\n", r.verdict, strings.TrimPrefix(r.test, "Test"), r.check, lat, r.note)
+		}
+		// The goals, judged over the runs (-count=N): a run fails only past
+		// the ceiling, a goal is met or missed here.
+		fmt.Printf("e2e goals over runs: median and p95 of the latency's bounds (lo–hi), runs provably within the goal; met = p95 of hi within it, met~ = p95 of lo; a run fails only past %d× the goal\n", driver.CeilingFactor)
+		for _, g := range driver.Summarize(latencies) {
+			fmt.Printf("  %-6s %-22s %-66s goal %5d ms  median %d–%d ms  p95 %d–%d ms  %d/%d runs within\n",
+				g.Met(), strings.TrimPrefix(g.Test, "Test"), g.Check, g.Goal.Milliseconds(),
+				g.LoMedian.Milliseconds(), g.HiMedian.Milliseconds(), g.LoP95.Milliseconds(), g.HiP95.Milliseconds(), g.Certain, g.Runs)
 		}
 	}
 	resultsMu.Unlock()

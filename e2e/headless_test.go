@@ -70,7 +70,7 @@ func TestHeadlessRunsNeverNeedYou(t *testing.T) {
 	}
 	// The turn ended: the session is done, and headless.
 	var got session.Shown
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(turn) // a bound for a loaded machine; the goal is judged elsewhere
 	for {
 		if shown, err := r.MewStatus(); err == nil {
 			for _, x := range shown {
@@ -99,7 +99,7 @@ func TestHeadlessRunsNeverNeedYou(t *testing.T) {
 		t.Fatalf("the board counts the headless session as needing you, or does not say it is headless:\n%s", board)
 	}
 	stdin.Close()
-	if err := waitExit(cmd, 10*time.Second); err != nil {
+	if err := waitExit(cmd, gone); err != nil {
 		t.Fatal(err)
 	}
 

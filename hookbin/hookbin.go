@@ -1,8 +1,10 @@
 // Package hookbin is the mew-hook program: every agent Mew installs hooks
 // into (Claude Code, and the others with --agent=NAME) runs it for each
-// hook event with the payload on stdin. It folds the event into the session's file
-// and must never interfere with the agent: nothing on stdout, exit 0 on every
-// input, and bounded time even when the state directory is locked forever.
+// hook event with the payload on stdin. It folds the event into the session's file,
+// or, when another process holds that file's lock, spools it for the holder to
+// fold (spool.go): it never waits for a lock. It must never interfere with the
+// agent: nothing on stdout, exit 0 on every input, and bounded time even when
+// the state directory is locked forever.
 // Anything worth saying goes to a size-capped $MEW_HOME/mew-hook.log.
 package hookbin
 
@@ -29,15 +31,16 @@ import (
 // (install.Timeout), so Mew always gives up first, with time to spare, and
 // the agent never waits on a hook error.
 const (
-	// LockTimeout: the hook gives up on a session lock that shows no
-	// progress for this long (a stuck holder). While other hooks keep
-	// writing the session, it waits its turn, up to the Deadline.
-	LockTimeout = 2 * time.Second
 	// Deadline: the hook exits this long after it started, whatever
-	// happens, logging the event it could not record. On a loaded machine
-	// a burst of hooks can take seconds to get their payloads and their
-	// turn at the lock (2000 at once: see TestConcurrentHooksLoseNothing).
+	// happens, logging the event it could not record (a payload that
+	// never arrives, a file system that hangs). On a loaded machine a
+	// burst of hooks can take seconds just to start and read their
+	// payloads (2000 at once: see TestConcurrentHooksLoseNothing).
 	Deadline = 7 * time.Second
+	// HelpFor: a hook that holds the lock folds the events other hooks
+	// spooled meanwhile for up to this long after it started; then it
+	// leaves the rest to the next writer (readers see them anyway).
+	HelpFor = 4 * time.Second
 )
 
 // RunEnv is the environment `mew install` sets in the hook's command line
@@ -52,16 +55,18 @@ const RunEnv = "GOMAXPROCS=1"
 
 // Options are the hook's inputs, injectable for tests.
 type Options struct {
-	Stdin       io.Reader
-	Getenv      func(string) string
-	Environ     func() []string
-	Now         time.Time // when the hook started: the event's time
-	Mono        int64     // the same on the monotonic clock (internal/clock), 0 if unknown
-	Pid         int       // the hook's own pid
-	Procs       proctree.Table
-	Tty         func(pid int) (string, error)
-	Store       store.Store
-	Log         *Log
+	Stdin   io.Reader
+	Getenv  func(string) string
+	Environ func() []string
+	Now     time.Time // when the hook started: the event's time
+	Mono    int64     // the same on the monotonic clock (internal/clock), 0 if unknown
+	Pid     int       // the hook's own pid
+	Procs   proctree.Table
+	Tty     func(pid int) (string, error)
+	Store   store.Store
+	Log     *Log
+	// LockTimeout is ignored: the hook never waits for a session's lock
+	// (when it is taken, the event is spooled: store.Append).
 	LockTimeout time.Duration
 	// Agent is the agent that ran the hook (session.Agent*), from the
 	// command line's --agent=NAME; Claude Code's command has none.
@@ -111,6 +116,9 @@ func Main() {
 	// the agent longer than Deadline. An event dropped here is logged.
 	o.flight = new(inFlight)
 	time.AfterFunc(Deadline, func() {
+		// Never exit between writing a record that holds spooled events
+		// and removing them from the spool: they would fold twice.
+		store.StopCommits(time.Second)
 		o.logDeadline()
 		os.Exit(0)
 	})
@@ -140,7 +148,7 @@ func processOptions(now time.Time) *Options {
 	o := &Options{
 		Stdin: os.Stdin, Getenv: os.Getenv, Environ: os.Environ, Now: now, Mono: clock.Mono(), Pid: os.Getpid(),
 		Procs: proctree.Lean{WithExe: true}, Tty: proctree.Tty, Store: st,
-		Log: &Log{Path: st.Home + "/mew-hook.log"}, LockTimeout: LockTimeout,
+		Log: &Log{Path: st.Home + "/mew-hook.log"},
 	}
 	o.Agent, o.BadArg = ParseArgs(os.Args[1:])
 	return o
@@ -179,31 +187,31 @@ func run(o *Options) {
 	if o.flight == nil {
 		o.flight = new(inFlight)
 	}
-	if ev := readEvent(o); ev != nil {
+	if ev, payload := readEvent(o); ev != nil {
 		if o.BadArg != "" {
 			o.Log.Printf(ev.SessionID, "unknown argument %q (this mew-hook knows %sNAME with NAME one of %s); %s ignored",
 				clipForLog(o.BadArg), AgentFlag, strings.Join(session.Agents, ", "), clipForLog(ev.Name))
 			return
 		}
 		o.flight.ev.Store(ev)
-		record(o, ev)
+		record(o, ev, payload)
 	}
 }
 
 // readEvent reads and parses the payload; nil means it was logged and
 // dropped.
-func readEvent(o *Options) *reducer.Event {
+func readEvent(o *Options) (*reducer.Event, []byte) {
 	payload, err := readPayload(o.Stdin)
 	if err != nil {
 		o.Log.Printf("-", "cannot read the payload: %v", err)
-		return nil
+		return nil, nil
 	}
 	if len(payload) > reducer.MaxPayload {
 		// Let the writer finish (the deadline bounds this) so it never sees
 		// a broken pipe, then drop the event.
 		n, _ := io.Copy(io.Discard, o.Stdin)
 		o.Log.Printf("-", "payload of %d bytes is over the %d byte limit; ignored", int64(len(payload))+n, reducer.MaxPayload)
-		return nil
+		return nil, nil
 	}
 	sum := sha256.Sum256(payload)
 	o.sum = hex.EncodeToString(sum[:12])
@@ -211,11 +219,11 @@ func readEvent(o *Options) *reducer.Event {
 	odd, err := reducer.ParseFor(o.agent(), payload, ev)
 	if err != nil {
 		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
-		return nil
+		return nil, nil
 	}
 	if !session.ValidID(ev.SessionID) {
 		o.Log.Printf("-", "session id %q is not a plain safe name; ignored", clipForLog(ev.SessionID))
-		return nil
+		return nil, nil
 	}
 	if len(odd) > 0 {
 		o.Log.Printf(ev.SessionID, "%s: left out field(s) of an unexpected type: %s", clipForLog(ev.Name), clipForLog(strings.Join(odd, ", ")))
@@ -223,7 +231,7 @@ func readEvent(o *Options) *reducer.Event {
 	if ev.Name == reducer.PermissionRequest && o.agent() == session.AgentCodex && o.Getenv != nil {
 		ev.AutoReviewed = codexAutoReview(codexHome(o.Getenv))
 	}
-	return ev
+	return ev, payload
 }
 
 // readPayload reads stdin up to one byte past the limit. Payloads are a few
@@ -236,8 +244,10 @@ func readPayload(r io.Reader) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// record folds ev into its session's file.
-func record(o *Options, ev *reducer.Event) {
+// record folds ev into its session's file, or, when another process holds
+// the session's lock, spools it for the holder to fold: the hook never
+// waits for the lock, so no burst of hooks can time out on it.
+func record(o *Options, ev *reducer.Event, payload []byte) {
 	var proc *session.Process
 	if reducer.StartsSession(ev.Name) {
 		// Only SessionStart pays for a process listing; every other event
@@ -252,27 +262,20 @@ func record(o *Options, ev *reducer.Event) {
 	}
 	now, mono := o.Now, o.Mono
 	agent := o.agent()
+	order := mono
+	if order <= 0 {
+		order = now.UnixNano()
+	}
+	via := ""
+	if o.Getenv != nil {
+		via = o.Getenv(ViaEnv)
+	}
+	d := delivery{sum: o.sum, via: via}
 	duplicate := false
-	via := o.Getenv(ViaEnv)
-	note, err := o.Store.Update(ev.SessionID, o.LockTimeout, func(rec *session.Record, _ bool) bool {
-		if rec.Hook != nil && o.sum != "" {
-			for i, d := range rec.Hook.Recent {
-				if d.Sum == o.sum && d.Via != via && !d.Paired && now.Sub(d.At).Abs() < DuplicateWindow {
-					duplicate = true
-					rec.Hook.Recent[i].Paired = true // a third delivery is an event again
-					return true
-				}
-			}
-		}
-		rec.Agent = agent
-		if rec.Hook == nil {
-			rec.Hook = new(session.HookState)
-		}
-		reducer.FoldMono(rec.Hook, ev, now, mono)
-		rec.Hook.Recent = append(rec.Hook.Recent, session.Delivery{Sum: o.sum, At: now, Via: via})
-		if n := len(rec.Hook.Recent); n > recentDeliveries {
-			rec.Hook.Recent = append(rec.Hook.Recent[:0], rec.Hook.Recent[n-recentDeliveries:]...)
-		}
+	// Folding what others spooled goes on until helpUntil, well before the
+	// deadline, so the hook never exits in the middle of it.
+	helpUntil := now.Add(HelpFor)
+	done, note, err := o.Store.TryUpdate(ev.SessionID, order, helpUntil, func(rec *session.Record, _ bool) bool {
 		if proc == nil && rec.Process == nil && reducer.RecordsProcessLate(agent) {
 			// A plugin's first event of a session that began without
 			// one (OpenCode continuing a session sends no
@@ -280,11 +283,22 @@ func record(o *Options, ev *reducer.Event) {
 			// A few /proc or sysctl reads, under this session's lock.
 			proc = captureProcess(o)
 		}
-		if proc != nil {
-			rec.Process = proc
-		}
+		duplicate = !applyEvent(rec, agent, ev, now, mono, proc, false, d)
 		return true
 	})
+	if !done && err == nil {
+		// The lock is taken: spool the event.
+		ifMissing := false
+		if proc == nil && reducer.RecordsProcessLate(agent) {
+			if rec, err := o.Store.Load(ev.SessionID); err != nil || rec.Process == nil {
+				proc, ifMissing = captureProcess(o), true
+			}
+		}
+		var entry []byte
+		if entry, err = encodeEntry(agent, now, mono, proc, ifMissing, d, ev.AutoReviewed, payload); err == nil {
+			note, err = o.Store.Append(ev.SessionID, order, entry, helpUntil)
+		}
+	}
 	if err == nil {
 		o.flight.recorded.Store(true)
 	}
@@ -297,6 +311,41 @@ func record(o *Options, ev *reducer.Event) {
 	if err != nil {
 		o.Log.Printf(ev.SessionID, "dropped %s: %v", clipForLog(ev.Name), err)
 	}
+}
+
+// delivery is how one hook process got its event: the payload's digest
+// and who ran the hook (ViaEnv), for telling one event delivered both
+// ways (plugin and settings entry) from an event repeated.
+type delivery struct{ sum, via string }
+
+// applyEvent is one hook event's change to its session's record, the same
+// whether the hook folds it itself or a later writer folds it from the
+// spool. proc, when set, is the agent process the hook captured; ifMissing
+// keeps an existing one.
+func applyEvent(rec *session.Record, agent string, ev *reducer.Event, now time.Time, mono int64, proc *session.Process, ifMissing bool, d delivery) (folded bool) {
+	if rec.Hook != nil && d.sum != "" {
+		for i, r := range rec.Hook.Recent {
+			if r.Sum == d.sum && r.Via != d.via && !r.Paired && now.Sub(r.At).Abs() < DuplicateWindow {
+				rec.Hook.Recent[i].Paired = true // a third delivery is an event again
+				return false
+			}
+		}
+	}
+	rec.Agent = agent
+	if rec.Hook == nil {
+		rec.Hook = new(session.HookState)
+	}
+	reducer.FoldMono(rec.Hook, ev, now, mono)
+	if d.sum != "" {
+		rec.Hook.Recent = append(rec.Hook.Recent, session.Delivery{Sum: d.sum, At: now, Via: d.via})
+		if n := len(rec.Hook.Recent); n > recentDeliveries {
+			rec.Hook.Recent = append(rec.Hook.Recent[:0], rec.Hook.Recent[n-recentDeliveries:]...)
+		}
+	}
+	if proc != nil && (!ifMissing || rec.Process == nil) {
+		rec.Process = proc
+	}
+	return true
 }
 
 func (o *Options) agent() string {

@@ -13,17 +13,18 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// An agent that exits is noticed by its exit event, not by the next
-// re-check (30 s away once exits come by event; 1 s before): four agents
-// killed one after another are each seen gone within 300 ms, which a
-// one-second re-check would manage for all four about once in a hundred
-// runs.
+// An agent that exits is noticed by its exit event, not by a re-check:
+// where exits come by event the first re-check is SlowTick (a minute) after
+// Watch starts, so four agents killed one after another and each seen gone
+// before then were seen by their events. (Where a pid cannot be watched,
+// Watch re-checks every second instead: the test makes sure it can.) How
+// long each took is reported, not judged: it must hold on a loaded machine.
 func TestWatchNoticesAnExitByEvent(t *testing.T) {
-	if w, err := exitwatch.New(); err != nil {
+	probe, err := exitwatch.New()
+	if err != nil {
 		t.Skip("no exit events here: Watch re-checks every second")
-	} else {
-		w.Close()
 	}
+	defer probe.Close()
 	e := newEnv(t)
 	const n = 4
 	var agents []*exec.Cmd
@@ -34,6 +35,9 @@ func TestWatchNoticesAnExitByEvent(t *testing.T) {
 		}
 		t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
 		agents = append(agents, agent)
+		if err := probe.Add(agent.Process.Pid); err != nil {
+			t.Skipf("the exit of pid %d cannot come by event (%v): Watch re-checks every second", agent.Process.Pid, err)
+		}
 		p, err := proctree.Lean{}.Get(agent.Process.Pid)
 		if err != nil {
 			t.Fatal(err)
@@ -49,6 +53,7 @@ func TestWatchNoticesAnExitByEvent(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	started := time.Now()
 	updates, err := monitor.Watch(ctx, e.opts)
 	if err != nil {
 		t.Fatal(err)
@@ -63,14 +68,16 @@ func TestWatchNoticesAnExitByEvent(t *testing.T) {
 		return c
 	}
 	waitFor(t, updates, func(u monitor.Update) bool { return working(u) == n })
+	var took []time.Duration
 	for i, agent := range agents {
-		time.Sleep(time.Duration(100+i*170) * time.Millisecond) // not in step with any tick
 		killed := time.Now()
 		agent.Process.Kill()
 		agent.Wait()
 		waitFor(t, updates, func(u monitor.Update) bool { return working(u) == n-1-i })
-		if d := time.Since(killed); d > 300*time.Millisecond {
-			t.Fatalf("agent %d: its exit was noticed after %v, as a re-check would", i, d)
-		}
+		took = append(took, time.Since(killed).Round(time.Millisecond))
+	}
+	t.Logf("exits seen %v after each kill", took)
+	if all := time.Since(started); all >= monitor.SlowTick {
+		t.Fatalf("the exits took %v in all, past the first re-check (%v): they may not have come by event", all, monitor.SlowTick)
 	}
 }

@@ -117,7 +117,7 @@ func TestSourcesInSnapshotAndWatch(t *testing.T) {
 		t.Fatalf("before the source spoke: %+v", u.Sessions)
 	}
 	src.sets <- []Observation{screenObs("tmux:%3", "%3", "/dev/pts/3", 0)}
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(60 * time.Second)
 	for {
 		select {
 		case u := <-updates:

@@ -190,7 +190,7 @@ func TestWatchFindsADirectoryCreatedLater(t *testing.T) {
 
 func waitFor(t *testing.T, updates <-chan monitor.Update, ok func(monitor.Update) bool) {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(60 * time.Second)
 	for {
 		select {
 		case u, open := <-updates:

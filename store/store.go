@@ -83,20 +83,25 @@ func (s Store) EnsureDir() error {
 	return nil
 }
 
-// Load reads one session. A missing file is fs.ErrNotExist.
+// Load reads one session, with the events spooled for it folded in (in
+// memory: see spool.go). A missing file with nothing spooled is
+// fs.ErrNotExist.
 func (s Store) Load(id string) (session.Record, error) {
 	p, err := s.Path(id)
 	if err != nil {
 		return session.Record{}, err
 	}
-	return readRecord(p, id)
+	rec, err := readRecord(p, id)
+	return withPending(p, id, rec, err)
 }
 
 // Update runs change on session id's record under its lock and writes the
 // result if change reports a difference. existed says whether a record was
 // on disk. A corrupt file is set aside as <id>.json.corrupt (never
 // silently lost) and change starts from an empty record; the returned
-// note says so.
+// note says so. Events other writers spooled (see Append) are folded in
+// first, and once the lock is released Update folds what was spooled
+// while it held it (see spool.go).
 func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *session.Record, existed bool) bool) (note string, err error) {
 	p, err := s.Path(id)
 	if err != nil {
@@ -114,8 +119,18 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	if err != nil {
 		return "", err
 	}
-	defer unlock()
+	note, err = updateLocked(p, id, -1, change)
+	unlock()
+	if err != nil {
+		return note, err
+	}
+	return joinNotes(note, help(p, id, time.Now().Add(lockTimeout))), nil
+}
 
+// updateLocked is the body of every change: read the record, fold the
+// spooled entries ordered before order (all of them for order < 0), run
+// change, fold the rest, write. The caller holds the session lock.
+func updateLocked(p, id string, order int64, change func(rec *session.Record, existed bool) bool) (note string, err error) {
 	// On the heap: a record held in this frame would deepen the hook's
 	// stack past a size it otherwise never needs.
 	rec := new(session.Record)
@@ -135,10 +150,20 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	if !existed {
 		*rec = session.Record{Version: session.RecordVersion, ID: id, Agent: session.AgentClaude}
 	}
-	if !change(rec, existed) {
+	sp := openSpool(p)
+	before, after := sp.split(order)
+	changed := sp.fold(rec, before)
+	if change != nil && change(rec, existed) {
+		changed = true
+	}
+	if sp.fold(rec, after) {
+		changed = true
+	}
+	note = joinNotes(note, sp.note())
+	if !changed {
 		return note, nil
 	}
-	return note, writeRecord(p, rec)
+	return note, sp.commit(func() error { return writeRecord(p, rec) })
 }
 
 // setAside moves a corrupt file to the first free name of <file>.corrupt,
@@ -179,6 +204,7 @@ func (s Store) Remove(id string, lockTimeout time.Duration) error {
 		return err
 	}
 	_ = os.Remove(swapName(p))
+	_ = os.RemoveAll(spoolDir(p))
 	// The lock file goes last, still locked: whoever waits on it finds
 	// it unlinked once granted and locks the path afresh.
 	_ = os.Remove(p + ".lock")
@@ -193,7 +219,8 @@ type LoadError struct {
 
 func (e LoadError) Error() string { return fmt.Sprintf("%s: %v", e.File, e.Err) }
 
-// List reads every session file. Files that cannot be read are reported,
+// List reads every session file (each with its spooled events, as Load).
+// Files that cannot be read are reported,
 // not fatal, and left as they are. A missing directory is an empty store.
 func (s Store) List() ([]session.Record, []LoadError) {
 	entries, err := os.ReadDir(s.Dir())
@@ -215,7 +242,9 @@ func (s Store) List() ([]session.Record, []LoadError) {
 			errs = append(errs, LoadError{File: name, Err: ErrInvalidID})
 			continue
 		}
-		rec, err := readRecord(filepath.Join(s.Dir(), name), id)
+		p := filepath.Join(s.Dir(), name)
+		rec, err := readRecord(p, id)
+		rec, err = withPending(p, id, rec, err)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) { // removed since ReadDir
 				errs = append(errs, LoadError{File: name, Err: err})

@@ -156,7 +156,8 @@ func TestLockTimeoutIsBounded(t *testing.T) {
 	if !errors.Is(err, ErrLockTimeout) {
 		t.Fatalf("err = %v, want ErrLockTimeout", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	// Bounded: a few timeouts, with room for a loaded machine.
+	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("gave up after %v", d)
 	}
 	if _, err := os.Stat(filepath.Join(s.Dir(), "busy.json")); !os.IsNotExist(err) {

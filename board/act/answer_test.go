@@ -73,7 +73,7 @@ func followedHub(t *testing.T, sessions ...session.Shown) *remote.Hub {
 	hubDone := make(chan struct{})
 	go func() { hub.Run(ctx); close(hubDone) }()
 	t.Cleanup(func() { cancel(); pw.Close(); <-hubDone })
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if len(hub.Sessions()) == len(sessions) {
 			return hub
 		}

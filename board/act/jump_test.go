@@ -57,7 +57,7 @@ func submitAndWait(t *testing.T, j *Jumper, id string) jump.Result {
 	select {
 	case r := <-done:
 		return r
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second):
 		t.Fatal("no jump result")
 	}
 	return jump.Result{}

@@ -273,7 +273,7 @@ func runHeadless(t *testing.T, m *Model, opts ...tea.ProgramOption) (p *tea.Prog
 			if err != nil {
 				t.Fatal(err)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(60 * time.Second):
 			p.Kill()
 			t.Fatal("the program did not quit on q")
 		}
@@ -345,7 +345,7 @@ func (s *safeBuffer) String() string {
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatal("timed out")

@@ -47,7 +47,7 @@ func TestAnswerCommandMewRun(t *testing.T) {
 	}
 	// The wrapper writes its session a sweep after the dialog is drawn.
 	var id string
-	for deadline := time.Now().Add(5 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		out, _, _ := mewCmd("status", "--json")
 		var shown []session.Shown
 		json.Unmarshal([]byte(out), &shown)

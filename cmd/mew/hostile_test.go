@@ -151,7 +151,7 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(60 * time.Second)
 		for strings.Count(o.String(), "\n") < 4 && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}

@@ -62,10 +62,11 @@ func (s tmuxServer) kill() {
 	cmd.Run()
 }
 
-// eventually polls cond until it holds or ten seconds pass.
+// eventually polls cond until it holds, or fails after a minute (a bound
+// for a loaded machine, not a goal).
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if cond() {
 			return
 		}

@@ -46,7 +46,7 @@ func TestStatusFeed(t *testing.T) {
 		select {
 		case l := <-lines:
 			return l
-		case <-time.After(10 * time.Second):
+		case <-time.After(60 * time.Second):
 			t.Fatal("no feed line")
 		}
 		return remote.Line{}

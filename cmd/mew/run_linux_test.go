@@ -79,7 +79,7 @@ func (tm *terminal) text() string {
 
 func (tm *terminal) waitFor(t *testing.T, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if strings.Contains(tm.text(), want) {
 			return
 		}
@@ -154,7 +154,7 @@ func TestRunWrapsAnAgentTransparently(t *testing.T) {
 	waitState := func(want session.State) session.Shown {
 		t.Helper()
 		var last []session.Shown
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 			last = status()
 			if len(last) == 1 && last[0].State == want {
 				return last[0]
@@ -172,7 +172,7 @@ func TestRunWrapsAnAgentTransparently(t *testing.T) {
 	// The answer socket answers the prompt (that it types only while that
 	// prompt is shown is screen/run's test).
 	sock := filepath.Join(home, "run", pid+".sock")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	resp, err := runwrap.Call(ctx, sock, runwrap.Request{Op: "screen"})
 	if err != nil || !resp.OK || resp.Screen.State != session.ScreenBlocked {
@@ -249,7 +249,7 @@ func TestRunFollowsCtrlZ(t *testing.T) {
 		return s[strings.LastIndexByte(s, ')')+2]
 	}
 	person.master.Write([]byte{0x1a}) // Ctrl-Z
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for state() != 'T' {
 		if time.Now().After(deadline) {
 			t.Fatalf("mew run did not stop with its agent (state %c)", state())

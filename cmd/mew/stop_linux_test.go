@@ -72,7 +72,7 @@ func TestWatchingCommandsStopCleanly(t *testing.T) {
 				if err != nil {
 					t.Fatalf("mew wrote nothing: %v", err)
 				}
-			case <-time.After(10 * time.Second):
+			case <-time.After(60 * time.Second):
 				cmd.Process.Kill()
 				t.Fatal("mew never wrote its first update")
 			}
@@ -83,7 +83,7 @@ func TestWatchingCommandsStopCleanly(t *testing.T) {
 				if err != nil {
 					t.Fatalf("mew did not stop cleanly: %v", err)
 				}
-			case <-time.After(10 * time.Second):
+			case <-time.After(60 * time.Second):
 				cmd.Process.Kill()
 				t.Fatal("mew did not stop")
 			}

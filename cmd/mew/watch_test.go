@@ -63,7 +63,7 @@ func TestWatchLiveInTmux(t *testing.T) {
 	waitScreen := func(want string) string {
 		t.Helper()
 		var screen string
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 			if screen = tm("capture-pane", "-p", "-t", "board"); strings.Contains(screen, want) {
 				return screen
 			}
@@ -78,7 +78,7 @@ func TestWatchLiveInTmux(t *testing.T) {
 		t.Errorf("the waiting session is not listed and selected:\n%s", screen)
 	}
 	tm("send-keys", "-t", "board", "q")
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if strings.Contains(tm("ls"), "no server") || strings.Contains(tm("ls"), "error") {
 			break // the pane's program ended, and with it the session
 		}

@@ -143,20 +143,27 @@ func TestWaitMewBounds(t *testing.T) {
 	r := fakeRun(sample(900, 910, session.Working), sample(1010, 1020, session.Working),
 		sample(1110, 1120, session.Working), sample(1210, 1220, session.Done))
 	res := r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
-	if !res.OK || !res.Certain || res.Lo != 110*time.Millisecond || res.Hi != 220*time.Millisecond {
+	if !res.OK || !res.OnGoal || !res.Certain || res.Lo != 110*time.Millisecond || res.Hi != 220*time.Millisecond {
 		t.Fatalf("%+v", res)
 	}
 	// A slow sample that straddles the goal: not provably late.
 	r = fakeRun(sample(1010, 1020, session.Working), sample(1400, 1900, session.Done))
 	res = r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
-	if !res.OK || res.Certain {
+	if !res.OK || !res.OnGoal || res.Certain {
 		t.Fatalf("straddling: %+v", res)
 	}
-	// Still working in a sample that began after the goal: provably late.
+	// Still working in a sample that began after the goal: provably late,
+	// but within the ceiling (3×): reported, not failed.
 	r = fakeRun(sample(1600, 1610, session.Working), sample(1700, 1710, session.Done))
 	res = r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
-	if res.OK || !res.Seen || res.Lo != 600*time.Millisecond {
+	if !res.OK || res.OnGoal || res.Certain || !res.Seen || res.Lo != 600*time.Millisecond {
 		t.Fatalf("late: %+v", res)
+	}
+	// Still working after the ceiling: a failure.
+	r = fakeRun(sample(2600, 2610, session.Working), sample(2700, 2710, session.Done))
+	res = r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
+	if res.OK || res.OnGoal || !res.Seen || res.Lo != 1600*time.Millisecond {
+		t.Fatalf("past the ceiling: %+v", res)
 	}
 	// Never: not seen; the session missing from a sample counts as not there.
 	r = fakeRun(sample(1100, 1110, ""), sample(1200, 1210, session.Working))
@@ -183,6 +190,33 @@ func TestMewDuringOnlyCountsWholeSamples(t *testing.T) {
 	}
 	if n := r.SamplesIn(time.UnixMilli(1000), time.UnixMilli(2000)); n != 2 {
 		t.Fatalf("SamplesIn %d", n)
+	}
+}
+
+// Over repeated runs a check's goal is judged by the percentiles of its
+// bounds.
+func TestSummarize(t *testing.T) {
+	goal := 500 * time.Millisecond
+	var ls []Latency
+	for i := 1; i <= 20; i++ {
+		lo, hi := time.Duration(i)*20*time.Millisecond, time.Duration(i)*30*time.Millisecond
+		res := MewResult{Seen: true, Lo: lo, Hi: hi}
+		judge(&res, goal)
+		ls = append(ls, Latency{Test: "T", Check: "done", Goal: goal, Res: res})
+	}
+	ls = append(ls, Latency{Test: "T", Check: "never", Goal: goal})
+	sum := Summarize(ls)
+	if len(sum) != 2 {
+		t.Fatalf("%+v", sum)
+	}
+	s := sum[0]
+	// Hi: 30..600 ms, p95 = the 19th = 570 ms > goal; Lo: p95 380 ms ≤ goal.
+	if s.Runs != 20 || s.Seen != 20 || s.HiMedian != 330*time.Millisecond || s.HiP95 != 570*time.Millisecond ||
+		s.LoP95 != 380*time.Millisecond || s.Certain != 16 || s.OnGoal != 20 || s.Met() != "met~" {
+		t.Fatalf("%+v %s", s, s.Met())
+	}
+	if sum[1].Met() != "never" || sum[1].Runs != 1 {
+		t.Fatalf("%+v", sum[1])
 	}
 }
 
@@ -230,8 +264,9 @@ func TestAddObserverHooksKeepsWhatIsThere(t *testing.T) {
 	}
 }
 
-// Both kinds of samples are judged: a watcher that lags fails the check
-// even when the one-shot samples were on time.
+// Both kinds of samples are judged: a watcher that lags misses the goal
+// even when the one-shot samples were on time, and past the ceiling (3×
+// the goal) it fails the check.
 func TestWaitMewJudgesBothKinds(t *testing.T) {
 	ref := time.UnixMilli(1000)
 	r := fakeRun(sample(1010, 1020, session.Working), sample(1110, 1120, session.Done))
@@ -242,8 +277,12 @@ func TestWaitMewJudgesBothKinds(t *testing.T) {
 	}
 	r.rec.watched = []Sample{w(1050, session.Working), w(1700, session.Working), w(1800, session.Done)}
 	res := r.WaitMew(ref, 500*time.Millisecond, 0, isDone)
-	if res.OK || !res.Seen || !res.Modes[ModeOnce].OK || res.Modes[ModeWatch].OK || res.Lo != 700*time.Millisecond {
-		t.Fatalf("a late watcher passed: %+v", res)
+	if res.OnGoal || !res.OK || !res.Seen || !res.Modes[ModeOnce].OnGoal || res.Modes[ModeWatch].OnGoal || res.Lo != 700*time.Millisecond {
+		t.Fatalf("a late watcher (within the ceiling) was on goal, or failed: %+v", res)
+	}
+	r.rec.watched = []Sample{w(1050, session.Working), w(2700, session.Working), w(2800, session.Done)}
+	if res = r.WaitMew(ref, 500*time.Millisecond, 0, isDone); res.OK || res.Modes[ModeWatch].OK || !res.Modes[ModeOnce].OK {
+		t.Fatalf("a watcher past the ceiling passed: %+v", res)
 	}
 	r.rec.watched = []Sample{w(1050, session.Working), w(1150, session.Done)}
 	if res = r.WaitMew(ref, 500*time.Millisecond, 0, isDone); !res.OK || !res.Certain {

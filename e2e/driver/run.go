@@ -598,19 +598,21 @@ func (r *Run) WaitReady(timeout time.Duration) error {
 // and its end, so a latency is known only within bounds: Hi is the end of
 // the first sample that showed the state (Mew was there by then), Lo the
 // start of the last sample before it that did not (Mew was not there
-// before that). OK is true when Mew was not provably late (Lo ≤ goal);
-// Certain when it was provably on time (Hi ≤ goal).
+// before that). OK is true when Mew was not provably past the ceiling
+// (Lo ≤ Ceiling(goal): a scenario fails only then, see judge.go); OnGoal
+// when it was not provably late (Lo ≤ goal); Certain when it was provably
+// on time (Hi ≤ goal).
 //
 // Both kinds of samples are judged (one-shot `mew status --json` and the
 // long-running `mew status --watch --json`): the result is the worse of
-// the two (OK, Seen and Certain only when both are; Lo and Hi the later),
-// with each kind's own in Modes.
+// the two (OK, OnGoal, Seen and Certain only when both are; Lo and Hi the
+// later), with each kind's own in Modes.
 type MewResult struct {
-	OK, Certain bool
-	Seen        bool          // some sample showed the state before giving up
-	Sample      Sample        // the first sample that matched, or the last one looked at
-	Shown       session.Shown // Mew's view of the session in Sample
-	Lo, Hi      time.Duration // bounds of the latency after the reference time
+	OK, OnGoal, Certain bool
+	Seen                bool          // some sample showed the state before giving up
+	Sample              Sample        // the first sample that matched, or the last one looked at
+	Shown               session.Shown // Mew's view of the session in Sample
+	Lo, Hi              time.Duration // bounds of the latency after the reference time
 	// Modes is each kind's result (ModeOnce, ModeWatch), for the ones
 	// sampled.
 	Modes map[string]MewResult
@@ -618,9 +620,9 @@ type MewResult struct {
 
 // WaitMew waits until a sample of each kind that ended at or after ref
 // shows the session in a state that satisfies want. It gives up at
-// ref+goal+grace, so a late change is still measured.
+// ref+Ceiling(goal)+grace, so a late change is still measured.
 func (r *Run) WaitMew(ref time.Time, goal, grace time.Duration, want func(session.Shown, bool) bool) MewResult {
-	deadline := ref.Add(goal + grace)
+	deadline := waitUntil(ref, goal, grace)
 	modes := map[string]MewResult{}
 	r.waitFor(time.Until(deadline)+50*time.Millisecond, func() bool {
 		id := r.SessionID()
@@ -639,24 +641,24 @@ func (r *Run) WaitMew(ref time.Time, goal, grace time.Duration, want func(sessio
 		if !ok {
 			continue
 		}
-		m.OK = m.Seen && m.Lo <= goal
-		m.Certain = m.Seen && m.Hi <= goal
+		judge(&m, goal)
 		modes[mode] = m
 		worse := !m.Seen && res.Seen || (m.Seen == res.Seen && m.Hi > res.Hi)
 		if first || worse {
 			res.Sample, res.Shown = m.Sample, m.Shown
 		}
 		if first {
-			res.OK, res.Certain, res.Seen = true, true, true
+			res.OK, res.OnGoal, res.Certain, res.Seen = true, true, true, true
 			first = false
 		}
 		res.OK = res.OK && m.OK
+		res.OnGoal = res.OnGoal && m.OnGoal
 		res.Certain = res.Certain && m.Certain
 		res.Seen = res.Seen && m.Seen
 		res.Lo, res.Hi = max(res.Lo, m.Lo), max(res.Hi, m.Hi)
 	}
 	if first {
-		res.OK, res.Certain, res.Seen = false, false, false
+		res.OK, res.OnGoal, res.Certain, res.Seen = false, false, false, false
 	}
 	res.Hi = max(res.Hi, res.Lo) // a kind never seen has no Hi of its own
 	res.Modes = modes

@@ -197,7 +197,7 @@ func TestRunAnswersOnlyTheShownPrompt(t *testing.T) {
 		done <- result{code, out}
 	}()
 	var sock string
-	for deadline := time.Now().Add(10 * time.Second); sock == ""; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); sock == ""; time.Sleep(50 * time.Millisecond) {
 		if socks, _ := filepath.Glob(filepath.Join(SocketDir(home), "*.sock")); len(socks) == 1 {
 			sock = socks[0]
 		}
@@ -205,10 +205,10 @@ func TestRunAnswersOnlyTheShownPrompt(t *testing.T) {
 			t.Fatal("no answer socket")
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var resp Response
-	for deadline := time.Now().Add(10 * time.Second); resp.Screen == nil || resp.Screen.State != session.ScreenBlocked; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); resp.Screen == nil || resp.Screen.State != session.ScreenBlocked; time.Sleep(100 * time.Millisecond) {
 		if resp, err = Call(ctx, sock, Request{Op: "screen"}); err != nil || !resp.OK {
 			t.Fatalf("screen: %+v %v", resp, err)
 		}

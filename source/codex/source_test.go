@@ -71,7 +71,7 @@ func TestWatch(t *testing.T) {
 	go func() { done <- src.Watch(ctx, out) }()
 	wait := func(what string, ok func([]source.Observation) bool) {
 		t.Helper()
-		deadline := time.After(5 * time.Second)
+		deadline := time.After(60 * time.Second)
 		for {
 			select {
 			case obs := <-out:

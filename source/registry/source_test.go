@@ -89,7 +89,7 @@ func TestSourceWatchFindsTheDirectoryLater(t *testing.T) {
 	}
 	os.MkdirAll(dir, 0o700)
 	writeDoc(t, dir, 10, "s1", "busy", time.Now())
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(60 * time.Second)
 	for seen := false; !seen; {
 		select {
 		case obs := <-out: // a half-written file first, perhaps

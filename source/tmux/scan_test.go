@@ -22,7 +22,7 @@ func TestPanesAreReadWithoutAUTF8Locale(t *testing.T) {
 		t.Setenv(k, "")
 	}
 	src := newSource(s)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		obs, err := src.Scan(context.Background())
 		if err != nil {
@@ -48,7 +48,7 @@ func TestScanRemembersBetweenOneShotReads(t *testing.T) {
 	memory := MemoryFile(t.TempDir(), s.socket)
 	scan := func(mem string, want string) session.ScreenState {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(60 * time.Second)
 		for {
 			src := newSource(s)
 			src.Memory = mem

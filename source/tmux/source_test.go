@@ -88,7 +88,7 @@ func newSource(s *server) *Source {
 
 func waitObs(t *testing.T, ch <-chan []source.Observation, what string, ok func([]source.Observation) bool) []source.Observation {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(60 * time.Second)
 	for {
 		select {
 		case obs := <-ch:
@@ -147,7 +147,7 @@ func TestSourceFollowsAnAgentInAPane(t *testing.T) {
 	// The person ends their last session: Mew leaves, the server exits.
 	s.tmux("kill-session", "-t", "work")
 	waitObs(t, ch, "no panes", func(o []source.Observation) bool { return len(o) == 0 })
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for exec.Command("tmux", "-S", s.socket, "list-sessions").Run() == nil {
 		if time.Now().After(deadline) {
 			t.Fatalf("Mew kept the tmux server alive: %s", s.tmux("list-sessions"))
