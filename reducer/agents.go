@@ -66,6 +66,15 @@ var CodexEvents = []string{
 	Stop, SubagentStart, SubagentStop, codexInterrupt, SessionEnd,
 }
 
+// QwenEvents are the Qwen Code hook events Mew registers for (its
+// settings.json takes Claude Code's hooks, and its payloads are Claude's:
+// PermissionRequest and Notification permission_prompt before the dialog
+// is drawn, Stop, StopFailure after the retries). Left out: PostToolBatch,
+// MessageDisplay, InstructionsLoaded (they say nothing about the state).
+var QwenEvents = []string{
+	SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, Notification, Stop, StopFailure, SessionEnd,
+}
+
 // rename maps one agent's event name to the canonical event. A slice, not a
 // map: a package-level map is built at every start of the hook.
 type rename struct{ agent, name, canonical string }
@@ -97,6 +106,21 @@ var renames = []rename{
 	{session.AgentOpenCode, "session.error.MessageAbortedError", Interrupted},
 	{session.AgentOpenCode, "session.error", StopFailure},
 
+	// Kilo is an OpenCode fork with OpenCode's plugin events (measured on
+	// Kilo 7.7.7: session.status busy/retry/idle, permission.asked,
+	// permission.replied reject).
+	{session.AgentKilo, "session.created", SessionStart},
+	{session.AgentKilo, "session.status.busy", TurnRunning},
+	{session.AgentKilo, "session.status.retry", TurnRetrying},
+	{session.AgentKilo, "session.status.idle", TurnIdle},
+	{session.AgentKilo, "session.idle", TurnIdle},
+	{session.AgentKilo, "permission.asked", PermissionRequest},
+	{session.AgentKilo, "permission.replied.once", PostToolUse},
+	{session.AgentKilo, "permission.replied.always", PostToolUse},
+	{session.AgentKilo, "permission.replied.reject", Interrupted},
+	{session.AgentKilo, "session.error.MessageAbortedError", Interrupted},
+	{session.AgentKilo, "session.error", StopFailure},
+
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
 	{session.AgentAmp, "agent.start", UserPromptSubmit},
@@ -119,6 +143,8 @@ func EventsFor(agent string) []string {
 		return CodexEvents
 	case session.AgentGemini:
 		return GeminiEvents
+	case session.AgentQwen:
+		return QwenEvents
 	}
 	return nil // OpenCode and Amp: a plugin forwards their events (package install)
 }

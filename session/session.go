@@ -40,10 +40,19 @@ const (
 	AgentOpenCode = "opencode"
 	AgentGemini   = "gemini"
 	AgentAmp      = "amp"
+	// Measured in the census of npm agent CLIs (testdata/fixtures/
+	// <agent>-<version>, ../shared/fixtures/census).
+	AgentCopilot  = "copilot"  // GitHub Copilot CLI
+	AgentQwen     = "qwen"     // Qwen Code
+	AgentPi       = "pi"       // pi (@mariozechner/pi-coding-agent)
+	AgentCline    = "cline"    // Cline CLI
+	AgentKilo     = "kilo"     // Kilo CLI (an OpenCode fork)
+	AgentContinue = "continue" // Continue CLI (cn)
 )
 
 // Agents lists every agent, in the order Mew documents them.
-var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp}
+var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp,
+	AgentCopilot, AgentQwen, AgentPi, AgentCline, AgentKilo, AgentContinue}
 
 // ValidAgent reports whether name is an agent Mew knows.
 func ValidAgent(name string) bool {
