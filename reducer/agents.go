@@ -106,6 +106,13 @@ var renames = []rename{
 	{session.AgentOpenCode, "session.error.MessageAbortedError", Interrupted},
 	{session.AgentOpenCode, "session.error", StopFailure},
 
+	// Qwen Code asks before PreToolUse (PermissionRequest, then PreToolUse
+	// only once the call is allowed; measured on 0.24.4): its PreToolUse
+	// ends the wait, as Claude Code's PostToolUse would. A denial with Esc
+	// fires no hook but PostToolBatch, which names no tool: the screen sees
+	// the dialog go.
+	{session.AgentQwen, PreToolUse, PostToolUse},
+
 	// Kilo is an OpenCode fork with OpenCode's plugin events (measured on
 	// Kilo 7.7.7: session.status busy/retry/idle, permission.asked,
 	// permission.replied reject).

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/recording"
+	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
@@ -31,7 +32,7 @@ func Events(events []recording.Event, agent string) ([]Change, error) {
 	if agent != "" && !session.ValidAgent(agent) {
 		return nil, fmt.Errorf("unknown agent %q (one of %v)", agent, session.Agents)
 	}
-	sid := recording.SessionID(events)
+	sid := sessionOf(events, agent)
 	if sid == "" {
 		return nil, fmt.Errorf("no session id in the events (a hook payload's session_id, a registry document's sessionId)")
 	}
@@ -72,6 +73,21 @@ func Events(events []recording.Event, agent string) ([]Change, error) {
 		return nil, werr
 	}
 	return out, firstErr(e.errs)
+}
+
+// sessionOf is the first session the events name, as the hook reads them
+// (a plugin event names it in its properties).
+func sessionOf(events []recording.Event, agent string) string {
+	for _, e := range events {
+		if e.Source != "hook" {
+			continue
+		}
+		var ev reducer.Event
+		if _, err := reducer.ParseFor(agent, e.Doc, &ev); err == nil && ev.SessionID != "" {
+			return ev.SessionID
+		}
+	}
+	return recording.SessionID(events)
 }
 
 // registry writes (or removes) the registry document of the agent's

@@ -25,8 +25,15 @@ const maxInput = 64 << 20
 //   - a Codex rollout file, with agent "codex";
 //   - an events.jsonl of hook payloads and registry documents (or a folder
 //     holding one), as agent's hooks (default Claude Code's);
-//   - a screens.jsonl (or a folder holding one), or a census run folder
-//     of NN-<label>.txt screens, with agent's screen rules.
+//   - a census hook log (hook-events.jsonl: {"t", "argv", "stdin"} lines),
+//     or an agent's own events as the OpenCode, Gemini CLI and Kilo
+//     recordings keep them ({"t", "type", "properties"}, {"t", "ev"}), as
+//     agent's hooks or plugin events;
+//   - a screens.jsonl, or a census run folder of NN-<label>.txt screens,
+//     with agent's screen rules.
+//
+// A folder holding events and screens replays its events (the richer
+// signal); give the screens file itself to replay the screens.
 func File(path, agent string, book *rules.Book) ([]Change, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -59,6 +66,19 @@ func File(path, agent string, book *rules.Book) ([]Change, error) {
 			return nil, err
 		}
 		return Events(events, agent)
+	case "hooklog", "agentevents":
+		if agent == "" {
+			return nil, fmt.Errorf("%s: the agent's own events: say whose (--agent NAME)", path)
+		}
+		load := recording.LoadHookLog
+		if kind == "agentevents" {
+			load = recording.LoadAgentEvents
+		}
+		events, err := load(path)
+		if err != nil {
+			return nil, err
+		}
+		return Events(events, agent)
 	case "screens":
 		if agent == "" {
 			return nil, fmt.Errorf("%s: screens: say whose (--agent NAME) so its rules read them", path)
@@ -84,16 +104,11 @@ func folder(dir, agent string, book *rules.Book) ([]Change, error) {
 		}
 		return CodexRun(dir)
 	case has("events.jsonl"):
-		if agent == "" || agent == session.AgentClaude {
-			return File(filepath.Join(dir, "events.jsonl"), agent, book)
-		}
-		// Another agent's events.jsonl (OpenCode's plugin events, Gemini's
-		// hooks) is in the recorder's own shape: its screens replay instead.
-		fallthrough
+		return File(filepath.Join(dir, "events.jsonl"), agent, book)
+	case has("hook-events.jsonl"):
+		return File(filepath.Join(dir, "hook-events.jsonl"), agent, book)
 	case has("screens.jsonl"):
-		if has("screens.jsonl") {
-			return File(filepath.Join(dir, "screens.jsonl"), agent, book)
-		}
+		return File(filepath.Join(dir, "screens.jsonl"), agent, book)
 	}
 	if agent == "" {
 		return nil, fmt.Errorf("%s: screens: say whose (--agent NAME) so its rules read them", dir)
@@ -124,7 +139,14 @@ func sniffFile(path string) (string, error) {
 	_, src := keys["source"]
 	_, scr := keys["screen"]
 	_, ts := keys["timestamp"]
+	_, argv := keys["argv"]
+	_, typ := keys["type"]
+	_, ev := keys["ev"]
 	switch {
+	case t && argv:
+		return "hooklog", nil
+	case t && (typ || ev):
+		return "agentevents", nil
 	case t && src:
 		return "events", nil
 	case t && scr:

@@ -157,8 +157,8 @@ func (e *engine) observe() {
 		}
 	}
 	s, ok := e.follow(shown)
-	if !ok {
-		return
+	if !ok || s.State == "" {
+		return // not listed, or a record no event has given a state yet
 	}
 	c := Change{T: math.Round(e.sec*1000) / 1000, State: string(s.State), Reason: string(s.Reason), Source: s.Source}
 	if n := len(e.changes); n > 0 && e.changes[n-1].label() == c.label() {

@@ -167,7 +167,7 @@ func stateAt(cs []replay.Change, at float64) string {
 // recorded approval shows as a wait, the finished turn as done (the
 // screen alone decides: idle after a turn ran), the goodbye as exited.
 func TestGeminiScreens(t *testing.T) {
-	got, err := replay.File(filepath.Join(fixture.Dir("gemini-cli-0.61.0"), "perm-allow"), "gemini", rules.Embedded())
+	got, err := replay.File(filepath.Join(fixture.Dir("gemini-cli-0.61.0"), "perm-allow", "screens.jsonl"), "gemini", rules.Embedded())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,5 +204,40 @@ func TestBadInput(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
 		}
+	}
+}
+
+// Qwen Code's recorded hooks (Claude-format, with --agent=qwen) replay to
+// the run's turns: done after the first turn, waiting(permission) at each
+// PermissionRequest, working once the second call was allowed (Qwen fires
+// PreToolUse only then), done, failed after the retries (StopFailure),
+// exited at SessionEnd.
+func TestQwenHooks(t *testing.T) {
+	got, err := replay.File(filepath.Join(fixture.Dir("qwen-code-0.24.4"), "run-qw3", "hook-events.jsonl"), "qwen", rules.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "idle working done working waiting(permission) working waiting(permission) working done working failed exited"
+	if l := strings.Join(replay.Labels(got), " "); l != want {
+		t.Fatalf("states\n %s\nwant\n %s\n%+v", l, want, got)
+	}
+	for _, c := range got {
+		if !strings.HasPrefix(c.Source, "hook:") {
+			t.Fatalf("%+v: want a hook as the source", c)
+		}
+	}
+}
+
+// Kilo's recorded plugin events (OpenCode's, with --agent=kilo) replay to
+// its turns: the permission wait, the reject (Esc) that ends the turn's
+// wait, and idle, not failed or done, after Esc Esc stopped the retries.
+func TestKiloPluginEvents(t *testing.T) {
+	got, err := replay.File(filepath.Join(fixture.Dir("kilo-7.7.7"), "run-ki1"), "kilo", rules.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "idle working done working waiting(permission) idle working done working idle"
+	if l := strings.Join(replay.Labels(got), " "); l != want {
+		t.Fatalf("states\n %s\nwant\n %s", l, want)
 	}
 }

@@ -153,3 +153,81 @@ func readLines(path string, each func([]byte) error) error {
 	}
 	return sc.Err()
 }
+
+// LoadHookLog reads a census hook log (../shared/fixtures/census/
+// hooklog.py: one {"t": epoch, "argv": [event], "env": {…}, "stdin":
+// payload} a line, a hook run each) as hook events, t made relative to the
+// first line. Runs whose stdin was not a JSON object are left out.
+func LoadHookLog(path string) ([]Event, error) {
+	var out []Event
+	err := readLines(path, func(line []byte) error {
+		var l struct {
+			T     *float64        `json:"t"`
+			Argv  []string        `json:"argv"`
+			Stdin json.RawMessage `json:"stdin"`
+		}
+		if err := json.Unmarshal(line, &l); err != nil {
+			return err
+		}
+		if l.T == nil || l.Argv == nil {
+			return fmt.Errorf(`want {"t": epoch, "argv": [...], "stdin": payload}`)
+		}
+		if s := bytes.TrimSpace(l.Stdin); len(s) == 0 || s[0] != '{' {
+			return nil
+		}
+		out = append(out, Event{T: *l.T, Source: "hook", Doc: l.Stdin})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].T < out[j].T })
+	if len(out) > 0 {
+		t0 := out[0].T
+		for i := range out {
+			out[i].T -= t0
+		}
+	}
+	return out, nil
+}
+
+// LoadAgentEvents reads the agent's own events as the OpenCode, Gemini CLI
+// and Kilo recordings keep them: {"t": epoch, "type": …, "properties": …}
+// (a plugin event, forwarded whole) or {"t": epoch, "ev": hook payload}, a
+// line each, t made relative to the first line.
+func LoadAgentEvents(path string) ([]Event, error) {
+	var out []Event
+	err := readLines(path, func(line []byte) error {
+		var l struct {
+			T     *float64        `json:"t"`
+			Type  string          `json:"type"`
+			Props json.RawMessage `json:"properties"`
+			Ev    json.RawMessage `json:"ev"`
+		}
+		if err := json.Unmarshal(line, &l); err != nil {
+			return err
+		}
+		switch {
+		case l.T == nil:
+			return fmt.Errorf(`want {"t": epoch, "type": …, "properties": …} or {"t": epoch, "ev": payload}`)
+		case len(l.Ev) > 0:
+			out = append(out, Event{T: *l.T, Source: "hook", Doc: l.Ev})
+		case l.Type != "":
+			out = append(out, Event{T: *l.T, Source: "hook", Doc: append(json.RawMessage(nil), line...)})
+		default:
+			return fmt.Errorf(`want {"t": epoch, "type": …, "properties": …} or {"t": epoch, "ev": payload}`)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].T < out[j].T })
+	if len(out) > 0 {
+		t0 := out[0].T
+		for i := range out {
+			out[i].T -= t0
+		}
+	}
+	return out, nil
+}
