@@ -254,3 +254,8 @@ app:
 	version=$$(plutil -extract CFBundleShortVersionString raw Info.plist) && \
 	ditto -c -k --keepParent $(APP_OUT)/Mew.app $(APP_OUT)/Mew-$$version.zip && \
 	shasum -a 256 $(APP_OUT)/Mew-$$version.zip
+
+# The "verified" column of README.md's agent table, from the recordings and
+# e2e tests (go test ./tools/agentstable fails when the README disagrees).
+agents-table:
+	go run ./tools/agentstable
