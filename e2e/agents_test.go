@@ -34,6 +34,9 @@ type agentCLI struct {
 	// a turn; dialogEvent whether it announces the permission dialog.
 	turnStart, turnEnd, dialogEvent func(driver.HookSeen) bool
 	quit                            []string // keys that make it exit when idle
+	// startup bounds its first screen when longer than 2×ready (Kilo
+	// fetches provider model lists first: 1-2 min on a loaded machine).
+	startup time.Duration
 }
 
 var (
@@ -117,7 +120,7 @@ func startCLIWrapped(t *testing.T, c agentCLI, wrap []string) *agentScen {
 	})
 	// OpenCode takes 10-25 s to draw its first screen on a loaded 2-core
 	// machine, more with four starting at once.
-	if err := r.WaitReady(2 * ready); err != nil {
+	if err := r.WaitReady(max(2*ready, c.startup)); err != nil {
 		t.Fatal(err)
 	}
 	return &agentScen{scen: &scen{t: t, r: r}, cli: c, api: api}

@@ -77,6 +77,15 @@ var CodexEvents = []string{
 	Stop, SubagentStart, SubagentStop, codexInterrupt, SessionEnd,
 }
 
+// QwenEvents are the Qwen Code hook events Mew registers for (its
+// settings.json takes Claude Code's hooks, and its payloads are Claude's:
+// PermissionRequest and Notification permission_prompt before the dialog
+// is drawn, Stop, StopFailure after the retries). Left out: PostToolBatch,
+// MessageDisplay, InstructionsLoaded (they say nothing about the state).
+var QwenEvents = []string{
+	SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, Notification, Stop, StopFailure, SessionEnd,
+}
+
 // rename maps one agent's event name to the canonical event. A slice, not a
 // map: a package-level map is built at every start of the hook.
 type rename struct{ agent, name, canonical string }
@@ -126,6 +135,28 @@ var renames = []rename{
 	{session.AgentAgy, agyPreInvocation, UserPromptSubmit},
 	{session.AgentAgy, agyPostInvocation, Stop},
 
+	// Qwen Code asks before PreToolUse (PermissionRequest, then PreToolUse
+	// only once the call is allowed; measured on 0.24.4): its PreToolUse
+	// ends the wait, as Claude Code's PostToolUse would. A denial with Esc
+	// fires no hook but PostToolBatch, which names no tool: the screen sees
+	// the dialog go.
+	{session.AgentQwen, PreToolUse, PostToolUse},
+
+	// Kilo is an OpenCode fork with OpenCode's plugin events (measured on
+	// Kilo 7.7.7: session.status busy/retry/idle, permission.asked,
+	// permission.replied reject).
+	{session.AgentKilo, "session.created", SessionStart},
+	{session.AgentKilo, "session.status.busy", TurnRunning},
+	{session.AgentKilo, "session.status.retry", TurnRetrying},
+	{session.AgentKilo, "session.status.idle", TurnIdle},
+	{session.AgentKilo, "session.idle", TurnIdle},
+	{session.AgentKilo, "permission.asked", PermissionRequest},
+	{session.AgentKilo, "permission.replied.once", PostToolUse},
+	{session.AgentKilo, "permission.replied.always", PostToolUse},
+	{session.AgentKilo, "permission.replied.reject", Interrupted},
+	{session.AgentKilo, "session.error.MessageAbortedError", Interrupted},
+	{session.AgentKilo, "session.error", StopFailure},
+
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
 	{session.AgentAmp, "agent.start", UserPromptSubmit},
@@ -150,6 +181,8 @@ func EventsFor(agent string) []string {
 		return GeminiEvents
 	case session.AgentAgy:
 		return AgyEvents
+	case session.AgentQwen:
+		return QwenEvents
 	}
 	return nil // OpenCode and Amp: a plugin forwards their events (package install)
 }

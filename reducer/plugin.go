@@ -17,7 +17,7 @@ import (
 
 // FromPlugin reports whether agent's events come from Mew's plugin.
 func FromPlugin(agent string) bool {
-	return agent == session.AgentOpenCode || agent == session.AgentAmp
+	return agent == session.AgentOpenCode || agent == session.AgentAmp || agent == session.AgentKilo
 }
 
 // ParseFor decodes a payload agent sent to the hook into ev, canonical

@@ -179,6 +179,12 @@ func (b *Book) SniffProcess(name string, argv []string) string {
 		base = filepath.Base(argv[0])
 	}
 	cmdline := strings.Join(argv, " ")
+	if multiplexer(name, base) {
+		// A tmux server's command line is the command that started it
+		// (`tmux new-session … /path/to/copilot`): it runs the agent's pane,
+		// it is not the agent.
+		return ""
+	}
 	for _, agent := range b.Agents() {
 		s := b.sets[agent]
 		if slices.Contains(s.Sniff.Commands, name) || slices.Contains(s.Sniff.Commands, base) {
@@ -191,6 +197,12 @@ func (b *Book) SniffProcess(name string, argv []string) string {
 		}
 	}
 	return ""
+}
+
+// multiplexer: the process is a terminal multiplexer (tmux names its
+// server process "tmux: server" on Linux).
+func multiplexer(name, base string) bool {
+	return name == "tmux" || strings.HasPrefix(name, "tmux:") || base == "tmux" || name == "screen" || base == "screen"
 }
 
 // SniffScreen names the agent whose markers a frame shows; "" for none.

@@ -43,10 +43,19 @@ const (
 	// AgentAgy is Antigravity CLI (`agy`), Gemini CLI's successor for
 	// consumers: built from its published shapes, not yet recorded.
 	AgentAgy = "agy"
+	// Measured in the census of npm agent CLIs (testdata/fixtures/
+	// <agent>-<version>, ../shared/fixtures/census).
+	AgentCopilot  = "copilot"  // GitHub Copilot CLI
+	AgentQwen     = "qwen"     // Qwen Code
+	AgentPi       = "pi"       // pi (@mariozechner/pi-coding-agent)
+	AgentCline    = "cline"    // Cline CLI
+	AgentKilo     = "kilo"     // Kilo CLI (an OpenCode fork)
+	AgentContinue = "continue" // Continue CLI (cn)
 )
 
 // Agents lists every agent, in the order Mew documents them.
-var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp, AgentAgy}
+var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp, AgentAgy,
+	AgentCopilot, AgentQwen, AgentPi, AgentCline, AgentKilo, AgentContinue}
 
 // ValidAgent reports whether name is an agent Mew knows.
 func ValidAgent(name string) bool {

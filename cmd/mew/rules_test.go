@@ -66,7 +66,7 @@ func TestDoctorReportsRules(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 	var out, errs strings.Builder
 	run([]string{"doctor"}, &out, &errs)
-	if !strings.Contains(out.String(), "screen rules for agy, amp, claude, codex, gemini, opencode: the embedded ones") {
+	if !strings.Contains(out.String(), "screen rules for agy, amp, claude, cline, codex, continue, copilot, gemini, kilo, opencode, pi, qwen: the embedded ones") {
 		t.Errorf("doctor without overrides:\n%s", out.String())
 	}
 	os.MkdirAll(filepath.Join(home, "rules"), 0o700)

@@ -92,10 +92,12 @@ func decide(c turn, t Timing) Reply {
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }
 
-// marked finds the scenario a text names.
+// marked finds the scenario a text names: the last one, as an agent may
+// send two prompts as one user message (Qwen Code joins a prompt to the
+// one before it when that turn failed with no reply).
 func marked(text string) string {
-	if m := markerRE.FindStringSubmatch(text); m != nil {
-		return m[1]
+	if all := markerRE.FindAllStringSubmatch(text, -1); all != nil {
+		return all[len(all)-1][1]
 	}
 	return ""
 }

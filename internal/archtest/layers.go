@@ -64,6 +64,7 @@ var Placement = map[string]Layer{
 	"app":              App,
 	"cmd":              Program,
 	"demo":             Program,
+	"replay":           Program,
 	"e2e":              Test,
 	"tools":            Test,
 	"packaging":        Test,

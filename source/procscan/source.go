@@ -200,6 +200,9 @@ func (s *Source) poll(ctx context.Context) ([]source.Observation, error) {
 		if agent == "" || (agent == session.AgentCodex && !e.tty) {
 			continue // Codex's app-server daemon has no terminal: the Codex source handles it
 		}
+		if agent == session.AgentCline && !e.tty {
+			continue // Cline's hub daemon (`cline --cline-hub-daemon`) has none and outlives the TUI
+		}
 		if underAgent(e, byPid, agentOf) || !s.mine(e) {
 			continue
 		}

@@ -1,0 +1,37 @@
+package driver
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// KillLeftovers ends the processes the run's CLI left behind: those whose
+// working directory is inside the run's own temporary folder (its home or
+// project; Qwen Code's inner node outlives its pane, reparented to init). Only Linux can tell;
+// elsewhere it does nothing. It returns the pids it ended.
+func (r *Run) KillLeftovers() []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil || r.Home == "" {
+		return nil
+	}
+	// Home and Project are both directly in the run's folder.
+	root := filepath.Dir(filepath.Clean(r.Home)) + string(filepath.Separator)
+	var killed []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if err != nil || !strings.HasPrefix(cwd+string(filepath.Separator), root) {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed = append(killed, pid)
+		}
+	}
+	return killed
+}

@@ -1,0 +1,33 @@
+package install
+
+import (
+	"path/filepath"
+
+	"github.com/mew-dev/mew/reducer"
+	"github.com/mew-dev/mew/session"
+)
+
+// The agents of the npm census (testdata/fixtures/<agent>-<version>) that
+// Mew registers with. The others are seen by their screen and process
+// only: Copilot's hooks live in files of their own shape
+// (~/.copilot/hooks/*.json), Cline's are executables, pi's are in-process
+// extensions, Continue fires none.
+var (
+	// Qwen Code's settings.json takes Claude Code's "hooks" shape, with
+	// Claude-compatible payloads; command hook timeouts are seconds (its
+	// docs/features/hooks.md: values of 1000 or more are still read as
+	// milliseconds).
+	Qwen = Agent{
+		Name: session.AgentQwen, Title: "Qwen Code", File: "settings.json",
+		Dir:    func(e Env) string { return filepath.Join(e.Home, ".qwen") },
+		Events: reducer.EventsFor(session.AgentQwen), Matchers: true, Program: "qwen",
+	}
+	// Kilo is an OpenCode fork: it loads every plugins/*.{js,ts} of
+	// ~/.config/kilo with OpenCode's plugin API, so OpenCode's plugin
+	// serves it unchanged (the hook command names the agent).
+	Kilo = Agent{
+		Name: session.AgentKilo, Title: "Kilo CLI", File: "mew.js",
+		Dir:     func(e Env) string { return filepath.Join(e.ConfigHome, "kilo", "plugins") },
+		Program: "kilo", Plugin: openCodePlugin,
+	}
+)
