@@ -53,7 +53,7 @@ func notifications(alerts []board.Alert, rows []board.Row, s appSettings, availa
 		if project == "" {
 			project = "A session"
 		}
-		title := project + " " + alertVerb(a)
+		title := project + " " + a.Verb()
 		var body string
 		if r, ok := byID[a.ID]; ok {
 			body = sessionTip(r)
@@ -65,22 +65,4 @@ func notifications(alerts []board.Alert, rows []board.Row, s appSettings, availa
 		})
 	}
 	return out
-}
-
-func alertVerb(a board.Alert) string {
-	switch a.State {
-	case session.Done:
-		return "is done"
-	case session.Failed:
-		return "failed"
-	}
-	switch a.Reason {
-	case session.ReasonPermission:
-		return "needs your permission"
-	case session.ReasonQuestion:
-		return "has a question"
-	case session.ReasonPlan:
-		return "has a plan for you to review"
-	}
-	return "is waiting for you"
 }

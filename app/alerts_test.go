@@ -81,7 +81,7 @@ func TestAlertVerbs(t *testing.T) {
 		{board.Alert{State: session.Waiting}, "is waiting for you"},
 		{board.Alert{State: session.Failed}, "failed"},
 	} {
-		if got := alertVerb(c.a); got != c.want {
+		if got := c.a.Verb(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.a, got, c.want)
 		}
 	}

@@ -101,3 +101,23 @@ func (a *alerter) update(rows []Row, now time.Time) []Alert {
 	})
 	return out
 }
+
+// Verb says what the alert's session does, for a notification's title
+// (the panel's banners and every notify sink say it alike).
+func (a Alert) Verb() string {
+	switch a.State {
+	case session.Done:
+		return "is done"
+	case session.Failed:
+		return "failed"
+	}
+	switch a.Reason {
+	case session.ReasonPermission:
+		return "needs your permission"
+	case session.ReasonQuestion:
+		return "has a question"
+	case session.ReasonPlan:
+		return "has a plan for you to review"
+	}
+	return "is waiting for you"
+}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mew-dev/mew/internal/privfile"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -174,7 +175,7 @@ func LoadConfig(home string) (Config, error) {
 
 // SaveConfig writes c, 0600 (a webhook URL may hold a token), atomically.
 func SaveConfig(home string, c Config) error {
-	return writePrivate(filepath.Join(home, ConfigName), c)
+	return privfile.WriteJSON(filepath.Join(home, ConfigName), c)
 }
 
 // Add returns c with s added; a sink of the same name is an error.
@@ -200,31 +201,4 @@ func (c Config) Remove(name string) (Config, error) {
 		}
 	}
 	return c, fmt.Errorf("no sink named %q", name)
-}
-
-func writePrivate(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

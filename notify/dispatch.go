@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mew-dev/mew/internal/privfile"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -167,7 +168,7 @@ func (d *Dispatcher) note(name string, f func(*SinkStatus)) {
 	if d.home == "" {
 		return
 	}
-	if err := writePrivate(filepath.Join(d.home, StatusName), d.status); err != nil {
+	if err := privfile.WriteJSON(filepath.Join(d.home, StatusName), d.status); err != nil {
 		d.log.Printf("notify: cannot write %s: %v", StatusName, err)
 	}
 }

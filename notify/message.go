@@ -42,29 +42,10 @@ func MessageFor(a board.Alert, s session.Shown) Message {
 	}
 	return Message{
 		Event: a.State, Reason: a.Reason,
-		Title:   text.OneLine(project+" "+Verb(a), 120),
+		Title:   text.OneLine(project+" "+a.Verb(), 120),
 		Body:    text.OneLine(body, 400),
 		Session: s,
 	}
-}
-
-// Verb says what the session does, for a title.
-func Verb(a board.Alert) string {
-	switch a.State {
-	case session.Done:
-		return "is done"
-	case session.Failed:
-		return "failed"
-	}
-	switch a.Reason {
-	case session.ReasonPermission:
-		return "needs your permission"
-	case session.ReasonQuestion:
-		return "has a question"
-	case session.ReasonPlan:
-		return "has a plan for you to review"
-	}
-	return "is waiting for you"
 }
 
 // sender delivers one message once; the worker retries it.

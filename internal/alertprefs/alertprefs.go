@@ -6,6 +6,7 @@ package alertprefs
 import (
 	"encoding/json"
 	"errors"
+	"github.com/mew-dev/mew/internal/privfile"
 	"os"
 	"path/filepath"
 	"sync"
@@ -124,33 +125,5 @@ func (s *Store) change(id string, f func(*Prefs, time.Time)) error {
 		return err
 	}
 	f(&p, time.Now())
-	return writePrivate(s.path(), p)
-}
-
-// writePrivate writes v as JSON to path, 0600, atomically (temp + rename).
-func writePrivate(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return privfile.WriteJSON(s.path(), p)
 }

@@ -1,0 +1,40 @@
+// Package privfile writes the person's own small settings files in
+// $MEW_HOME (alert mutes, notification sinks): JSON, 0600 in a 0700
+// folder, replaced atomically, since they may hold secrets (a webhook's
+// token) and a reader must never see half a file.
+package privfile
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+)
+
+// WriteJSON writes v as indented JSON to path, 0600, by temp file and
+// rename.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
