@@ -96,7 +96,14 @@ func (l *Loop) nextSettle(ss []session.Shown, now time.Time) (time.Duration, boo
 
 func (l *Loop) alert(ctx context.Context, alerts []board.Alert, u monitor.Update, now time.Time) {
 	if l.Sending != nil && !l.Sending() {
-		return // another Mew of this $MEW_HOME sends
+		// Another Mew of this $MEW_HOME sends: said, so that a takeover
+		// can be told from an alert seen late.
+		if l.Log != nil {
+			for _, a := range alerts {
+				l.Log.Printf("notify: %s %s, not sent: another Mew sends", a.ID, a.State)
+			}
+		}
+		return
 	}
 	facts := board.AlertFacts{}
 	if l.Prefs != nil {

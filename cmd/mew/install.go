@@ -143,12 +143,26 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
 		return code
 	}
+	// The statusline source is offered on its own, after the hooks (off
+	// unless the person says yes, or --statusline): also when the hooks
+	// need no change.
+	statuslineStep := func() bool {
+		for _, st := range steps {
+			if st.agent.Name == install.Claude.Name && !st.failed {
+				return !offerStatusline(*statusline, false, env, stdout) || installStatusline(env, false, stdout, stderr)
+			}
+		}
+		return true
+	}
 	if len(plan) == 0 {
 		for _, st := range steps {
 			if !st.failed {
 				agentHeader(stdout, agents, st.agent)
 				st.report(stdout, env, src, false)
 			}
+		}
+		if !statuslineStep() {
+			code = 1
 		}
 		return code
 	}
@@ -180,9 +194,9 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 		}
 		st.report(stdout, env, src, false)
 		done = append(done, st.plan()...)
-		if st.agent.Name == install.Claude.Name && offerStatusline(*statusline, false, env, stdout) && !installStatusline(env, false, stdout, stderr) {
-			code = 1
-		}
+	}
+	if !statuslineStep() {
+		code = 1
 	}
 	if err := install.RecordInstalled(env.MewHome, done, time.Now()); err != nil {
 		fmt.Fprintf(stderr, "mew install: cannot keep the list of what was installed: %v\n", err)
