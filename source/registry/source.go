@@ -121,6 +121,10 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 	for {
 		changed := false
+		var recheck <-chan time.Time // only while a verdict waits: no idle wake-ups
+		if len(d.recheck) > 0 {
+			recheck = time.After(recheckEvery)
+		}
 		select {
 		case <-ctx.Done():
 			return nil
@@ -145,6 +149,8 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		case <-ticker.C:
 			addWatches()
 			changed = d.rescan() // stats every file; re-reads only the changed ones
+		case now := <-recheck:
+			changed = d.recheckStopped(now)
 		}
 		if changed && !send() {
 			return nil
@@ -240,10 +246,68 @@ type dirState struct {
 	docs   map[string]Entry // file name → document
 	stamps map[string]fileStamp
 	errs   map[string]error // file name ("" for the directory) → problem
+	// recheck holds the documents whose transcript may lag their status
+	// (idle said "stopped"; waiting named no tool yet), until when to read
+	// the transcript again: Claude Code can write its status before the
+	// turn's last entry reaches the transcript (seen on a loaded machine),
+	// and a finished turn must not stay idle, a question not read as input.
+	recheck map[string]time.Time
 }
 
+// recheckFor is how long a "stopped" verdict is read again, and
+// recheckEvery how often.
+const (
+	recheckFor   = 3 * time.Second
+	recheckEvery = 150 * time.Millisecond
+)
+
 func newDirState(dir string) *dirState {
-	return &dirState{dir: dir, docs: map[string]Entry{}, stamps: map[string]fileStamp{}, errs: map[string]error{}}
+	return &dirState{dir: dir, docs: map[string]Entry{}, stamps: map[string]fileStamp{}, errs: map[string]error{}, recheck: map[string]time.Time{}}
+}
+
+// waitingFor is what a wait is for, by the tool the transcript's last
+// entry calls ("" for a permission or anything else).
+func waitingFor(tool string) string {
+	switch tool {
+	case "AskUserQuestion":
+		return "question"
+	case "ExitPlanMode":
+		return "plan approval"
+	}
+	return ""
+}
+
+// recheckStopped reads again the transcripts of the documents in recheck;
+// it reports whether a verdict changed (the entry arrived).
+func (d *dirState) recheckStopped(now time.Time) bool {
+	changed := false
+	for name, until := range d.recheck {
+		e, ok := d.docs[name]
+		if !ok || now.After(until) {
+			delete(d.recheck, name)
+			continue
+		}
+		path := TranscriptPath(filepath.Dir(d.dir), e.Doc.Cwd, e.Doc.SessionID)
+		switch {
+		case e.Doc.Status == "idle" && e.Doc.Interrupted:
+			if stopped, known := Stopped(path); known && !stopped {
+				e.Doc.Interrupted = false
+				d.docs[name] = e
+				delete(d.recheck, name)
+				changed = true
+			}
+		case e.Doc.Status == "waiting" && e.Doc.WaitingFor == "":
+			if w := waitingFor(WaitingTool(path)); w != "" {
+				e.Doc.WaitingFor = w
+				d.docs[name] = e
+				delete(d.recheck, name)
+				changed = true
+			}
+		default:
+			delete(d.recheck, name)
+		}
+	}
+	return changed
 }
 
 // fileStamp is what changes when a file is rewritten (Claude Code replaces
@@ -334,12 +398,13 @@ func (d *dirState) reload(name string) bool {
 	switch doc.Status {
 	case "idle":
 		doc.Interrupted, _ = Stopped(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID))
+		if doc.Interrupted {
+			d.recheck[name] = time.Now().Add(recheckFor)
+		}
 	case "waiting":
-		switch WaitingTool(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID)) {
-		case "AskUserQuestion":
-			doc.WaitingFor = "question"
-		case "ExitPlanMode":
-			doc.WaitingFor = "plan approval"
+		doc.WaitingFor = waitingFor(WaitingTool(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID)))
+		if doc.WaitingFor == "" {
+			d.recheck[name] = time.Now().Add(recheckFor) // the tool call may not be written yet
 		}
 	}
 	d.docs[name] = Entry{File: name, Doc: doc}

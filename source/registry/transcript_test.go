@@ -2,10 +2,12 @@ package registry
 
 import (
 	"context"
+	"github.com/mew-dev/mew/source"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Lines shaped as Claude Code 2.1.328 wrote them (e2e
@@ -123,5 +125,46 @@ func TestWaitingTool(t *testing.T) {
 		if got := WaitingTool(path); got != c.want {
 			t.Errorf("%q: %q, want %q", c.lines, got, c.want)
 		}
+	}
+}
+
+// Claude Code can write its idle status before the turn's last reply
+// reaches the transcript: the watching source reads the transcript again
+// for a while, and the finished turn is not left "stopped".
+func TestWatchReadsALateReplyAgain(t *testing.T) {
+	config := t.TempDir()
+	dir := filepath.Join(config, "sessions")
+	id := "64d0becb-e011-43ab-b928-271850477fe2"
+	tr := TranscriptPath(config, "/p/proj", id)
+	for _, d := range []string{filepath.Dir(tr), dir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(tr, []byte(prompt+"\n"), 0o600); err != nil { // the reply not written yet
+		t.Fatal(err)
+	}
+	doc := `{"pid": 4242, "sessionId": "` + id + `", "cwd": "/p/proj", "status": "idle", "statusUpdatedAt": 1796065507034}`
+	if err := os.WriteFile(filepath.Join(dir, "4242.json"), []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := make(chan []source.Observation, 16)
+	go New(dir).Watch(ctx, out)
+	first := <-out
+	if len(first) != 1 || !first[0].Registry.Interrupted {
+		t.Fatalf("before the reply: %+v, want stopped", first)
+	}
+	if err := os.WriteFile(tr, []byte(prompt+"\n"+reply+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case obs := <-out:
+		if len(obs) != 1 || obs[0].Registry.Interrupted {
+			t.Fatalf("after the reply: %+v, want finished", obs)
+		}
+	case <-time.After(time.Minute): // bound for a loaded machine: the re-read comes in 150 ms
+		t.Fatal("the late reply was never read")
 	}
 }
