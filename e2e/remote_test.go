@@ -37,6 +37,10 @@ func remoteSetup(t *testing.T, remote bool, mew string) func(r *driver.Run) erro
 		srv, err := sshtest.Start(dir, []string{
 			"HOME=" + r.Home, "MEW_HOME=" + r.MewHome, "CLAUDE_CONFIG_DIR=" + r.ConfigDir,
 			"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
+			// As on this side (driver.Run's environment): the scenarios run
+			// side by side as one user, and the process scan would list
+			// the other scenarios' CLIs as this "remote" machine's.
+			"MEW_PROCSCAN=off",
 			// The mew there reads (and answers into) the tmux server the
 			// CLI runs in, as a person's remote mew reads their server.
 			"MEW_TMUX_SOCKET=" + r.TmuxSocket(),

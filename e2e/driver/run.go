@@ -213,9 +213,9 @@ func Launch(o Options) (*Run, error) {
 	r.TL.Addf(r.Started, "key", "%s %s %s", how, filepath.Base(program), strings.Join(args, " "))
 	n := 3
 	if o.Mew != "" {
-		n += 2
+		n++ // the one-shot sampler; the watcher counts itself below
 	}
-	finished := make(chan struct{}, n+1)
+	finished := make(chan struct{}, n+2)
 	if r.codex() {
 		n++
 		go func() { r.rec.pollRollouts(ctx, r.CodexHome, 20*time.Millisecond); finished <- struct{}{} }()
@@ -231,8 +231,14 @@ func Launch(o Options) (*Run, error) {
 		if r.MewEnv != nil {
 			env = r.MewEnv
 		}
-		r.rec.primaryWatch = o.MewWatch
-		go func() { r.rec.watchMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
+		r.rec.primaryWatch = o.MewWatch && r.MewEnv == nil
+		if r.MewEnv == nil {
+			n++
+			go func() { r.rec.watchMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
+		}
+		// Sampled through another machine (MewEnv: a remote scenario), only
+		// the one-shot kind is judged: the watcher's --feed lists this
+		// machine's own sessions, never a remote's.
 		go func() { r.rec.sampleMew(ctx, o.Mew, env, o.MewEvery); finished <- struct{}{} }()
 	}
 	go func() {

@@ -296,12 +296,14 @@ func (d *dirState) recheckStopped(now time.Time) bool {
 				delete(d.recheck, name)
 				changed = true
 			}
-		case e.Doc.Status == "waiting" && e.Doc.WaitingFor == "":
-			if w := waitingFor(WaitingTool(path)); w != "" {
-				e.Doc.WaitingFor = w
-				d.docs[name] = e
+		case e.Doc.Status == "waiting":
+			if tool := WaitingTool(path); tool != "" {
 				delete(d.recheck, name)
-				changed = true
+				if w := waitingFor(tool); w != "" && w != e.Doc.WaitingFor {
+					e.Doc.WaitingFor = w
+					d.docs[name] = e
+					changed = true
+				}
 			}
 		default:
 			delete(d.recheck, name)
@@ -402,8 +404,11 @@ func (d *dirState) reload(name string) bool {
 			d.recheck[name] = time.Now().Add(recheckFor)
 		}
 	case "waiting":
-		doc.WaitingFor = waitingFor(WaitingTool(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID)))
-		if doc.WaitingFor == "" {
+		tool := WaitingTool(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID))
+		if w := waitingFor(tool); w != "" {
+			doc.WaitingFor = w
+		}
+		if tool == "" {
 			d.recheck[name] = time.Now().Add(recheckFor) // the tool call may not be written yet
 		}
 	}
