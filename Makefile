@@ -181,11 +181,11 @@ kilo-cli:
 # suite is no faster for it (~22 s either way). The timeout is a bound for a
 # loaded machine (the CLIs start many times slower), not a goal.
 e2e:
-	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_VERSION)" $(GO) test ./e2e -count=1 -parallel 4 -timeout 20m -v
+	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_VERSION)" GO=$(GO) ./tools/e2e-retry.sh -count=1 -parallel 4 -timeout 20m -v
 e2e-codex-next:
 	$(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT)
 	@echo "e2e: the Codex scenarios on Codex $(E2E_CODEX_NEXT)"
-	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_NEXT)" $(GO) test ./e2e -count=1 -parallel 4 -timeout 20m -v -run 'Codex'
+	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_NEXT)" GO=$(GO) ./tools/e2e-retry.sh -count=1 -parallel 4 -timeout 20m -v -run 'Codex'
 e2e-if-available:
 	@if ! command -v tmux >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 		echo "e2e: skipped: the end-to-end suite needs tmux and npm (.ci/run installs them)"; \
