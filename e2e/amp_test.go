@@ -184,6 +184,7 @@ func ampSession(t *testing.T, o ampOpts) {
 }
 
 func TestAmpUnderInstall(t *testing.T) { ampSession(t, ampOpts{}) }
+
 // Screen only, Amp's turn after an approval can end before a sweep sees it
 // run: the idle screen then reads idle, not done (seen in 2 of 4 clean
 // runs). Skipped until the screen rule knows a turn ran through the dialog
