@@ -387,8 +387,12 @@ type Shown struct {
 	LastMessage string    `json:"last_message"`
 	Tty         string    `json:"tty,omitempty"`
 	Tmux        string    `json:"tmux,omitempty"`
-	HooksSeen   bool      `json:"hooks"`    // Mew's hooks reported on this session
-	Registry    bool      `json:"registry"` // Claude Code's registry reported on it
+	// TmuxServer is the socket of the server Tmux's pane is on, when known:
+	// every server numbers its panes from %0, so a pane id alone is
+	// ambiguous.
+	TmuxServer string `json:"tmux_server,omitempty"`
+	HooksSeen  bool   `json:"hooks"`    // Mew's hooks reported on this session
+	Registry   bool   `json:"registry"` // Claude Code's registry reported on it
 	// Headless: no person attends it (`claude -p`, an SDK app): it never
 	// counts as needing you, whatever its state (NeedsYou).
 	Headless bool `json:"headless,omitempty"`

@@ -705,6 +705,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Sho
 			} else {
 				out.Tmux = string(in.String())
 			}
+		case "tmux_server":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.TmuxServer = string(in.String())
+			}
 		case "hooks":
 			if in.IsNull() {
 				in.Skip()
@@ -873,6 +879,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sh
 		const prefix string = ",\"tmux\":"
 		out.RawString(prefix)
 		out.String(string(in.Tmux))
+	}
+	if in.TmuxServer != "" {
+		const prefix string = ",\"tmux_server\":"
+		out.RawString(prefix)
+		out.String(string(in.TmuxServer))
 	}
 	{
 		const prefix string = ",\"hooks\":"

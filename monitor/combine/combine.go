@@ -421,6 +421,9 @@ func describe(rec session.Record) session.Shown {
 		if out.Tmux == "" && p.Tmux != nil {
 			out.Tmux = p.Tmux.Pane
 		}
+		if p.Tmux != nil && p.Tmux.Pane == out.Tmux {
+			out.TmuxServer = p.Tmux.Socket
+		}
 	}
 	describeTerminal(&out, rec.Terminal)
 	out.Usage = latestUsage(rec)
