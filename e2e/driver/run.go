@@ -30,6 +30,8 @@ type Options struct {
 	Codex  string // the native Codex binary (FindCodex)
 	// CodexPackages is the shared daemon packages folder (CodexPackages).
 	CodexPackages string
+	// CodexArgs follow Codex's own --cd (e.g. --profile NAME).
+	CodexArgs []string
 	// Program is the CLI of the other agents (FindOpenCode, FindGemini).
 	Program string
 	APIURL  string   // the stand-in Messages API
@@ -57,7 +59,8 @@ type Options struct {
 	// MewEvery is the `mew status --json` sampling period (100 ms when 0).
 	MewEvery time.Duration
 	// ObserveHooks lists hook events the driver logs with a hook of its own,
-	// added to settings.json after `mew install` (see Run.Hooks).
+	// added to settings.json (Codex: hooks.json) after `mew install` (see
+	// Run.Hooks).
 	ObserveHooks []string
 	// OnRegistry, when set, sees every registry change as it is recorded
 	// (the fixture recorder notes how much screen output existed then).
@@ -195,7 +198,7 @@ func Launch(o Options) (*Run, error) {
 		// not under `sh -c` (which would stay the pane's foreground process
 		// and hide Codex from the screen source). Not a -c override: those
 		// make Codex run without its app-server daemon (measured).
-		args = []string{"--cd", r.Project}
+		args = append([]string{"--cd", r.Project}, o.CodexArgs...)
 	}
 	argv := append(append(append([]string(nil), o.Wrap...), program), args...)
 	how := "started"
@@ -318,7 +321,11 @@ func prepare(o Options) (*Run, string, error) {
 	}
 	hookLog := filepath.Join(root, "observed-hooks.jsonl")
 	if len(o.ObserveHooks) > 0 {
-		if err := addObserverHooks(filepath.Join(r.ConfigDir, "settings.json"), hookLog, o.ObserveHooks, 5); err != nil {
+		settings := filepath.Join(r.ConfigDir, "settings.json")
+		if r.codex() {
+			settings = filepath.Join(r.CodexHome, "hooks.json") // Claude Code's shape, seconds
+		}
+		if err := addObserverHooks(settings, hookLog, o.ObserveHooks, 5); err != nil {
 			return nil, "", err
 		}
 	}
