@@ -2774,6 +2774,14 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Ho
 				}
 				in.Delim(']')
 			}
+		case "hand_back":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.HandBack).UnmarshalJSON(data))
+				}
+			}
 		case "event_count":
 			if in.IsNull() {
 				in.Skip()
@@ -2979,6 +2987,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in H
 			}
 			out.RawByte(']')
 		}
+	}
+	if !(in.HandBack).IsZero() {
+		const prefix string = ",\"hand_back\":"
+		out.RawString(prefix)
+		out.Raw((in.HandBack).MarshalJSON())
 	}
 	if in.EventCount != 0 {
 		const prefix string = ",\"event_count\":"
