@@ -395,6 +395,7 @@ func (r *Run) Close() {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+	r.reapLeftovers()
 }
 
 // SessionID is the CLI's session id from its registry file ("" before it
