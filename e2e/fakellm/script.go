@@ -26,6 +26,12 @@ const (
 	Error = "error"
 	// Flaky is an HTTP 500 (which the CLIs retry), then text.
 	Flaky = "flaky"
+	// Danger is a shell command a permission gate asks about (pi asks
+	// nothing itself; its example permission-gate.ts asks for rm -rf),
+	// then text.
+	Danger = "danger"
+	// Down is an HTTP 500 on every request: the CLI retries, then fails.
+	Down = "down"
 )
 
 const markerPrefix = "mew-e2e-"
@@ -37,6 +43,14 @@ func Prompt(name string) string { return "please " + markerPrefix + name }
 
 // ShellCommand is what the shell scenario asks to run.
 const ShellCommand = "touch made-by-agent"
+
+// DangerCommand is what the danger scenario asks to run: it removes
+// DangerDir from the CLI's working directory, then takes 3 s (a tool
+// that runs a while: working, between the answer and the turn's end).
+const (
+	DangerDir     = "mew-probe-dir"
+	DangerCommand = "rm -rf " + DangerDir + " && sleep 3"
+)
 
 // Timing knobs of the scripted replies.
 type Timing struct {
@@ -83,6 +97,13 @@ func decide(c turn, t Timing) Reply {
 		return Reply{Kind: "text", Text: "Thinking it over slowly", Trickle: t.Slow, Why: why}
 	case Error:
 		return Reply{Kind: "error", Status: 400, Text: "scripted bad request", Why: why}
+	case Danger:
+		if c.step == 0 {
+			return Reply{Kind: "call", Text: DangerCommand, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Done.", Why: why}
+	case Down:
+		return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
 	case Flaky:
 		if c.retried == 0 {
 			return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
