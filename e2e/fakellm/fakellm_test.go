@@ -57,6 +57,9 @@ func TestChatCompletions(t *testing.T) {
 	if _, body = post(t, url, req(danger)); !strings.Contains(body, `rm -rf mew-probe-dir`) || !strings.Contains(body, `"finish_reason":"tool_calls"`) {
 		t.Fatalf("danger step 0:\n%s", body)
 	}
+	if _, body = post(t, url, req(`{"role":"user","content":"`+Prompt(Brief)+`"}`)); !strings.Contains(body, `"content":"Hello `) {
+		t.Fatalf("brief:\n%s", body)
+	}
 	down := req(`{"role":"user","content":"` + Prompt(Down) + `"}`)
 	for i := 0; i < 5; i++ {
 		if code, _ = post(t, url, down); code != 500 {

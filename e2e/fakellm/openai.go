@@ -112,14 +112,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 }
 
 // toolCall is the agent's shell tool running command: OpenCode's (and
-// pi's) bash, or run_shell_command where the request offers it (Qwen Code,
-// a Gemini CLI fork speaking chat completions).
+// pi's) bash, run_shell_command where the request offers it (Qwen Code, a
+// Gemini CLI fork speaking chat completions), or Continue's Bash.
 func toolCall(id string, req chatRequest, command string) map[string]any {
 	name := "bash"
 	args := map[string]any{"command": command, "description": "Create a marker file"}
 	for _, t := range req.Tools {
-		if t.Function.Name == "run_shell_command" {
+		switch t.Function.Name {
+		case "run_shell_command":
 			name, args["is_background"] = t.Function.Name, false
+		case "Bash":
+			name, args = t.Function.Name, map[string]any{"command": command}
 		}
 	}
 	b, _ := json.Marshal(args)

@@ -32,7 +32,15 @@ const (
 	Danger = "danger"
 	// Down is an HTTP 500 on every request: the CLI retries, then fails.
 	Down = "down"
+	// Brief is Text's reply trickled for Brief seconds, and ShellBrief
+	// Shell with its last reply trickled so: a turn a screen read every
+	// 700 ms sees running (the stand-in answers at once, a model does not).
+	Brief      = "brief"
+	ShellBrief = "shellbrief"
 )
+
+// BriefFor is how long the brief scenarios' replies trickle.
+const BriefFor = 2 * time.Second
 
 const markerPrefix = "mew-e2e-"
 
@@ -97,6 +105,13 @@ func decide(c turn, t Timing) Reply {
 		return Reply{Kind: "text", Text: "Thinking it over slowly", Trickle: t.Slow, Why: why}
 	case Error:
 		return Reply{Kind: "error", Status: 400, Text: "scripted bad request", Why: why}
+	case Brief:
+		return Reply{Kind: "text", Text: "Hello from the fake model.", Trickle: BriefFor, Why: why}
+	case ShellBrief:
+		if c.step == 0 {
+			return Reply{Kind: "call", Text: ShellCommand, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Done.", Trickle: BriefFor, Why: why}
 	case Danger:
 		if c.step == 0 {
 			return Reply{Kind: "call", Text: DangerCommand, Why: why}
