@@ -103,7 +103,11 @@ E2E_QWEN_DIR := $(E2E_CACHE)/qwen-code-$(E2E_QWEN_VERSION)
 # Kilo 7.8.1's platform packages are not published: 7.7.7 installs.
 E2E_KILO_VERSION ?= 7.7.7
 E2E_KILO_DIR := $(E2E_CACHE)/kilo-$(E2E_KILO_VERSION)
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli e2e e2e-codex-next e2e-if-available record-fixture
+E2E_PI_VERSION ?= 0.73.1
+E2E_PI_DIR := $(E2E_CACHE)/pi-$(E2E_PI_VERSION)
+E2E_CONTINUE_VERSION ?= 1.5.47
+E2E_CONTINUE_DIR := $(E2E_CACHE)/continue-$(E2E_CONTINUE_VERSION)
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -175,6 +179,26 @@ kilo-cli:
 			"@kilocode/cli@$(E2E_KILO_VERSION)" && \
 		touch "$(E2E_KILO_DIR)/.installed"; \
 	fi
+# pi's package also ships the example extensions the pi scenarios load
+# (examples/extensions/permission-gate.ts: pi asks nothing itself).
+pi-cli:
+	@if [ -f "$(E2E_PI_DIR)/.installed" ]; then \
+		echo "pi $(E2E_PI_VERSION) is installed in $(E2E_PI_DIR)"; \
+	else \
+		mkdir -p "$(E2E_PI_DIR)" && \
+		npm install --prefix "$(E2E_PI_DIR)" --no-audit --no-fund --loglevel=error \
+			"@mariozechner/pi-coding-agent@$(E2E_PI_VERSION)" && \
+		touch "$(E2E_PI_DIR)/.installed"; \
+	fi
+continue-cli:
+	@if [ -f "$(E2E_CONTINUE_DIR)/.installed" ]; then \
+		echo "Continue CLI $(E2E_CONTINUE_VERSION) is installed in $(E2E_CONTINUE_DIR)"; \
+	else \
+		mkdir -p "$(E2E_CONTINUE_DIR)" && \
+		npm install --prefix "$(E2E_CONTINUE_DIR)" --no-audit --no-fund --loglevel=error \
+			"@continuedev/cli@$(E2E_CONTINUE_VERSION)" && \
+		touch "$(E2E_CONTINUE_DIR)/.installed"; \
+	fi
 
 # Four scenarios at a time: on two cores eight CLIs starting at once slow
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
@@ -197,6 +221,8 @@ e2e-if-available:
 		$(MAKE) --no-print-directory amp-cli || echo "e2e: could not install Amp; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory qwen-cli || echo "e2e: could not install Qwen Code; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory kilo-cli || echo "e2e: could not install Kilo; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory pi-cli || echo "e2e: could not install pi; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory continue-cli || echo "e2e: could not install the Continue CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
 			$(MAKE) --no-print-directory e2e-codex-next; \

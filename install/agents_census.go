@@ -10,8 +10,7 @@ import (
 // The agents of the npm census (testdata/fixtures/<agent>-<version>) that
 // Mew registers with. The others are seen by their screen and process
 // only: Copilot's hooks live in files of their own shape
-// (~/.copilot/hooks/*.json), Cline's are executables, pi's are in-process
-// extensions, Continue fires none.
+// (~/.copilot/hooks/*.json), Cline's are executables, Continue fires none.
 var (
 	// Qwen Code's settings.json takes Claude Code's "hooks" shape, with
 	// Claude-compatible payloads; command hook timeouts are seconds (its
@@ -30,4 +29,19 @@ var (
 		Dir:     func(e Env) string { return filepath.Join(e.ConfigHome, "kilo", "plugins") },
 		Program: "kilo", Plugin: openCodePlugin,
 	}
+	// pi loads every extensions/*.ts of its agent folder into its own
+	// process: Mew's extension is a plugin file like Amp's (piPlugin).
+	Pi = Agent{
+		Name: session.AgentPi, Title: "pi", File: "mew.ts",
+		Dir:     func(e Env) string { return filepath.Join(piDir(e), "extensions") },
+		Program: "pi", Plugin: piPlugin,
+	}
 )
+
+// piDir is pi's agent folder: $PI_CODING_AGENT_DIR, or ~/.pi/agent.
+func piDir(e Env) string {
+	if e.PiDir != "" {
+		return e.PiDir
+	}
+	return filepath.Join(e.Home, ".pi", "agent")
+}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gofrs/flock"
 
@@ -42,10 +43,13 @@ type Env struct {
 	// ConfigHome is $XDG_CONFIG_HOME, or ~/.config: OpenCode's and Amp's
 	// configuration live under it (on macOS too).
 	ConfigHome string
+	// PiDir is pi's agent folder, $PI_CODING_AGENT_DIR ("" is ~/.pi/agent).
+	PiDir string
 }
 
 // EnvFromOS reads HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
-// XDG_CONFIG_HOME and MEW_HOME; relative paths are made absolute.
+// XDG_CONFIG_HOME, PI_CODING_AGENT_DIR and MEW_HOME; relative paths are made
+// absolute.
 func EnvFromOS() (Env, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -71,9 +75,17 @@ func EnvFromOS() (Env, error) {
 	if config == "" {
 		config = filepath.Join(home, ".config")
 	}
+	// pi reads its variable with a leading ~ as the home folder.
+	pi := os.Getenv("PI_CODING_AGENT_DIR")
+	if pi == "~" || strings.HasPrefix(pi, "~/") {
+		pi = filepath.Join(home, pi[1:])
+	}
+	if pi == "" {
+		pi = filepath.Join(home, ".pi", "agent")
+	}
 	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome, CodexHome: codex,
-		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config}
-	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome} {
+		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config, PiDir: pi}
+	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome, &e.PiDir} {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return Env{}, err
 		}

@@ -157,6 +157,23 @@ var renames = []rename{
 	{session.AgentKilo, "session.error.MessageAbortedError", Interrupted},
 	{session.AgentKilo, "session.error", StopFailure},
 
+	// pi's events, as Mew's extension forwards them (install/plugin.go):
+	// agent_end carries the stopReason of the run's last reply, or "retry"
+	// for a failed request pi retries by itself (each attempt is its own
+	// agent_end, then agent_start: still working). session_shutdown comes
+	// at every exit (and before /new, /resume, /fork, /reload: their
+	// session_start begins the next session).
+	{session.AgentPi, "session_start", SessionStart},
+	{session.AgentPi, "agent_start", UserPromptSubmit},
+	{session.AgentPi, "tool_execution_start", PreToolUse},
+	{session.AgentPi, "tool_execution_end", PostToolUse},
+	{session.AgentPi, "agent_end.stop", Stop},
+	{session.AgentPi, "agent_end.length", Stop},
+	{session.AgentPi, "agent_end.retry", TurnRetrying},
+	{session.AgentPi, "agent_end.error", StopFailure},
+	{session.AgentPi, "agent_end.aborted", Interrupted},
+	{session.AgentPi, "session_shutdown", SessionEnd},
+
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
 	{session.AgentAmp, "agent.start", UserPromptSubmit},
@@ -184,7 +201,7 @@ func EventsFor(agent string) []string {
 	case session.AgentQwen:
 		return QwenEvents
 	}
-	return nil // OpenCode and Amp: a plugin forwards their events (package install)
+	return nil // OpenCode, Amp, Kilo, pi: a plugin forwards their events (package install)
 }
 
 // Canonical is the canonical name of agent's event name.

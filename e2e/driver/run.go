@@ -497,6 +497,17 @@ func (r *Run) WaitScreen(since time.Time, re *regexp.Regexp, timeout time.Durati
 	return found, nil
 }
 
+// WaitScreenFunc waits for the first capture at or after since for which
+// ok is true (what says so, for the timeline and the error).
+func (r *Run) WaitScreenFunc(since time.Time, what string, ok func(string) bool, timeout time.Duration) (Snap, error) {
+	found, err := r.firstScreen(since, ok, timeout)
+	if err != nil {
+		return Snap{}, fmt.Errorf("the screen never showed %s within %v; it shows:\n%s", what, timeout, Excerpt(r.Screen(), 12))
+	}
+	r.TL.Add(Entry{At: found.At, Source: "screen", Text: "shows " + what, Detail: Excerpt(found.Text, 8)})
+	return found, nil
+}
+
 // firstScreen waits for the first capture at or after since for which ok
 // is true.
 func (r *Run) firstScreen(since time.Time, ok func(string) bool, timeout time.Duration) (Snap, error) {

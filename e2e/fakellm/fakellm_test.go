@@ -52,6 +52,20 @@ func TestChatCompletions(t *testing.T) {
 	if code, body = post(t, url, flaky); code != 200 || !strings.Contains(body, "retry") {
 		t.Fatalf("flaky, retried: HTTP %d\n%s", code, body)
 	}
+	// The danger scenario: the command a permission gate asks about.
+	danger := `{"role":"user","content":"` + Prompt(Danger) + `"}`
+	if _, body = post(t, url, req(danger)); !strings.Contains(body, `rm -rf mew-probe-dir`) || !strings.Contains(body, `"finish_reason":"tool_calls"`) {
+		t.Fatalf("danger step 0:\n%s", body)
+	}
+	if _, body = post(t, url, req(`{"role":"user","content":"`+Prompt(Brief)+`"}`)); !strings.Contains(body, `"content":"Hello `) {
+		t.Fatalf("brief:\n%s", body)
+	}
+	down := req(`{"role":"user","content":"` + Prompt(Down) + `"}`)
+	for i := 0; i < 5; i++ {
+		if code, _ = post(t, url, down); code != 500 {
+			t.Fatalf("down, request %d: HTTP %d, want 500 every time", i, code)
+		}
+	}
 	// No tools offered: OpenCode's title request.
 	if _, body = post(t, url, `{"model":"m","stream":false,"messages":[{"role":"user","content":"`+Prompt(Error)+`"}]}`); !strings.Contains(body, "Fake title") {
 		t.Fatalf("side request:\n%s", body)

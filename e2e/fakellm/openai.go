@@ -79,7 +79,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		msg := map[string]any{"role": "assistant", "content": reply.Text}
 		finish := "stop"
 		if reply.Kind == "call" {
-			msg, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{toolCall(id, req)}}, "tool_calls"
+			msg, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{toolCall(id, req, reply.Text)}}, "tool_calls"
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"id": id, "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
@@ -97,7 +97,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	finish := "stop"
 	if reply.Kind == "call" {
 		finish = "tool_calls"
-		if send(chunk(map[string]any{"tool_calls": []any{toolCall(id, req)}}, nil)) != nil {
+		if send(chunk(map[string]any{"tool_calls": []any{toolCall(id, req, reply.Text)}}, nil)) != nil {
 			return
 		}
 	} else if s.pieces(r.Context(), reply, func(p string) error { return send(chunk(map[string]any{"content": p}, nil)) }) != nil {
@@ -111,15 +111,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	send("[DONE]")
 }
 
-// toolCall is the agent's shell tool running ShellCommand: OpenCode's
-// bash, or run_shell_command where the request offers it (Qwen Code, a
-// Gemini CLI fork speaking chat completions).
-func toolCall(id string, req chatRequest) map[string]any {
+// toolCall is the agent's shell tool running command: OpenCode's (and
+// pi's) bash, run_shell_command where the request offers it (Qwen Code, a
+// Gemini CLI fork speaking chat completions), or Continue's Bash.
+func toolCall(id string, req chatRequest, command string) map[string]any {
 	name := "bash"
-	args := map[string]any{"command": ShellCommand, "description": "Create a marker file"}
+	args := map[string]any{"command": command, "description": "Create a marker file"}
 	for _, t := range req.Tools {
-		if t.Function.Name == "run_shell_command" {
+		switch t.Function.Name {
+		case "run_shell_command":
 			name, args["is_background"] = t.Function.Name, false
+		case "Bash":
+			name, args = t.Function.Name, map[string]any{"command": command}
 		}
 	}
 	b, _ := json.Marshal(args)
