@@ -157,6 +157,16 @@ var renames = []rename{
 	{session.AgentKilo, "session.error.MessageAbortedError", Interrupted},
 	{session.AgentKilo, "session.error", StopFailure},
 
+	// Cline's hook files, by the hookName of their payloads (measured on
+	// Cline 3.0.65): a task is one prompt's turn; tool_result comes after
+	// an approval and after a denial (an error result) alike.
+	{session.AgentCline, "agent_start", UserPromptSubmit},
+	{session.AgentCline, "tool_call", PreToolUse},
+	{session.AgentCline, "tool_result", PostToolUse},
+	{session.AgentCline, "agent_end", Stop},
+	{session.AgentCline, "agent_error", StopFailure},
+	{session.AgentCline, "agent_abort", Interrupted},
+
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
 	{session.AgentAmp, "agent.start", UserPromptSubmit},
@@ -183,6 +193,8 @@ func EventsFor(agent string) []string {
 		return AgyEvents
 	case session.AgentQwen:
 		return QwenEvents
+	case session.AgentCline:
+		return ClineEvents // the names of its hook files
 	}
 	return nil // OpenCode and Amp: a plugin forwards their events (package install)
 }
