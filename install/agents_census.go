@@ -8,10 +8,10 @@ import (
 )
 
 // The agents of the npm census (testdata/fixtures/<agent>-<version>) that
-// Mew registers with. The others are seen by their screen and process
-// only: Copilot's hooks live in files of their own shape
-// (~/.copilot/hooks/*.json), Cline's are executables, pi's are in-process
-// extensions, Continue fires none.
+// Mew registers with (Cline too, by hook files of its own: cline.go). The
+// others are seen by their screen and process only: Copilot's hooks live
+// in files of their own shape (~/.copilot/hooks/*.json), pi's are
+// in-process extensions, Continue fires none.
 var (
 	// Qwen Code's settings.json takes Claude Code's "hooks" shape, with
 	// Claude-compatible payloads; command hook timeouts are seconds (its
