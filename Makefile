@@ -103,7 +103,9 @@ E2E_QWEN_DIR := $(E2E_CACHE)/qwen-code-$(E2E_QWEN_VERSION)
 # Kilo 7.8.1's platform packages are not published: 7.7.7 installs.
 E2E_KILO_VERSION ?= 7.7.7
 E2E_KILO_DIR := $(E2E_CACHE)/kilo-$(E2E_KILO_VERSION)
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli e2e e2e-codex-next e2e-if-available record-fixture
+E2E_CLINE_VERSION ?= 3.0.65
+E2E_CLINE_DIR := $(E2E_CACHE)/cline-$(E2E_CLINE_VERSION)
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli cline-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -175,6 +177,17 @@ kilo-cli:
 			"@kilocode/cli@$(E2E_KILO_VERSION)" && \
 		touch "$(E2E_KILO_DIR)/.installed"; \
 	fi
+# Cline's binary is its platform package's (a Bun executable); the driver
+# runs that one directly.
+cline-cli:
+	@if [ -f "$(E2E_CLINE_DIR)/.installed" ]; then \
+		echo "Cline $(E2E_CLINE_VERSION) is installed in $(E2E_CLINE_DIR)"; \
+	else \
+		mkdir -p "$(E2E_CLINE_DIR)" && \
+		npm install --prefix "$(E2E_CLINE_DIR)" --no-audit --no-fund --loglevel=error \
+			"cline@$(E2E_CLINE_VERSION)" && \
+		touch "$(E2E_CLINE_DIR)/.installed"; \
+	fi
 
 # Four scenarios at a time: on two cores eight CLIs starting at once slow
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
@@ -197,6 +210,7 @@ e2e-if-available:
 		$(MAKE) --no-print-directory amp-cli || echo "e2e: could not install Amp; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory qwen-cli || echo "e2e: could not install Qwen Code; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory kilo-cli || echo "e2e: could not install Kilo; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory cline-cli || echo "e2e: could not install Cline; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
 			$(MAKE) --no-print-directory e2e-codex-next; \

@@ -113,13 +113,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 
 // toolCall is the agent's shell tool running ShellCommand: OpenCode's
 // bash, or run_shell_command where the request offers it (Qwen Code, a
-// Gemini CLI fork speaking chat completions).
+// Gemini CLI fork speaking chat completions), or run_commands (Cline 3.x:
+// a list of commands, the only argument its schema allows).
 func toolCall(id string, req chatRequest) map[string]any {
 	name := "bash"
 	args := map[string]any{"command": ShellCommand, "description": "Create a marker file"}
 	for _, t := range req.Tools {
-		if t.Function.Name == "run_shell_command" {
+		switch t.Function.Name {
+		case "run_shell_command":
 			name, args["is_background"] = t.Function.Name, false
+		case "run_commands":
+			name, args = t.Function.Name, map[string]any{"commands": []string{ShellCommand}}
 		}
 	}
 	b, _ := json.Marshal(args)
