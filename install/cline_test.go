@@ -53,7 +53,7 @@ func TestClineHookFiles(t *testing.T) {
 		t.Fatalf("install: %+v, %v", rep, err)
 	}
 	dir := filepath.Join(env.Home, ".cline", "hooks")
-	for _, ev := range []string{"TaskStart", "PreToolUse", "PostToolUse", "TaskComplete", "TaskError", "TaskCancel"} {
+	for _, ev := range []string{"TaskStart", "PreToolUse", "PostToolUse", "TaskComplete", "TaskError", "TaskCancel", "SessionShutdown"} {
 		fi, err := os.Stat(filepath.Join(dir, ev))
 		if err != nil || fi.Mode().Perm()&0o100 == 0 {
 			t.Fatalf("%s: %v, %v: want an executable file", ev, fi, err)

@@ -166,6 +166,9 @@ var renames = []rename{
 	{session.AgentCline, "agent_end", Stop},
 	{session.AgentCline, "agent_error", StopFailure},
 	{session.AgentCline, "agent_abort", Interrupted},
+	// Esc on a running turn: SessionShutdown, the turn's agent session
+	// ended (not the TUI's: it did not run at Ctrl-C).
+	{session.AgentCline, "session_shutdown", Interrupted},
 
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},

@@ -13,15 +13,16 @@ import (
 // call or result as an object of its own, the main agent's agent_id set
 // too (parent_agent_id null). It has no approval event: the dialog is the
 // screen's; no SessionStart: the first event records the process; and
-// nothing runs at exit (SessionShutdown did not run at Ctrl-C).
+// nothing runs at exit (SessionShutdown did not run at Ctrl-C, only at
+// Esc on a running turn).
 
 // ClineEvents are the hook files Mew writes (Cline's event names): a task
 // (one prompt's turn) starts, a tool is called and returns, the task ends,
-// fails after Cline's retries, or is cancelled. Left out: TaskResume and
-// SessionShutdown (not seen to run; a shutdown read as the session's end
-// could never be undone, as Cline sends no SessionStart), UserPromptSubmit
+// fails after Cline's retries, or is stopped: Esc on a running turn fires
+// SessionShutdown, not TaskCancel (measured on 3.0.65; TaskCancel never
+// ran). Left out: TaskResume (not seen to run), UserPromptSubmit
 // (TaskStart says the same), PreCompact.
-var ClineEvents = []string{"TaskStart", "PreToolUse", "PostToolUse", "TaskComplete", "TaskError", "TaskCancel"}
+var ClineEvents = []string{"TaskStart", "PreToolUse", "PostToolUse", "TaskComplete", "TaskError", "TaskCancel", "SessionShutdown"}
 
 // clineEvent is the part of Cline's payload Mew reads.
 type clineEvent struct {

@@ -22,6 +22,7 @@ func TestParseCline(t *testing.T) {
 		{`{` + common + `,"hookName":"agent_end","turn":{"outputText":"Done.","status":"completed"}}`, Stop, "", ""},
 		{`{` + common + `,"hookName":"agent_error","error":{"name":"Error","message":"fake upstream error 500"}}`, StopFailure, "", ""},
 		{`{` + common + `,"hookName":"agent_abort"}`, Interrupted, "", ""},
+		{`{` + common + `,"hookName":"session_shutdown"}`, Interrupted, "", ""},
 		{`{"hookName":"agent_end","taskId":"conv_2","agent_id":"agent_9","parent_agent_id":"agent_1"}`, Stop, "", "agent_9"},
 	} {
 		var ev Event
