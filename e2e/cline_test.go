@@ -12,7 +12,9 @@ package e2e
 // files next to Mew's).
 
 import (
+	"os/exec"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,7 +27,7 @@ var clineCLI = agentCLI{
 	name: driver.AgentCline, version: driver.ClineVersion, find: driver.FindCline,
 	apiURL:    func(s *fakellm.Server) string { return s.OpenAIURL },
 	dialog:    regexp.MustCompile(`\[y\] Approve\s+\[n\] Deny`),
-	apiError:  regexp.MustCompile(`(?m)^ \* Error: `),
+	apiError:  regexp.MustCompile(`(?m)^ \* Error: scripted bad request`),
 	turnStart: func(h driver.HookSeen) bool { return h.Event == "TaskStart" },
 	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "TaskComplete" || h.Event == "TaskError" },
 	quit:      []string{"C-c"}, // one Ctrl-C exits and prints its Session Summary
@@ -56,6 +58,11 @@ func TestClineTurnsAndExit(t *testing.T) {
 	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
 	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
 		t.Errorf("Mew's session %+v: want its hooks reporting, agent %q", res.Shown, c.name)
+	}
+	doctor := exec.Command(s.r.Opts.Mew, "doctor", "--agent", "cline")
+	doctor.Env = s.r.Env
+	if out, err := doctor.CombinedOutput(); !strings.Contains(string(out), "Mew's hook files for Cline CLI are installed") {
+		t.Errorf("mew doctor with Mew's hook files in place: %v\n%s", err, out)
 	}
 
 	shown := clineDialog(s)
@@ -125,4 +132,45 @@ func TestClineDenyAndError(t *testing.T) {
 	}
 	t.Logf("API error: shown %.1f s after the prompt", snap.At.Sub(sent).Seconds())
 	s.expect("API error → failed", ref, fast, stateIs(session.Failed))
+
+	// HTTP 500 on every request: Cline retries (its 6 requests take 63 s
+	// unless the server says when to retry: the stand-in says 100 ms),
+	// working all the while, then failed.
+	sent = s.prompt(fakellm.Prompt(fakellm.Down))
+	snap, err = s.r.WaitScreen(sent, regexp.MustCompile(`(?m)^ \* Error: scripted outage`), cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref = snap.At
+	if e := s.observed(sent, "TaskError", func(h driver.HookSeen) bool { return h.Event == "TaskError" }); e.Before(ref) {
+		ref = e
+	}
+	retries := 0
+	for _, l := range s.api.Log() {
+		if !l.At.Before(sent) && l.Status == 500 {
+			retries++
+		}
+	}
+	t.Logf("HTTP 500: %d requests, failed %.1f s after the prompt", retries, ref.Sub(sent).Seconds())
+	bad := s.r.MewDuring(sent.Add(fast), ref, func(sh session.Shown, listed bool) bool { return listed && sh.State != session.Working })
+	for _, b := range bad {
+		sh, _ := b.Find(s.r.SessionID())
+		t.Errorf("while Cline retried, Mew showed %s, want working", driver.ShownString(sh))
+	}
+	recordWindow(t.Name(), "HTTP 500 retried → working until it gives up", len(bad) == 0, s.r.SamplesIn(sent.Add(fast), ref))
+	s.expect("retries given up → failed", ref, fast, stateIs(session.Failed))
+
+	// Esc while the answer streams: Cline runs SessionShutdown (TaskCancel
+	// never ran) → idle.
+	sent = s.prompt(fakellm.Prompt(fakellm.Slow))
+	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	esc := s.press("Escape")
+	h, err := s.r.WaitHook(esc, func(h driver.HookSeen) bool { return h.Event == "SessionShutdown" || h.Event == "TaskCancel" }, cliTurn)
+	if err != nil {
+		t.Fatalf("no hook after Esc: %v; screen:\n%s", err, driver.Excerpt(s.r.Screen(), 8))
+	}
+	t.Logf("Esc while working: %s %.2f s after the key: %.300s", h.Event, h.At.Sub(esc).Seconds(), h.Doc)
+	s.expect("Esc while working → idle", h.At, fast, stateIs(session.Idle))
 }

@@ -50,6 +50,14 @@ func TestChatCompletions(t *testing.T) {
 	if code, _ = post(t, url, req(`{"role":"user","content":"`+Prompt(Error)+`"}`)); code != 400 {
 		t.Fatalf("error scenario: HTTP %d", code)
 	}
+	down, err := http.Post(url, "application/json", strings.NewReader(req(`{"role":"user","content":"`+Prompt(Down)+`"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	down.Body.Close()
+	if down.StatusCode != 500 || down.Header.Get("retry-after-ms") != "100" {
+		t.Fatalf("down: HTTP %d, retry-after-ms %q", down.StatusCode, down.Header.Get("retry-after-ms"))
+	}
 	flaky := req(`{"role":"user","content":"` + Prompt(Flaky) + `"}`)
 	if code, _ = post(t, url, flaky); code != 500 {
 		t.Fatalf("flaky, first: HTTP %d", code)

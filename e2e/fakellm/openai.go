@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -67,6 +68,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	reply := s.reply("openai", r.URL.Path, chatTurn(req))
 	if reply.Kind == "error" {
+		if reply.RetryAfter > 0 {
+			w.Header().Set("retry-after-ms", strconv.FormatInt(reply.RetryAfter.Milliseconds(), 10))
+		}
 		writeError(w, reply.Status, reply.Text)
 		return
 	}

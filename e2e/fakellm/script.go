@@ -26,6 +26,11 @@ const (
 	Error = "error"
 	// Flaky is an HTTP 500 (which the CLIs retry), then text.
 	Flaky = "flaky"
+	// Down is an HTTP 500 on every request, each saying to retry after
+	// 100 ms (retry-after-ms, which the AI SDK's retries honour: Cline's
+	// six requests then take a second, not 63 s): the turn fails once the
+	// CLI gives up.
+	Down = "down"
 )
 
 const markerPrefix = "mew-e2e-"
@@ -49,10 +54,12 @@ var DefaultTiming = Timing{Slow: 60 * time.Second, Chunk: 250 * time.Millisecond
 
 // Reply is one scripted model response.
 type Reply struct {
-	Kind    string // "text", "call" (a tool call) or "error" (an HTTP error)
-	Text    string
-	Status  int           // an error's HTTP status
-	Trickle time.Duration // stream Text in pieces for this long
+	Kind   string // "text", "call" (a tool call) or "error" (an HTTP error)
+	Text   string
+	Status int // an error's HTTP status
+	// RetryAfter, for an error, is sent as retry-after-ms.
+	RetryAfter time.Duration
+	Trickle    time.Duration // stream Text in pieces for this long
 	// Why names the decision for the request log: scenario/step or "side".
 	Why string
 }
@@ -88,6 +95,8 @@ func decide(c turn, t Timing) Reply {
 			return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
 		}
 		return Reply{Kind: "text", Text: "Hello after a retry.", Why: why}
+	case Down:
+		return Reply{Kind: "error", Status: 500, Text: "scripted outage", RetryAfter: 100 * time.Millisecond, Why: why}
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }
