@@ -77,6 +77,7 @@ fuzz-short:
 		$(GO) test ./install -run '^$$' -fuzz FuzzSettings -fuzztime 8000x -fuzzminimizetime 50x
 	$(GO) test ./rules -run '^$$' -fuzz FuzzParse -fuzztime 5000x -fuzzminimizetime 50x
 	$(GO) test ./screen -run '^$$' -fuzz FuzzFeed -fuzztime 5000x -fuzzminimizetime 50x
+	$(GO) test ./reducer -run '^$$' -fuzz FuzzParseCline -fuzztime 20000x -fuzzminimizetime 50x
 
 # ========================== end-to-end ============================
 # The real CLIs, pinned, installed from npm into a cache directory (not the

@@ -147,9 +147,7 @@ func uninstallHookFiles(o Options) (Report, error) {
 			return rep, &FileError{Path: path, Err: err}
 		}
 	}
-	if len(ours) > 0 {
-		os.Remove(rep.Settings) // the folder, only when nothing else is in it
-	}
+	// The folder stays: Mew cannot tell whether the person made it.
 	return rep, nil
 }
 

@@ -57,3 +57,17 @@ func TestParseCline(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseCline: any bytes as a Cline payload never panic, and a parsed
+// event always names a session.
+func FuzzParseCline(f *testing.F) {
+	f.Add([]byte(`{"hookName":"tool_call","sessionContext":{"rootSessionId":"s"},"tool_call":{"id":"c","name":"run_commands","input":{"commands":["x"]}},"workspaceRoots":["/p"]}`))
+	f.Add([]byte(`{"hookName":"agent_error","taskId":"t","error":{"name":"Error"},"sessionContext":null,"workspaceRoots":null}`))
+	f.Add([]byte(`{"sessionContext":{"rootSessionId":["x"]},"workspaceRoots":[1,{"a":2}],"tool_result":"str"}`))
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		var ev Event
+		if _, err := ParseFor(session.AgentCline, payload, &ev); err == nil && ev.SessionID == "" {
+			t.Fatalf("%q parsed with no session: %+v", payload, ev)
+		}
+	})
+}
