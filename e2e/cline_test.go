@@ -152,12 +152,15 @@ func TestClineDenyAndError(t *testing.T) {
 		}
 	}
 	t.Logf("HTTP 500: %d requests, failed %.1f s after the prompt", retries, ref.Sub(sent).Seconds())
-	bad := s.r.MewDuring(sent.Add(fast), ref, func(sh session.Shown, listed bool) bool { return listed && sh.State != session.Working })
+	// From the turn's start: Cline can drop an Enter typed right after an
+	// error (prompt presses it again), and until then the error stands.
+	start := s.observed(sent, "the turn's start", c.turnStart)
+	bad := s.r.MewDuring(start.Add(fast), ref.Add(-fast), func(sh session.Shown, listed bool) bool { return listed && sh.State != session.Working })
 	for _, b := range bad {
 		sh, _ := b.Find(s.r.SessionID())
 		t.Errorf("while Cline retried, Mew showed %s, want working", driver.ShownString(sh))
 	}
-	recordWindow(t.Name(), "HTTP 500 retried → working until it gives up", len(bad) == 0, s.r.SamplesIn(sent.Add(fast), ref))
+	recordWindow(t.Name(), "HTTP 500 retried → working until it gives up", len(bad) == 0, s.r.SamplesIn(start.Add(fast), ref.Add(-fast)))
 	s.expect("retries given up → failed", ref, fast, stateIs(session.Failed))
 
 	// Esc while the answer streams: Cline runs SessionShutdown (TaskCancel
