@@ -77,6 +77,7 @@ fuzz-short:
 		$(GO) test ./install -run '^$$' -fuzz FuzzSettings -fuzztime 8000x -fuzzminimizetime 50x
 	$(GO) test ./rules -run '^$$' -fuzz FuzzParse -fuzztime 5000x -fuzzminimizetime 50x
 	$(GO) test ./screen -run '^$$' -fuzz FuzzFeed -fuzztime 5000x -fuzzminimizetime 50x
+	$(GO) test ./reducer -run '^$$' -fuzz FuzzParseCline -fuzztime 20000x -fuzzminimizetime 50x
 
 # ========================== end-to-end ============================
 # The real CLIs, pinned, installed from npm into a cache directory (not the
@@ -107,7 +108,9 @@ E2E_PI_VERSION ?= 0.73.1
 E2E_PI_DIR := $(E2E_CACHE)/pi-$(E2E_PI_VERSION)
 E2E_CONTINUE_VERSION ?= 1.5.47
 E2E_CONTINUE_DIR := $(E2E_CACHE)/continue-$(E2E_CONTINUE_VERSION)
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli e2e e2e-codex-next e2e-if-available record-fixture
+E2E_CLINE_VERSION ?= 3.0.65
+E2E_CLINE_DIR := $(E2E_CACHE)/cline-$(E2E_CLINE_VERSION)
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli cline-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -199,6 +202,17 @@ continue-cli:
 			"@continuedev/cli@$(E2E_CONTINUE_VERSION)" && \
 		touch "$(E2E_CONTINUE_DIR)/.installed"; \
 	fi
+# Cline's binary is its platform package's (a Bun executable); the driver
+# runs that one directly.
+cline-cli:
+	@if [ -f "$(E2E_CLINE_DIR)/.installed" ]; then \
+		echo "Cline $(E2E_CLINE_VERSION) is installed in $(E2E_CLINE_DIR)"; \
+	else \
+		mkdir -p "$(E2E_CLINE_DIR)" && \
+		npm install --prefix "$(E2E_CLINE_DIR)" --no-audit --no-fund --loglevel=error \
+			"cline@$(E2E_CLINE_VERSION)" && \
+		touch "$(E2E_CLINE_DIR)/.installed"; \
+	fi
 
 # Four scenarios at a time: on two cores eight CLIs starting at once slow
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
@@ -223,6 +237,7 @@ e2e-if-available:
 		$(MAKE) --no-print-directory kilo-cli || echo "e2e: could not install Kilo; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory pi-cli || echo "e2e: could not install pi; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory continue-cli || echo "e2e: could not install the Continue CLI; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory cline-cli || echo "e2e: could not install Cline; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
 			$(MAKE) --no-print-directory e2e-codex-next; \

@@ -8,9 +8,10 @@ import (
 )
 
 // The agents of the npm census (testdata/fixtures/<agent>-<version>) that
-// Mew registers with. The others are seen by their screen and process
-// only: Copilot's hooks live in files of their own shape
-// (~/.copilot/hooks/*.json), Cline's are executables, Continue fires none.
+// Mew registers with (Cline by hook files of its own: cline.go; pi by an
+// in-process extension: pi.go). The others are seen by their screen and
+// process only: Copilot's hooks live in files of their own shape
+// (~/.copilot/hooks/*.json), Continue fires none.
 var (
 	// Qwen Code's settings.json takes Claude Code's "hooks" shape, with
 	// Claude-compatible payloads; command hook timeouts are seconds (its

@@ -572,7 +572,7 @@ func checkPlugin(o DoctorOptions, a Agent, add addFunc) {
 	}
 }
 
-// checkOtherAgent checks what else OpenCode, Gemini CLI and Amp need.
+// checkOtherAgent checks what else OpenCode, Gemini CLI, Amp and Cline need.
 func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 	exe := ""
 	if o.LookPath != nil {
@@ -591,6 +591,8 @@ func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 		checkVersion(o, "Gemini CLI", exe, "0.61", add)
 	case Agy.Name:
 		add(Warning, "Mew's Antigravity CLI support is unverified (built from its published hook shapes; no run recorded): its hooks say turns and tools, its screen and process the rest")
+	case Cline.Name:
+		add(Warning, "Cline runs no hook for its approval dialog (tested with Cline 3.0.65): Mew reads it from its screen only (a tmux pane or `mew run`)")
 	case Amp.Name:
 		add(Warning, "Amp's plugin API is experimental (Mew's plugin is tested with Amp 0.0.1790142911); Amp's approval dialog is read from its screen only, and Amp sessions are found by their process and screen either way")
 	}

@@ -141,8 +141,12 @@ type Report struct {
 	// not a file whose "hooks" it edits.
 	Plugin bool
 	// Also are the files Mew makes (or would) next to the plugin, so the
-	// agent starts offline (OpenCode's node_modules and package-lock.json).
+	// agent starts offline (OpenCode's node_modules and package-lock.json);
+	// with HookFiles, Mew's hook files written (or removed).
 	Also []string
+	// HookFiles: Settings is the agent's hooks folder and Mew's files in it
+	// are scripts of its own, one per event (Cline).
+	HookFiles bool
 }
 
 // FileError is a settings file Mew would not or could not change.
@@ -167,6 +171,9 @@ var ErrReadOnly = errors.New("the file is read-only")
 func Install(o Options) (Report, error) {
 	if o.agent().Plugin != nil {
 		return installPlugin(o)
+	}
+	if o.agent().HookFiles {
+		return installHookFiles(o)
 	}
 	want, err := o.agent().Want(o.Env)
 	if err != nil {
@@ -267,6 +274,9 @@ func prepareInstall(rep *Report, f settingsFile, ed Edited, recs records, mewHom
 func Uninstall(o Options) (Report, error) {
 	if o.agent().Plugin != nil {
 		return uninstallPlugin(o)
+	}
+	if o.agent().HookFiles {
+		return uninstallHookFiles(o)
 	}
 	unlock, err := o.lock(false)
 	if err != nil {

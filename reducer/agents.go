@@ -173,6 +173,18 @@ var renames = []rename{
 	{session.AgentPi, "agent_end.error", StopFailure},
 	{session.AgentPi, "agent_end.aborted", Interrupted},
 	{session.AgentPi, "session_shutdown", SessionEnd},
+	// Cline's hook files, by the hookName of their payloads (measured on
+	// Cline 3.0.65): a task is one prompt's turn; tool_result comes after
+	// an approval and after a denial (an error result) alike.
+	{session.AgentCline, "agent_start", UserPromptSubmit},
+	{session.AgentCline, "tool_call", PreToolUse},
+	{session.AgentCline, "tool_result", PostToolUse},
+	{session.AgentCline, "agent_end", Stop},
+	{session.AgentCline, "agent_error", StopFailure},
+	{session.AgentCline, "agent_abort", Interrupted},
+	// Esc on a running turn: SessionShutdown, the turn's agent session
+	// ended (not the TUI's: it did not run at Ctrl-C).
+	{session.AgentCline, "session_shutdown", Interrupted},
 
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
@@ -200,6 +212,8 @@ func EventsFor(agent string) []string {
 		return AgyEvents
 	case session.AgentQwen:
 		return QwenEvents
+	case session.AgentCline:
+		return ClineEvents // the names of its hook files
 	}
 	return nil // OpenCode, Amp, Kilo, pi: a plugin forwards their events (package install)
 }

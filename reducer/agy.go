@@ -24,7 +24,9 @@ var agyFields = []struct{ camel, snake string }{
 
 // RecordsProcessLate reports whether agent has no SessionStart, so its
 // first event of a session records the process.
-func RecordsProcessLate(agent string) bool { return FromPlugin(agent) || agent == session.AgentAgy }
+func RecordsProcessLate(agent string) bool {
+	return FromPlugin(agent) || agent == session.AgentAgy || agent == session.AgentCline
+}
 
 // snakeFields is the JSON object data with agy's camelCase field names
 // renamed; data that is not an object is returned as it is (the decoder

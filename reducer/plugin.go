@@ -27,6 +27,11 @@ func FromPlugin(agent string) bool {
 func ParseFor(agent string, payload []byte, ev *Event) (ignored []string, err error) {
 	if FromPlugin(agent) {
 		err = ParsePlugin(agent, payload, ev)
+	} else if agent == session.AgentCline {
+		err = parseCline(payload, ev)
+		if err != nil && err != ErrNoSession {
+			err = fmt.Errorf("payload is not a Cline hook event: %w", err)
+		}
 	} else {
 		if agent == session.AgentAgy {
 			payload = snakeFields(payload)

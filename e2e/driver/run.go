@@ -386,6 +386,14 @@ func (r *Run) Close() {
 	if r.codex() {
 		r.killCodexDaemon()
 	}
+	if r.Opts.Agent == AgentCline {
+		if pid := r.killClineHub(); pid > 0 {
+			r.TL.Addf(time.Now(), "note", "ended Cline's hub daemon (pid %d), which outlives the TUI", pid)
+		}
+		if pids := r.KillLeftovers(); len(pids) > 0 { // a daemon started after the wait
+			r.TL.Addf(time.Now(), "note", "ended what Cline left running in the run's folder: %v", pids)
+		}
+	}
 	if pid > 0 {
 		deadline := time.Now().Add(3 * time.Second)
 		for time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
@@ -603,8 +611,10 @@ func (r *Run) codex() bool { return r.Opts.Agent == AgentCodex }
 // WaitReady waits until the CLI shows its input box and reports idle.
 func (r *Run) WaitReady(timeout time.Duration) error {
 	if k := r.kit(); k != nil {
-		_, err := r.WaitScreen(r.Started, k.ready, timeout)
-		return err
+		if _, err := r.WaitScreen(r.Started, k.ready, timeout); err != nil || k.settle == nil {
+			return err
+		}
+		return k.settle(r, timeout)
 	}
 	if r.codex() {
 		_, err := r.WaitScreen(r.Started, codexInput, timeout)

@@ -42,8 +42,21 @@ func TestChatCompletions(t *testing.T) {
 	if _, body = post(t, url, req(user+`,{"role":"assistant","content":null},{"role":"tool","content":"(no output)"}`)); !strings.Contains(body, `"content":"Done."`) {
 		t.Fatalf("shell step 1:\n%s", body)
 	}
+	// Cline offers run_commands, whose schema takes a list of commands.
+	cline := `{"model":"fake-model","stream":true,"tools":[{"type":"function","function":{"name":"read_files"}},{"type":"function","function":{"name":"run_commands"}}],"messages":[` + user + `]}`
+	if _, body = post(t, url, cline); !strings.Contains(body, `"name":"run_commands"`) || !strings.Contains(body, `{\"commands\":[\"touch made-by-agent\"]}`) {
+		t.Fatalf("shell step 0 for run_commands:\n%s", body)
+	}
 	if code, _ = post(t, url, req(`{"role":"user","content":"`+Prompt(Error)+`"}`)); code != 400 {
 		t.Fatalf("error scenario: HTTP %d", code)
+	}
+	outage, err := http.Post(url, "application/json", strings.NewReader(req(`{"role":"user","content":"`+Prompt(Outage)+`"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outage.Body.Close()
+	if outage.StatusCode != 500 || outage.Header.Get("retry-after-ms") != "100" {
+		t.Fatalf("outage: HTTP %d, retry-after-ms %q", outage.StatusCode, outage.Header.Get("retry-after-ms"))
 	}
 	flaky := req(`{"role":"user","content":"` + Prompt(Flaky) + `"}`)
 	if code, _ = post(t, url, flaky); code != 500 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -67,6 +68,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	reply := s.reply("openai", r.URL.Path, chatTurn(req))
 	if reply.Kind == "error" {
+		if reply.RetryAfter > 0 {
+			w.Header().Set("retry-after-ms", strconv.FormatInt(reply.RetryAfter.Milliseconds(), 10))
+		}
 		writeError(w, reply.Status, reply.Text)
 		return
 	}
@@ -113,7 +117,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 
 // toolCall is the agent's shell tool running command: OpenCode's (and
 // pi's) bash, run_shell_command where the request offers it (Qwen Code, a
-// Gemini CLI fork speaking chat completions), or Continue's Bash.
+// Gemini CLI fork speaking chat completions), Continue's Bash, or
+// run_commands (Cline 3.x: a list of commands, the only argument its
+// schema allows).
 func toolCall(id string, req chatRequest, command string) map[string]any {
 	name := "bash"
 	args := map[string]any{"command": command, "description": "Create a marker file"}
@@ -123,6 +129,8 @@ func toolCall(id string, req chatRequest, command string) map[string]any {
 			name, args["is_background"] = t.Function.Name, false
 		case "Bash":
 			name, args = t.Function.Name, map[string]any{"command": command}
+		case "run_commands":
+			name, args = t.Function.Name, map[string]any{"commands": []string{command}}
 		}
 	}
 	b, _ := json.Marshal(args)

@@ -32,6 +32,10 @@ const (
 	Danger = "danger"
 	// Down is an HTTP 500 on every request: the CLI retries, then fails.
 	Down = "down"
+	// Outage is Down with each answer saying to retry after 100 ms
+	// (retry-after-ms, which the AI SDK's retries honour: Cline's six
+	// requests then take a second, not 63 s).
+	Outage = "outage"
 	// Brief is Text's reply trickled for Brief seconds, and ShellBrief
 	// Shell with its last reply trickled so: a turn a screen read every
 	// 700 ms sees running (the stand-in answers at once, a model does not).
@@ -71,10 +75,12 @@ var DefaultTiming = Timing{Slow: 60 * time.Second, Chunk: 250 * time.Millisecond
 
 // Reply is one scripted model response.
 type Reply struct {
-	Kind    string // "text", "call" (a tool call) or "error" (an HTTP error)
-	Text    string
-	Status  int           // an error's HTTP status
-	Trickle time.Duration // stream Text in pieces for this long
+	Kind   string // "text", "call" (a tool call) or "error" (an HTTP error)
+	Text   string
+	Status int // an error's HTTP status
+	// RetryAfter, for an error, is sent as retry-after-ms.
+	RetryAfter time.Duration
+	Trickle    time.Duration // stream Text in pieces for this long
 	// Why names the decision for the request log: scenario/step or "side".
 	Why string
 }
@@ -124,6 +130,8 @@ func decide(c turn, t Timing) Reply {
 			return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
 		}
 		return Reply{Kind: "text", Text: "Hello after a retry.", Why: why}
+	case Outage:
+		return Reply{Kind: "error", Status: 500, Text: "scripted outage", RetryAfter: 100 * time.Millisecond, Why: why}
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }
