@@ -213,7 +213,17 @@ func ampScreen(t *testing.T, name string) string {
 // dialog drawn with no turn shown behind it (Claude's, Codex's: none of
 // their recorded dialogs shows their working rows) stays as before.
 func TestTrackerTurnSeenRunningBehindTheDialog(t *testing.T) {
-	amp := rules.Embedded().Set("amp")
+	// Amp's rules without their turn_end (a reply below the last prompt),
+	// which would say the same of these screens: the tracker's rule alone.
+	data, err := os.ReadFile(filepath.Join("..", "rules", "defaults", "amp.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noEnd := regexp.MustCompile(`(?s)\nturn_end = \[.*?\n\]\n`).ReplaceAll(data, []byte("\n"))
+	amp, _, err := rules.Parse("amp.toml", noEnd)
+	if err != nil || len(amp.TurnEnd) != 0 || len(noEnd) == len(data) {
+		t.Fatalf("amp.toml without turn_end: %v", err)
+	}
 	claude := rules.Embedded().Set("claude")
 	dialog := ampScreen(t, "05-blocked-approval")
 	// The same dialog with the input box's border bare: no turn shown.
@@ -263,5 +273,36 @@ func TestTrackerTurnSeenRunningBehindTheDialog(t *testing.T) {
 	next.Observe(amp, frame(ampScreen(t, "06-done")), t0.Add(time.Second))
 	if !next.State.TurnEnded {
 		t.Errorf("after a restore: %+v, want the turn ended", next.State)
+	}
+}
+
+// Amp draws the bare prompt for a moment in a running turn too (its status
+// word goes between "Connecting" and the stream), which its interrupted
+// rule reads as a stop; a reply below that prompt (turn_end) is the turn
+// that ran, even when no read between saw it working. A real stop keeps the
+// prompt last.
+func TestTrackerAmpReplyAfterABarePrompt(t *testing.T) {
+	amp := rules.Embedded().Set("amp")
+	cases := []struct {
+		name      string
+		frames    []string
+		turnEnded bool
+	}{
+		{"the bare prompt mid-turn, then the reply", []string{"03-working-streaming", "09-idle-interrupted", "06-done"}, true},
+		{"stopped: the prompt stays last", []string{"03-working-streaming", "09-idle-interrupted", "09-idle-interrupted"}, false},
+		{"first sight of a finished turn", []string{"06-done"}, true},
+		{"first sight of a fresh Amp", []string{"02-idle"}, false},
+	}
+	t0 := time.Unix(1000, 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var tr Tracker
+			for i, name := range c.frames {
+				tr.Observe(amp, frame(ampScreen(t, name)), t0.Add(time.Duration(i)*time.Second))
+			}
+			if tr.State.State != session.ScreenIdle || tr.State.TurnEnded != c.turnEnded {
+				t.Errorf("%s (%s), turn ended %v; want idle, %v", tr.State.State, tr.State.Rule, tr.State.TurnEnded, c.turnEnded)
+			}
+		})
 	}
 }
