@@ -143,14 +143,19 @@ func ampSession(t *testing.T, o ampOpts) {
 	shown := s.dialog(sent)
 	allowed := s.answer(ampDialog, shown.At, "Enter")
 	s.expect("allowed → not waiting", allowed, screenOnly, listedAndNot(session.Waiting))
-	s.serverSaw(allowed.Add(-time.Second), "tool ran", turn)
-	s.expect("turn ended → done", s.turnEnded(allowed, ampDone), goal, stateIs(session.Done))
+	// The server's side is looked for from the dialog's showing: on a
+	// loaded machine Amp redraws late (1.4 s after the key seen), after
+	// its server went idle.
+	s.serverSaw(shown.At, "tool ran", turn)
+	s.expect("turn ended → done", s.turnEnded(shown.At, ampDone), goal, stateIs(session.Done))
 
 	sent = s.submit("again mew-bash please")
 	shown = s.dialog(sent)
 	rejected := s.answer(ampDialog, shown.At, "Escape")
 	s.expect("rejected → not waiting", rejected, screenOnly, listedAndNot(session.Waiting))
-	s.turnEnded(rejected, ampRejected)
+	// Amp's turn goes on after a rejection (the model is told, its reply
+	// ends the turn, the plugin's agent.end says done): done, as allowed.
+	s.expect("rejected, the turn went on → done", s.turnEnded(shown.At, ampRejected), goal, stateIs(session.Done))
 
 	sent = s.submit("take it mew-slow")
 	if _, err := s.r.WaitScreen(sent, ampStreaming, turn); err != nil {
@@ -185,19 +190,14 @@ func ampSession(t *testing.T, o ampOpts) {
 
 func TestAmpUnderInstall(t *testing.T) { ampSession(t, ampOpts{}) }
 
-// Screen only, Amp's turn after an approval can end before a sweep sees it
-// run: the idle screen then reads idle, not done (seen in 2 of 4 clean
-// runs). Skipped until the screen rule knows a turn ran through the dialog
-// (issue 24 stays open for it).
-func TestAmpPlainPane(t *testing.T) {
-	t.Skip("known gap: screen-only Amp can miss done after an approved call (issue 24)")
-	ampSession(t, ampOpts{noInstall: true})
-}
+// Screen only, a turn can end before a read sees it run (issue 24): after
+// an answer (the dialog's own frames show it running: the status word in
+// the input box's border below it), or after the bare prompt Amp draws
+// mid-turn (its reply below the prompt says it ran: turn_end).
+func TestAmpPlainPane(t *testing.T) { ampSession(t, ampOpts{noInstall: true}) }
 
-func TestAmpUnderMewRun(t *testing.T) {
-	t.Skip("known gap: screen-only Amp can miss done after an approved call (issue 24)")
-	ampSession(t, ampOpts{noInstall: true, run: true})
-}
+func TestAmpUnderMewRun(t *testing.T) { ampSession(t, ampOpts{noInstall: true, run: true}) }
+
 func TestAmpAnswerAllows(t *testing.T) {
 	s := startAmp(t, ampOpts{})
 	sent := s.submit("please mew-bash now")

@@ -41,6 +41,11 @@ func TestScoreAmp(t *testing.T) {
 		res := set.Classify(rules.Frame{Rows: rows})
 		interrupted := strings.Contains(name, "interrupted")
 		s.add(res.State == want && res.Interrupted == interrupted, fmt.Sprintf("%s: %s (%s, interrupted %v), want %s", name, res.State, res.Rule, res.Interrupted, want))
+		// A reply below the last prompt is a finished turn (turn_end): the
+		// done screens, not the fresh one nor the stopped one.
+		if ended := strings.Contains(name, "done"); want == session.ScreenIdle && res.TurnEnded != ended {
+			t.Errorf("%s: turn ended %v, want %v", name, res.TurnEnded, ended)
+		}
 		if res.State == session.ScreenBlocked {
 			d := set.Dialog(rows, res)
 			if len(d.Options) != 2 || d.Options[0].Label != "Allow Once" || !strings.Contains(d.Text, "rm -rf mew-probe-dir") {

@@ -10,14 +10,16 @@ type Memory struct {
 	Seen        bool                `json:"seen,omitempty"`
 	StaleErrors []string            `json:"stale_errors,omitempty"`
 	ErrorRows   int                 `json:"error_rows,omitempty"`
+	TurnRuns    bool                `json:"turn_runs,omitempty"`
 }
 
 // Memory returns what the tracker knows.
 func (t *Tracker) Memory() Memory {
-	return Memory{State: t.State, Seen: t.Seen, StaleErrors: append([]string(nil), t.staleErrors...), ErrorRows: t.errorRows}
+	return Memory{State: t.State, Seen: t.Seen, StaleErrors: append([]string(nil), t.staleErrors...), ErrorRows: t.errorRows, TurnRuns: t.turnRuns}
 }
 
 // Restore makes the tracker know m.
 func (t *Tracker) Restore(m Memory) {
 	t.State, t.Seen, t.staleErrors, t.errorRows = m.State, m.Seen, append([]string(nil), m.StaleErrors...), m.ErrorRows
+	t.turnRuns = m.TurnRuns
 }

@@ -29,6 +29,12 @@ type Tracker struct {
 	// is a new failure even though the state stays failed (a short turn
 	// that failed between two reads, after an earlier one that failed).
 	errorRows int
+	// turnRuns: the dialog on the screen also shows the turn running (Amp
+	// draws its dialog above its input box, whose border keeps the status
+	// word). The turn was seen running, as a working frame shows it: the
+	// idle screen after the dialog is a finished turn, even when no read
+	// came between the answer and the turn's end.
+	turnRuns bool
 }
 
 // Observe classifies frame f with set at time now and folds the result in.
@@ -61,8 +67,15 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	if prev.State == session.ScreenBlocked && res.State != session.ScreenBlocked {
 		st.Unblocked = now
 	}
+	if res.State == session.ScreenBlocked {
+		runs := set.ClassifyOnly(f, session.ScreenWorking).State == session.ScreenWorking
+		t.turnRuns = runs || (prev.State == session.ScreenBlocked && t.turnRuns)
+	}
 	st.State, st.Reason, st.Rule = res.State, res.Reason, res.Rule
-	st.TurnEnded = turnEnded(prev, res)
+	st.TurnEnded = turnEnded(prev, res, t.turnRuns)
+	if res.State != session.ScreenBlocked {
+		t.turnRuns = false
+	}
 	st.Interrupted = res.State == session.ScreenIdle && res.Interrupted
 	st.ErrorShown = false
 	if res.State == session.ScreenWorking {
@@ -139,8 +152,9 @@ func (t *Tracker) stale(row string) bool {
 }
 
 // turnEnded decides whether an idle screen follows a finished turn (the
-// person's move: "done") or not (fresh, or interrupted: "idle").
-func turnEnded(prev session.ScreenState, res rules.Result) bool {
+// person's move: "done") or not (fresh, or interrupted: "idle"). turnRuns:
+// the prompt prev shows was drawn with the turn running behind it.
+func turnEnded(prev session.ScreenState, res rules.Result, turnRuns bool) bool {
 	switch {
 	case res.State != session.ScreenIdle, res.Interrupted:
 		return false
@@ -148,6 +162,11 @@ func turnEnded(prev session.ScreenState, res rules.Result) bool {
 		return true // a turn ran and the agent is back at its prompt
 	case prev.State == session.ScreenIdle:
 		return prev.TurnEnded || res.TurnEnded
+	case prev.State == session.ScreenBlocked && turnRuns:
+		// The answer let the turn go on and it ended before a read saw it
+		// run. A dismissal that stops the turn says so (an interrupted
+		// rule), or its prompt showed no turn running.
+		return true
 	}
 	// First sight, or back from a prompt: only the finished-turn line says.
 	return res.TurnEnded

@@ -1,10 +1,14 @@
 package screen
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
@@ -188,5 +192,117 @@ func TestTrackerErrorShownWhileHooksRun(t *testing.T) {
 	step(3, " > first\n✕ [API Error: 400 Bad Request]\n > second\n"+hooks+idle)
 	if tr.State.State != session.ScreenWorking || tr.State.ErrorShown {
 		t.Errorf("the next turn starts under the old error: %+v, want working, no error of its own", tr.State)
+	}
+}
+
+// ampScreen is one of Amp's recorded screens (testdata/fixtures).
+func ampScreen(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "fixtures", "amp-0.0.1790142911", "screens", name+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimRight(string(data), "\n")
+}
+
+// Amp draws its approval dialog above its input box, whose border keeps the
+// turn's status word ("Running Tools"): the turn is seen running on the
+// dialog's own frames. A turn that goes on after the answer and ends before
+// the next read is a finished turn (issue 24: it read idle when no read came
+// between the answer and the end); one the person stopped is not, and a
+// dialog drawn with no turn shown behind it (Claude's, Codex's: none of
+// their recorded dialogs shows their working rows) stays as before.
+func TestTrackerTurnSeenRunningBehindTheDialog(t *testing.T) {
+	// Amp's rules without their turn_end (a reply below the last prompt),
+	// which would say the same of these screens: the tracker's rule alone.
+	data, err := os.ReadFile(filepath.Join("..", "rules", "defaults", "amp.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noEnd := regexp.MustCompile(`(?s)\nturn_end = \[.*?\n\]\n`).ReplaceAll(data, []byte("\n"))
+	amp, _, err := rules.Parse("amp.toml", noEnd)
+	if err != nil || len(amp.TurnEnd) != 0 || len(noEnd) == len(data) {
+		t.Fatalf("amp.toml without turn_end: %v", err)
+	}
+	claude := rules.Embedded().Set("claude")
+	dialog := ampScreen(t, "05-blocked-approval")
+	// The same dialog with the input box's border bare: no turn shown.
+	bare := regexp.MustCompile(`(?m)^╰ ≈ Running Tools ─+`).ReplaceAllStringFunc(dialog, func(s string) string {
+		return "╰" + strings.Repeat("─", utf8.RuneCountInString(s)-1)
+	})
+	if bare == dialog {
+		t.Fatal("the dialog's status word was not found")
+	}
+	claudeDialog := " Do you want to proceed?\n ❯ 1. Yes\n   2. No\n Esc to cancel · Tab to amend"
+	cases := []struct {
+		name   string
+		set    *rules.Set
+		frames []string
+		// want is the last frame's reading.
+		state                  string
+		turnEnded, interrupted bool
+	}{
+		{"allowed, the turn ended unseen", amp, []string{dialog, ampScreen(t, "06-done")}, session.ScreenIdle, true, false},
+		{"allowed, read running after", amp, []string{dialog, ampScreen(t, "04-working-running-tools"), ampScreen(t, "06-done")}, session.ScreenIdle, true, false},
+		{"rejected: Amp's turn goes on to a reply", amp, []string{dialog, ampScreen(t, "07-rejected-done")}, session.ScreenIdle, true, false},
+		{"dialog read twice", amp, []string{dialog, dialog, ampScreen(t, "06-done")}, session.ScreenIdle, true, false},
+		{"stopped: the prompt left last", amp, []string{dialog, ampScreen(t, "09-idle-interrupted")}, session.ScreenIdle, false, true},
+		{"no turn shown behind the dialog", amp, []string{bare, ampScreen(t, "06-done")}, session.ScreenIdle, false, false},
+		{"running once, then a bare dialog", amp, []string{dialog, ampScreen(t, "06-done"), bare, ampScreen(t, "06-done")}, session.ScreenIdle, false, false},
+		{"Claude: dismissed, nothing drawn", claude, []string{claudeDialog, claudeBox("? for shortcuts")}, session.ScreenIdle, false, false},
+	}
+	t0 := time.Unix(1000, 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var tr Tracker
+			for i, f := range c.frames {
+				tr.Observe(c.set, frame(f), t0.Add(time.Duration(i)*time.Second))
+			}
+			got := tr.State
+			if got.State != c.state || got.TurnEnded != c.turnEnded || got.Interrupted != c.interrupted {
+				t.Errorf("%s (%s), turn ended %v, interrupted %v; want %s, %v, %v", got.State, got.Rule, got.TurnEnded, got.Interrupted, c.state, c.turnEnded, c.interrupted)
+			}
+		})
+	}
+
+	// A one-shot `mew status` reads the dialog in one run and the end in the
+	// next: its memory keeps that the turn ran behind the dialog.
+	var first, next Tracker
+	first.Observe(amp, frame(dialog), t0)
+	next.Restore(first.Memory())
+	next.Observe(amp, frame(ampScreen(t, "06-done")), t0.Add(time.Second))
+	if !next.State.TurnEnded {
+		t.Errorf("after a restore: %+v, want the turn ended", next.State)
+	}
+}
+
+// Amp draws the bare prompt for a moment in a running turn too (its status
+// word goes between "Connecting" and the stream), which its interrupted
+// rule reads as a stop; a reply below that prompt (turn_end) is the turn
+// that ran, even when no read between saw it working. A real stop keeps the
+// prompt last.
+func TestTrackerAmpReplyAfterABarePrompt(t *testing.T) {
+	amp := rules.Embedded().Set("amp")
+	cases := []struct {
+		name      string
+		frames    []string
+		turnEnded bool
+	}{
+		{"the bare prompt mid-turn, then the reply", []string{"03-working-streaming", "09-idle-interrupted", "06-done"}, true},
+		{"stopped: the prompt stays last", []string{"03-working-streaming", "09-idle-interrupted", "09-idle-interrupted"}, false},
+		{"first sight of a finished turn", []string{"06-done"}, true},
+		{"first sight of a fresh Amp", []string{"02-idle"}, false},
+	}
+	t0 := time.Unix(1000, 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var tr Tracker
+			for i, name := range c.frames {
+				tr.Observe(amp, frame(ampScreen(t, name)), t0.Add(time.Duration(i)*time.Second))
+			}
+			if tr.State.State != session.ScreenIdle || tr.State.TurnEnded != c.turnEnded {
+				t.Errorf("%s (%s), turn ended %v; want idle, %v", tr.State.State, tr.State.Rule, tr.State.TurnEnded, c.turnEnded)
+			}
+		})
 	}
 }

@@ -20,10 +20,12 @@ import (
 const shellPrompt = "mew-e2e$ "
 
 // shellArgv is the interactive shell a pane starts: bash without the
-// person's rc files where there is one, else sh.
+// person's rc files where there is one, else sh. No history: bash writes
+// ~/.bash_history as it exits, which raced the removal of the run's home
+// (the test's TempDir cleanup failed "directory not empty").
 func shellArgv() []string {
 	if p, err := exec.LookPath("bash"); err == nil {
-		return []string{p, "--noprofile", "--norc", "-i"}
+		return []string{p, "--noprofile", "--norc", "-i", "+o", "history"}
 	}
 	return []string{"/bin/sh", "-i"}
 }

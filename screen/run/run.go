@@ -56,6 +56,10 @@ type Options struct {
 	// works. Empty runs the agent as the session leader itself (its stop
 	// would be discarded: see Leader).
 	Leader []string
+
+	// ticks replaces the screen.SweepEvery ticker (tests: a read then
+	// happens on a tick sent, or on output).
+	ticks <-chan time.Time
 }
 
 // Run runs the agent under a PTY and returns its exit code (128+n when a
@@ -100,7 +104,7 @@ func start(o Options) (w *wrapper, code int, err error) {
 		return nil, 127, err
 	}
 
-	w = &wrapper{o: o, emu: screen.New(screen.DefaultRows, screen.DefaultCols), termFd: -1}
+	w = &wrapper{o: o, emu: screen.New(screen.DefaultRows, screen.DefaultCols), termFd: -1, output: make(chan struct{}, 1)}
 	if o.Stdin != nil && term.IsTerminal(int(o.Stdin.Fd())) {
 		w.termFd = int(o.Stdin.Fd())
 		// The person's tab, for jumps: the child's own terminal is ours.
@@ -256,6 +260,8 @@ type wrapper struct {
 	queue   []byte
 	feedMu  sync.Mutex
 	chunk   []byte // the emulator's side of the queue (swapped with it)
+	// output is signalled (never blocking) when output was queued.
+	output chan struct{}
 
 	track     sync.Mutex
 	tracker   screen.Tracker
@@ -298,6 +304,10 @@ func (w *wrapper) pumpOutput(done chan<- struct{}) {
 			}
 			w.queue = append(w.queue, buf[:n]...)
 			w.queueMu.Unlock()
+			select {
+			case w.output <- struct{}{}:
+			default:
+			}
 		}
 		if err != nil {
 			return // EIO: the agent and everything on its terminal are gone
@@ -337,17 +347,44 @@ func (w *wrapper) feed() {
 	w.emu.Write(chunk)
 }
 
+// onOutput is how soon output is read while the screen was last read with
+// a prompt on it: the answer should end the wait at once, and an answered
+// dialog's turn can end within one SweepEvery (Amp's does). A burst of
+// output is one read; a dialog that animates while it waits (Amp's
+// spinner) costs one read per onOutput at most.
+const onOutput = 100 * time.Millisecond
+
 func (w *wrapper) sweepLoop(ctx context.Context) {
-	t := time.NewTicker(screen.SweepEvery)
-	defer t.Stop()
+	ticks := w.o.ticks
+	if ticks == nil {
+		t := time.NewTicker(screen.SweepEvery)
+		defer t.Stop()
+		ticks = t.C
+	}
+	var soon <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-ticks:
+			w.sweep()
+		case <-w.output:
+			if soon == nil && w.readOnOutput() {
+				soon = time.After(onOutput)
+			}
+		case <-soon:
+			soon = nil
 			w.sweep()
 		}
 	}
+}
+
+// readOnOutput: the last reading showed a prompt, so output may be the
+// answer's (see onOutput).
+func (w *wrapper) readOnOutput() bool {
+	w.track.Lock()
+	defer w.track.Unlock()
+	return w.tracker.State.State == session.ScreenBlocked
 }
 
 // sweep classifies the screen and writes the session when it changed.

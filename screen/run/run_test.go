@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -226,5 +228,91 @@ func TestRunAnswersOnlyTheShownPrompt(t *testing.T) {
 	r := <-done
 	if r.code != 0 || !bytes.Contains(r.out, []byte("answered 1\r")) {
 		t.Fatalf("exit %d, output %q", r.code, r.out)
+	}
+}
+
+// fakeClaudeAnswered asks, and once answered draws a running turn and
+// stays: the wrapper's record must follow while it runs.
+const fakeClaudeAnswered = `#!/bin/bash
+printf '\033]0;✳ Claude Code\007\033[2J\033[H'
+printf ' Bash command\r\n   touch x\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel · Tab to amend\r\n'
+IFS= read -rsn1 answer
+printf '\033[2J\033[H✻ Burrowing…\r\n\r\n  ⏸ manual mode on · esc to interrupt\r\n'
+exec sleep 120
+`
+
+// While a prompt is shown the screen is read on output, not only every
+// SweepEvery: the answer ends the wait at once. Here the test sends the
+// ticks: after the one that reads the dialog none comes, so only a read on
+// output can record the answered turn.
+func TestRunReadsOnOutputWhileAPromptIsShown(t *testing.T) {
+	dir, err := os.MkdirTemp("", "mewrun") // socket paths must stay short
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	agent := filepath.Join(dir, "claude")
+	if err := os.WriteFile(agent, []byte(fakeClaudeAnswered), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "mew")
+	st := store.Store{Home: home}
+	ticks := make(chan time.Time)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var stdout syncBuffer
+		if _, err := Run(Options{
+			Argv: []string{agent}, Stdout: &stdout, Stderr: &stdout,
+			Env: append(os.Environ(), "TERM=xterm-256color"), Store: st, Rules: rules.Cached(rules.Dir(home)),
+			Log:   func(format string, args ...any) { t.Logf("wrapper: "+format, args...) },
+			ticks: ticks,
+		}); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	// Ticks until the dialog is recorded (and the answer socket is up).
+	var rec session.Record
+	for deadline := time.Now().Add(60 * time.Second); rec.Screen == nil || rec.Screen.State != session.ScreenBlocked; {
+		select {
+		case ticks <- time.Now():
+		case <-time.After(50 * time.Millisecond):
+		}
+		if files, _ := filepath.Glob(filepath.Join(home, "sessions", "run:*.json")); len(files) == 1 {
+			rec, _ = st.Load(strings.TrimSuffix(filepath.Base(files[0]), ".json"))
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the dialog was never recorded: %+v", rec.Screen)
+		}
+	}
+	pid := rec.Screen.Pid
+	t.Cleanup(func() {
+		unix.Kill(pid, unix.SIGTERM)
+		<-done
+	})
+	sock := Socket(home, pid)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	resp, err := Call(ctx, sock, Request{Op: "screen"})
+	if err != nil || !resp.OK || resp.Screen == nil || resp.Screen.State != session.ScreenBlocked {
+		t.Fatalf("screen: %+v %v", resp, err)
+	}
+	if r, err := Call(ctx, sock, Request{Op: "type", Rule: resp.Screen.Rule, Prompt: resp.Screen.Prompt, Choice: &session.Choice{N: 1, Label: "Yes"}}); err != nil || !r.OK {
+		t.Fatalf("answer refused: %+v %v", r, err)
+	}
+	id := ID(pid)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		rec, err := st.Load(id)
+		if err == nil && rec.Screen != nil && rec.Screen.State == session.ScreenWorking {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the answered turn was never recorded: %+v %v", rec.Screen, err)
+		}
+	}
+	select {
+	case <-done:
+		t.Fatal("recorded only as the wrapper ended")
+	default:
 	}
 }
