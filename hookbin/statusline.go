@@ -69,7 +69,15 @@ func RunStatusline(o StatuslineOptions) int {
 	input, _ := io.ReadAll(io.LimitReader(o.Stdin, maxStatusInput))
 	command := personsCommand(o.Store)
 	var child *exec.Cmd
+	var sigs chan os.Signal
 	if len(bytes.TrimSpace(command)) > 0 {
+		// Claude Code stops a statusline command that runs too long: the
+		// stop reaches the person's command as it did without Mew. Caught
+		// before the command starts: a stop between its start and the
+		// catch would end Mew's process and leave the command running.
+		sigs = make(chan os.Signal, 1)
+		signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+		defer signal.Stop(sigs)
 		child = personsProcess(string(bytes.TrimSpace(command)), o.Shell)
 		child.Stdin, child.Stdout, child.Stderr = bytes.NewReader(input), o.Stdout, o.Stderr
 		if err := child.Start(); err != nil {
@@ -84,11 +92,6 @@ func RunStatusline(o StatuslineOptions) int {
 	}()
 	code := 0
 	if child != nil {
-		// Claude Code stops a statusline command that runs too long: the
-		// stop reaches the person's command as it did without Mew.
-		sigs := make(chan os.Signal, 1)
-		signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-		defer signal.Stop(sigs)
 		go func() {
 			if s, ok := <-sigs; ok {
 				child.Process.Signal(s)
