@@ -124,7 +124,7 @@ var (
 )
 
 // Agents lists them in the order Mew documents them.
-var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp, Qwen, Kilo}
+var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp, Qwen, Kilo, Copilot}
 
 // AgentNamed finds an agent of the table by name.
 func AgentNamed(name string) (Agent, error) {

@@ -32,6 +32,9 @@ type Plugin struct {
 	// Body registers with the agent and calls forward(event) for each event
 	// worth sending (JavaScript, also valid TypeScript).
 	Body string
+	// Render, when set, makes the whole file instead (Copilot CLI's hooks
+	// file of Mew's own is JSON, not a script); it carries pluginMarker.
+	Render func(a Agent, e Env) ([]byte, error)
 }
 
 // pluginMarker is on the line that says the file is Mew's: uninstall
@@ -43,6 +46,9 @@ const maxPlugin = 1 << 20
 
 // Source is the plugin file for env.
 func (p *Plugin) Source(a Agent, e Env) ([]byte, error) {
+	if p.Render != nil {
+		return p.Render(a, e)
+	}
 	hookExpr, err := jsPath(HookPath(e.MewHome), e.Home)
 	if err != nil {
 		return nil, err
@@ -407,14 +413,23 @@ func checkPlugin(o DoctorOptions, a Agent, add addFunc) {
 	case err != nil:
 		add(Problem, "cannot read %s's plugin: %v", a.Title, err)
 	case !f.exists:
-		add(Problem, "Mew's plugin for %s is not installed (%s); run %s", a.Title, f.path, installHint(a))
+		add(Problem, "Mew's %s for %s is not installed (%s); run %s", a.pluginNoun(), a.Title, f.path, installHint(a))
 	case !f.ours:
-		add(Problem, "%s is not Mew's plugin; move it away and run %s", f.path, installHint(a))
+		add(Problem, "%s is not Mew's %s; move it away and run %s", f.path, a.pluginNoun(), installHint(a))
 	case !bytes.Equal(f.data, want):
-		add(Warning, "Mew's plugin %s is from another mew (or MEW_HOME); run %s to update it", f.path, installHint(a))
+		add(Warning, "Mew's %s %s is from another mew (or MEW_HOME); run %s to update it", a.pluginNoun(), f.path, installHint(a))
 	default:
-		add(OK, "Mew's plugin for %s is installed at %s", a.Title, f.path)
+		add(OK, "Mew's %s for %s is installed at %s", a.pluginNoun(), a.Title, f.path)
 	}
+}
+
+// pluginNoun is what Mew's file of its own is to the agent: Copilot CLI
+// runs a hooks file, the others load a plugin.
+func (a Agent) pluginNoun() string {
+	if a.Name == Copilot.Name {
+		return "hooks file"
+	}
+	return "plugin"
 }
 
 // checkOtherAgent checks what else OpenCode, Gemini CLI and Amp need.

@@ -42,10 +42,12 @@ type Env struct {
 	// ConfigHome is $XDG_CONFIG_HOME, or ~/.config: OpenCode's and Amp's
 	// configuration live under it (on macOS too).
 	ConfigHome string
+	// CopilotHome is $COPILOT_HOME; empty is ~/.copilot.
+	CopilotHome string
 }
 
 // EnvFromOS reads HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
-// XDG_CONFIG_HOME and MEW_HOME; relative paths are made absolute.
+// XDG_CONFIG_HOME, COPILOT_HOME and MEW_HOME; relative paths are made absolute.
 func EnvFromOS() (Env, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -71,9 +73,13 @@ func EnvFromOS() (Env, error) {
 	if config == "" {
 		config = filepath.Join(home, ".config")
 	}
+	copilot := os.Getenv("COPILOT_HOME")
+	if copilot == "" {
+		copilot = filepath.Join(home, ".copilot")
+	}
 	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome, CodexHome: codex,
-		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config}
-	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome} {
+		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config, CopilotHome: copilot}
+	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome, &e.CopilotHome} {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return Env{}, err
 		}
