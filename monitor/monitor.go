@@ -41,6 +41,7 @@ import (
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/source/codex"
+	"github.com/mew-dev/mew/source/copilot"
 	"github.com/mew-dev/mew/source/procscan"
 	"github.com/mew-dev/mew/source/registry"
 	"github.com/mew-dev/mew/source/remote"
@@ -102,7 +103,8 @@ const defaultScanTimeout = 2 * time.Second
 // Code's registry (source/registry), the process table read the lean way (liveness only
 // needs a process's start time: gopsutil reads much more, every pass), the
 // tmux panes of the server Mew runs under (or the
-// default one), Codex's rollouts and processes, every agent process
+// default one), Codex's rollouts and processes, Copilot CLI's session logs,
+// every agent process
 // (procscan), the real process table.
 func Default() (Options, error) {
 	st, err := store.Open()
@@ -117,6 +119,9 @@ func Default() (Options, error) {
 	sources = append(sources, tmuxSource(st, book))
 	sources = append(sources, processScan(book)...)
 	sources = append(sources, codex.Sources(st)...)
+	if src := copilot.New(); src != nil {
+		sources = append(sources, src)
+	}
 	return Options{
 		Store: st, Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
