@@ -103,7 +103,9 @@ E2E_QWEN_DIR := $(E2E_CACHE)/qwen-code-$(E2E_QWEN_VERSION)
 # Kilo 7.8.1's platform packages are not published: 7.7.7 installs.
 E2E_KILO_VERSION ?= 7.7.7
 E2E_KILO_DIR := $(E2E_CACHE)/kilo-$(E2E_KILO_VERSION)
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli e2e e2e-codex-next e2e-if-available record-fixture
+E2E_COPILOT_VERSION ?= 1.0.102
+E2E_COPILOT_DIR := $(E2E_CACHE)/copilot-$(E2E_COPILOT_VERSION)
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli copilot-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -175,6 +177,18 @@ kilo-cli:
 			"@kilocode/cli@$(E2E_KILO_VERSION)" && \
 		touch "$(E2E_KILO_DIR)/.installed"; \
 	fi
+# Copilot's npm package is a loader: its first start unpacks the native
+# build (~235 MB) into $XDG_CACHE_HOME/copilot/pkg; the driver seeds one
+# such folder in this prefix and links every run's cache to it.
+copilot-cli:
+	@if [ -f "$(E2E_COPILOT_DIR)/.installed" ]; then \
+		echo "Copilot CLI $(E2E_COPILOT_VERSION) is installed in $(E2E_COPILOT_DIR)"; \
+	else \
+		mkdir -p "$(E2E_COPILOT_DIR)" && \
+		npm install --prefix "$(E2E_COPILOT_DIR)" --no-audit --no-fund --loglevel=error \
+			"@github/copilot@$(E2E_COPILOT_VERSION)" && \
+		touch "$(E2E_COPILOT_DIR)/.installed"; \
+	fi
 
 # Four scenarios at a time: on two cores eight CLIs starting at once slow
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
@@ -197,6 +211,7 @@ e2e-if-available:
 		$(MAKE) --no-print-directory amp-cli || echo "e2e: could not install Amp; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory qwen-cli || echo "e2e: could not install Qwen Code; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory kilo-cli || echo "e2e: could not install Kilo; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory copilot-cli || echo "e2e: could not install Copilot CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
 			$(MAKE) --no-print-directory e2e-codex-next; \
