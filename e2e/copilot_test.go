@@ -23,9 +23,9 @@ import (
 
 var copilotCLI = agentCLI{
 	name: driver.AgentCopilot, version: driver.CopilotVersion, find: driver.FindCopilot,
-	apiURL:    func(s *fakellm.Server) string { return s.OpenAIURL },
-	dialog:    regexp.MustCompile(`Do you want to run this command\?`),
-	apiError:  regexp.MustCompile(`(?m)^ ✗ \d{3} `),
+	apiURL:   func(s *fakellm.Server) string { return s.OpenAIURL },
+	dialog:   regexp.MustCompile(`Do you want to run this command\?`),
+	apiError: regexp.MustCompile(`(?m)^ ✗ \d{3} `),
 	// The line under the turn Esc Esc stopped, with the idle footer back
 	// below it (an older one stays in the transcript).
 	stopped:   regexp.MustCompile(`● Operation cancelled by user[^\n]*\n(?:[^\n]*\n){1,8}[^\n]*· / commands · \? help[^\n]*\s*$`),
@@ -39,8 +39,8 @@ var copilotCLI = agentCLI{
 
 // startCopilot starts Copilot CLI; at the end it shows what its session log
 // said (the scenarios' failures are easier read next to it).
-func startCopilot(t *testing.T) *agentScen {
-	s := startCLI(t, copilotCLI)
+func startCopilot(t *testing.T, c agentCLI) *agentScen {
+	s := startCLI(t, c)
 	t.Cleanup(func() {
 		if !t.Failed() && os.Getenv("MEW_E2E_TIMELINE") == "" {
 			return
@@ -98,7 +98,7 @@ func (s *agentScen) turnOver(since time.Time) time.Time {
 // session log's session, the hooks' and the pane's are one).
 func TestCopilotTurnsAndExit(t *testing.T) {
 	c := copilotCLI
-	s := startCopilot(t)
+	s := startCopilot(t, c)
 	sent := s.prompt(fakellm.Prompt(fakellm.Text))
 	end := s.observed(sent, "the plain turn's end", c.turnEnd)
 	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
@@ -138,7 +138,7 @@ func TestCopilotTurnsAndExit(t *testing.T) {
 // screen say so); Esc while a turn runs → idle (the log's abort).
 func TestCopilotDenyAndError(t *testing.T) {
 	c := copilotCLI
-	s := startCopilot(t)
+	s := startCopilot(t, c)
 	shown := s.dialogShown()
 	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
 	if err != nil {
@@ -182,4 +182,36 @@ func TestCopilotDenyAndError(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.expect("Esc while working → idle", stopped.At, fast, stateIs(session.Idle))
+}
+
+// Without `mew install`: what Mew reads of Copilot with no setup, its
+// session log and its screen. The plain turn's end is the log's
+// (assistant.turn_end); the dialog only the screen shows (goal 1 s); its
+// end the log and the screen; the exit the process. Still one row.
+func TestCopilotWithoutHooks(t *testing.T) {
+	c := copilotCLI
+	c.noInstall = true
+	s := startCopilot(t, c)
+	sent := s.prompt(fakellm.Prompt(fakellm.Text))
+	end := s.turnOver(sent)
+	res := s.expect("plain turn ended → done (session log)", end, fast, stateIs(session.Done))
+	if res.Shown.HooksSeen || res.Shown.Agent != c.name {
+		t.Errorf("Mew's session %+v: want no hooks, agent %q", res.Shown, c.name)
+	}
+
+	sent = s.prompt(fakellm.Prompt(fakellm.Shell))
+	shown, err := s.r.WaitScreen(sent, c.dialog, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("permission dialog → waiting(permission) (screen)", shown.At, time.Second, waitingFor(session.ReasonPermission))
+	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("denied with Esc → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
+	if _, err := s.r.WaitScreen(a.Pressed, copilotIdle, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	s.expect("quit → exited", s.quitCopilot(), exit, exitedOrGone)
 }

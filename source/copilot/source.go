@@ -43,8 +43,10 @@ type Source struct {
 	// Cmdline reads a process's command line (default proctree.Cmdline):
 	// the holder must be Copilot, not a process that reused its pid.
 	Cmdline func(pid int) ([]string, error)
-	Now     func() time.Time
-	Poll    time.Duration // Watch's safety-net re-read
+	// Tty reads a process's terminal (default proctree.Tty).
+	Tty  func(pid int) (string, error)
+	Now  func() time.Time
+	Poll time.Duration // Watch's safety-net re-read
 
 	tails map[string]*tail // by session folder
 }
@@ -136,12 +138,15 @@ func (s *Source) observe() []source.Observation {
 // inuse.<pid>.lock (Copilot makes one per process that opened the
 // session, and removes it when that process lets go).
 func (s *Source) holder(dir string) (session.Process, bool) {
-	procs, cmdline := s.Procs, s.Cmdline
+	procs, cmdline, tty := s.Procs, s.Cmdline, s.Tty
 	if procs == nil {
-		procs = proctree.Lean{}
+		procs = proctree.Lean{WithExe: true}
 	}
 	if cmdline == nil {
 		cmdline = proctree.Cmdline
+	}
+	if tty == nil {
+		tty = proctree.Tty
 	}
 	locks, _ := filepath.Glob(filepath.Join(dir, "inuse.*.lock"))
 	for _, l := range locks {
@@ -157,7 +162,21 @@ func (s *Source) holder(dir string) (session.Process, bool) {
 		if args, err := cmdline(pid); err != nil || !isCopilot(p.Name, args) {
 			continue
 		}
-		return session.Process{Pid: pid, StartMs: p.StartMs, Name: p.Name}, true
+		out := session.Process{Pid: pid, StartMs: p.StartMs, Name: p.Name}
+		out.Tty, _ = tty(pid)
+		// The launcher (`node …/.bin/copilot`) is what a pane shows as its
+		// job: the wrapper chain joins the pane's screen to this session
+		// (monitor/identity rule 3) before any hook names the process.
+		for i, a := range proctree.Ancestors(procs, pid) {
+			if i == 4 {
+				break
+			}
+			out.Ancestors = append(out.Ancestors, session.Ancestor{Pid: a.Pid, Name: a.Name, Exe: a.Exe})
+			if proctree.IsShell(a.Name) || proctree.IsShell(a.Exe) {
+				break
+			}
+		}
+		return out, true
 	}
 	return session.Process{}, false
 }

@@ -120,8 +120,10 @@ func testSource(h string, pid int, args ...string) *Source {
 		args = []string{"/opt/npm/node_modules/@github/copilot-linux-x64/copilot", "--model", "gpt-4.1"}
 	}
 	return &Source{Home: h,
-		Procs:   table{pid: {Pid: pid, Name: "MainThread", StartMs: 1_800_000_000_000}},
+		Procs: table{pid: {Pid: pid, PPid: 100, Name: "MainThread", StartMs: 1_800_000_000_000},
+			100: {Pid: 100, PPid: 50, Name: "node"}, 50: {Pid: 50, PPid: 1, Name: "bash"}},
 		Cmdline: func(p int) ([]string, error) { return args, nil },
+		Tty:     func(int) (string, error) { return "/dev/pts/7", nil },
 	}
 }
 
@@ -135,6 +137,10 @@ func TestScanFollowsOpenSessions(t *testing.T) {
 	o := obs[0]
 	if o.ID != id || o.Agent != session.AgentCopilot || o.Process.Pid != 4242 || o.Process.StartMs == 0 || o.Log.State != session.Working {
 		t.Fatalf("%+v log %+v", o, o.Log)
+	}
+	// Its launcher and shell, for the pane's screen to join it.
+	if a := o.Process.Ancestors; len(a) != 2 || a[0].Pid != 100 || a[1].Name != "bash" || o.Process.Tty != "/dev/pts/7" {
+		t.Fatalf("process %+v", o.Process)
 	}
 	// Only what is appended is read; a half-written line waits for its end.
 	f, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
