@@ -95,6 +95,9 @@ func Fold(st *session.LogState, raw []byte) bool {
 	if state != session.Failed {
 		st.Error = ""
 	}
+	// Only agentStop is final: Copilot fires it for a turn that succeeded
+	// (none after an error or an Esc), while turn_end also ends each round.
+	st.Final = src == "hook.start:agentStop"
 	if state != st.State {
 		st.Since = l.Timestamp
 	}

@@ -81,6 +81,9 @@ func TestFold(t *testing.T) {
 	if want, _ := time.Parse(time.RFC3339, "2026-12-02T05:12:05.691Z"); !st.At.Equal(want) {
 		t.Errorf("At %v, want the prompt's %v", st.At, want)
 	}
+	if fold(lPrompt, lTurnEnd).Final || !fold(lPrompt, lTurnEnd, lAgentStop).Final || fold(lPrompt, lTurnEnd, lAgentStop, lPrompt).Final {
+		t.Error("only agentStop's done is final, until the next line that decides")
+	}
 	if st := fold(lPrompt, lError); st.Error != "400 fake upstream error 400" {
 		t.Errorf("error %q", st.Error)
 	}
