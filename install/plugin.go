@@ -333,7 +333,7 @@ func installPlugin(o Options) (Report, error) {
 	if f.exists && !f.ours {
 		return Report{}, &FileError{Path: f.path, Err: errors.New("a file Mew did not write is there")}
 	}
-	rep := Report{Settings: f.path, Plugin: true, Created: !f.exists, Wrote: !bytes.Equal(f.data, want)}
+	rep := Report{Settings: f.path, Plugin: true, PluginNoun: a.pluginNoun(), Created: !f.exists, Wrote: !bytes.Equal(f.data, want)}
 	if o.HookSource != "" {
 		if rep.Hook, rep.HookUpdated, err = copyHook(o.HookSource, o.MewHome, o.DryRun); err != nil {
 			return rep, err
@@ -381,7 +381,7 @@ func uninstallPlugin(o Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Settings: f.path, Plugin: true}
+	rep := Report{Settings: f.path, Plugin: true, PluginNoun: a.pluginNoun()}
 	if !f.exists {
 		return rep, nil
 	}

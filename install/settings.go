@@ -134,6 +134,9 @@ type Report struct {
 	// Plugin: Settings is the plugin file Mew writes whole (OpenCode, Amp),
 	// not a file whose "hooks" it edits.
 	Plugin bool
+	// PluginNoun is what that file is to the agent ("plugin"; Copilot
+	// CLI's is a "hooks file"), for messages.
+	PluginNoun string
 	// Also are the files Mew makes (or would) next to the plugin, so the
 	// agent starts offline (OpenCode's node_modules and package-lock.json).
 	Also []string
