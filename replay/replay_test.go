@@ -230,11 +230,11 @@ func TestQwenHooks(t *testing.T) {
 
 // Copilot CLI's recorded hooks (its camelCase events, each named by the
 // census's command line as Mew's hooks file names it) replay to the run's
-// turns: done, waiting(permission) from permissionRequest, no hook for
-// the Esc that denied it (the session log and the screen say so: waiting
-// here until the next prompt), working once allowed, done, working through the retries
-// (errorOccurred, recoverable) and never failed (the final error is only
-// in the session log), exited at sessionEnd.
+// turns: done, waiting(permission) from permissionRequest, no hook for the
+// Esc that denied it (the session log and the screen say so: waiting here
+// until the next prompt), working once allowed, done, working through the
+// retries (errorOccurred, recoverable) and never failed (the final error
+// is only in the session log), exited at sessionEnd.
 func TestCopilotHooks(t *testing.T) {
 	got, err := replay.File(filepath.Join(fixture.Dir("copilot-1.0.102"), "run-cop3", "hook-events.jsonl"), "copilot", rules.Embedded())
 	if err != nil {
