@@ -215,3 +215,7 @@ func TestCopilotWithoutHooks(t *testing.T) {
 	}
 	s.expect("quit → exited", s.quitCopilot(), exit, exitedOrGone)
 }
+
+// Copilot CLI under `mew run` in a tmux pane, with Mew's hooks: a turn →
+// done, Ctrl-C twice → exited, one row from start to exit.
+func TestMewRunInTmuxCopilot(t *testing.T) { mewRunInTmux(t, copilotCLI) }
