@@ -77,6 +77,7 @@ fuzz-short:
 		$(GO) test ./install -run '^$$' -fuzz FuzzSettings -fuzztime 8000x -fuzzminimizetime 50x
 	$(GO) test ./rules -run '^$$' -fuzz FuzzParse -fuzztime 5000x -fuzzminimizetime 50x
 	$(GO) test ./screen -run '^$$' -fuzz FuzzFeed -fuzztime 5000x -fuzzminimizetime 50x
+	$(GO) test ./reducer -run '^$$' -fuzz FuzzParseCline -fuzztime 20000x -fuzzminimizetime 50x
 
 # ========================== end-to-end ============================
 # The real CLIs, pinned, installed from npm into a cache directory (not the
@@ -103,9 +104,15 @@ E2E_QWEN_DIR := $(E2E_CACHE)/qwen-code-$(E2E_QWEN_VERSION)
 # Kilo 7.8.1's platform packages are not published: 7.7.7 installs.
 E2E_KILO_VERSION ?= 7.7.7
 E2E_KILO_DIR := $(E2E_CACHE)/kilo-$(E2E_KILO_VERSION)
+E2E_PI_VERSION ?= 0.73.1
+E2E_PI_DIR := $(E2E_CACHE)/pi-$(E2E_PI_VERSION)
+E2E_CONTINUE_VERSION ?= 1.5.47
+E2E_CONTINUE_DIR := $(E2E_CACHE)/continue-$(E2E_CONTINUE_VERSION)
+E2E_CLINE_VERSION ?= 3.0.65
+E2E_CLINE_DIR := $(E2E_CACHE)/cline-$(E2E_CLINE_VERSION)
 E2E_COPILOT_VERSION ?= 1.0.102
 E2E_COPILOT_DIR := $(E2E_CACHE)/copilot-$(E2E_COPILOT_VERSION)
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli copilot-cli e2e e2e-codex-next e2e-if-available record-fixture
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli cline-cli copilot-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -177,9 +184,41 @@ kilo-cli:
 			"@kilocode/cli@$(E2E_KILO_VERSION)" && \
 		touch "$(E2E_KILO_DIR)/.installed"; \
 	fi
+# pi's package also ships the example extensions the pi scenarios load
+# (examples/extensions/permission-gate.ts: pi asks nothing itself).
+pi-cli:
+	@if [ -f "$(E2E_PI_DIR)/.installed" ]; then \
+		echo "pi $(E2E_PI_VERSION) is installed in $(E2E_PI_DIR)"; \
+	else \
+		mkdir -p "$(E2E_PI_DIR)" && \
+		npm install --prefix "$(E2E_PI_DIR)" --no-audit --no-fund --loglevel=error \
+			"@mariozechner/pi-coding-agent@$(E2E_PI_VERSION)" && \
+		touch "$(E2E_PI_DIR)/.installed"; \
+	fi
+continue-cli:
+	@if [ -f "$(E2E_CONTINUE_DIR)/.installed" ]; then \
+		echo "Continue CLI $(E2E_CONTINUE_VERSION) is installed in $(E2E_CONTINUE_DIR)"; \
+	else \
+		mkdir -p "$(E2E_CONTINUE_DIR)" && \
+		npm install --prefix "$(E2E_CONTINUE_DIR)" --no-audit --no-fund --loglevel=error \
+			"@continuedev/cli@$(E2E_CONTINUE_VERSION)" && \
+		touch "$(E2E_CONTINUE_DIR)/.installed"; \
+	fi
+# Cline's binary is its platform package's (a Bun executable); the driver
+# runs that one directly.
+cline-cli:
+	@if [ -f "$(E2E_CLINE_DIR)/.installed" ]; then \
+		echo "Cline $(E2E_CLINE_VERSION) is installed in $(E2E_CLINE_DIR)"; \
+	else \
+		mkdir -p "$(E2E_CLINE_DIR)" && \
+		npm install --prefix "$(E2E_CLINE_DIR)" --no-audit --no-fund --loglevel=error \
+			"cline@$(E2E_CLINE_VERSION)" && \
+		touch "$(E2E_CLINE_DIR)/.installed"; \
+	fi
 # Copilot's npm package is a loader: its first start unpacks the native
 # build (~235 MB) into $XDG_CACHE_HOME/copilot/pkg; the driver seeds one
-# such folder in this prefix and links every run's cache to it.
+# such folder in this prefix (e2e/driver) and every run points
+# COPILOT_PKG_CACHE_HOME at it.
 copilot-cli:
 	@if [ -f "$(E2E_COPILOT_DIR)/.installed" ]; then \
 		echo "Copilot CLI $(E2E_COPILOT_VERSION) is installed in $(E2E_COPILOT_DIR)"; \
@@ -211,6 +250,9 @@ e2e-if-available:
 		$(MAKE) --no-print-directory amp-cli || echo "e2e: could not install Amp; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory qwen-cli || echo "e2e: could not install Qwen Code; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory kilo-cli || echo "e2e: could not install Kilo; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory pi-cli || echo "e2e: could not install pi; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory continue-cli || echo "e2e: could not install the Continue CLI; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory cline-cli || echo "e2e: could not install Cline; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory copilot-cli || echo "e2e: could not install Copilot CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \

@@ -40,6 +40,11 @@ type codexOpts struct {
 	untrusted bool // answer Codex's hook review with "Continue without trusting"
 	noInstall bool // no `mew install` (no hooks at all)
 	run       bool // under `mew run --`
+	// autoReview turns Codex's auto-review on, with the stand-in as the
+	// reviewer model; askProfile starts Codex with a profile that hands
+	// approvals back to the person (see codex_review_test.go).
+	autoReview, askProfile bool
+	observe                []string // hook events the driver logs with a hook of its own
 }
 
 // startCodex runs Codex for one scenario, in parallel with the others.
@@ -59,6 +64,7 @@ func startCodexAPI(t *testing.T, o codexOpts) (*scen, *fakeresponses.Server) {
 	r, err := driver.Launch(driver.Options{
 		Agent: driver.AgentCodex, Codex: s.codex, CodexPackages: s.packages,
 		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: !o.noInstall, Wrap: runWrap(o.run, s.mew),
+		Setup: autoReviewSetup(o), CodexArgs: askProfileArgs(o), ObserveHooks: o.observe,
 	})
 	if err != nil {
 		api.Close()

@@ -68,3 +68,22 @@ func TestScreenCodexMewRun(t *testing.T) {
 	}
 	s.expect("approved → not waiting", a.Gone, screenGoal, listedAndNot(session.Waiting))
 }
+
+// Codex under `mew run`, no hooks: Esc on its approval dialog declines it,
+// and the screen alone must end the wait (it once stayed waiting until the
+// TUI quit), in the one-shot and the long-running monitor alike.
+func TestScreenCodexMewRunDecline(t *testing.T) {
+	s := startCodex(t, codexOpts{noInstall: true, run: true})
+	sent := s.submit(fakeresponses.Prompt(fakeresponses.Shell))
+	shown, err := s.r.WaitScreen(sent, codexDialog, turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("approval shown → waiting(permission) by the screen", shown.At, screenGoal, byScreen(session.ReasonPermission))
+	a, err := s.r.Answer(codexDialog, shown.At, "Escape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("declined with Esc → not waiting", a.Gone, screenGoal, listedAndNot(session.Waiting))
+	s.expect("declined with Esc → idle", a.Gone, screenGoal, stateIs(session.Idle))
+}

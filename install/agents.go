@@ -40,6 +40,10 @@ type Agent struct {
 	// own instead of a hooks file (OpenCode, Amp): File in Dir is that
 	// plugin, written and removed whole.
 	Plugin *Plugin
+	// HookFiles is set for agents that run executable files named after
+	// their events from a folder (Cline): File in Dir is that folder, and
+	// Mew writes one script of its own per event in it.
+	HookFiles bool
 }
 
 // Path is the agent's hooks file in env.
@@ -77,6 +81,9 @@ func (a Agent) Installed(e Env, lookPath func(string) (string, error)) bool {
 	dir := a.Dir(e)
 	if a.Plugin != nil {
 		dir = filepath.Dir(dir) // the plugins folder's parent: the agent's configuration
+	}
+	if a.HookFiles {
+		dir = a.Dir(e) // ~/.cline, whose hooks folder need not exist yet
 	}
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return true
@@ -124,7 +131,7 @@ var (
 )
 
 // Agents lists them in the order Mew documents them.
-var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp, Qwen, Kilo, Copilot}
+var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp, Qwen, Kilo, Pi, Cline, Copilot}
 
 // AgentNamed finds an agent of the table by name.
 func AgentNamed(name string) (Agent, error) {

@@ -10,9 +10,10 @@ import (
 )
 
 // The agents of the npm census (testdata/fixtures/<agent>-<version>) that
-// Mew registers with. The others are seen by their screen and process
-// only: Cline's hooks are executables, pi's are in-process extensions,
-// Continue fires none.
+// Mew registers with (Cline by hook files of its own: cline.go; pi by an
+// in-process extension: pi.go; Copilot CLI by a hooks file of its own).
+// The others are seen by their screen and process only: Continue fires
+// none.
 var (
 	// Qwen Code's settings.json takes Claude Code's "hooks" shape, with
 	// Claude-compatible payloads; command hook timeouts are seconds (its
@@ -31,6 +32,13 @@ var (
 		Dir:     func(e Env) string { return filepath.Join(e.ConfigHome, "kilo", "plugins") },
 		Program: "kilo", Plugin: openCodePlugin,
 	}
+	// pi loads every extensions/*.ts of its agent folder into its own
+	// process: Mew's extension is a plugin file like Amp's (piPlugin).
+	Pi = Agent{
+		Name: session.AgentPi, Title: "pi", File: "mew.ts",
+		Dir:     func(e Env) string { return filepath.Join(piDir(e), "extensions") },
+		Program: "pi", Plugin: piPlugin,
+	}
 	// Copilot CLI loads every hooks/*.json of $COPILOT_HOME (~/.copilot):
 	// Mew's is a file of its own, written and removed whole.
 	Copilot = Agent{
@@ -39,6 +47,14 @@ var (
 		Events: reducer.EventsFor(session.AgentCopilot), Program: "copilot", Plugin: copilotHooks,
 	}
 )
+
+// piDir is pi's agent folder: $PI_CODING_AGENT_DIR, or ~/.pi/agent.
+func piDir(e Env) string {
+	if e.PiDir != "" {
+		return e.PiDir
+	}
+	return filepath.Join(e.Home, ".pi", "agent")
+}
 
 func (e Env) copilotHome() string {
 	if e.CopilotHome != "" {

@@ -27,6 +27,7 @@ const (
 	KindHooks        = "hooks"         // Mew's entries in an agent's settings file's "hooks"
 	KindRemoveHooks  = "remove-hooks"  // Mew's entries taken out of a settings file (a plugin delivers them)
 	KindPluginFile   = "plugin-file"   // a plugin file of Mew's own (OpenCode, Amp)
+	KindHookFiles    = "hook-files"    // hook scripts of Mew's own in an agent's hooks folder (Cline)
 	KindClaudePlugin = "claude-plugin" // Mew's Claude Code plugin folder
 )
 
@@ -66,6 +67,9 @@ func PlanOf(a Agent, rep Report) []Planned {
 		if !rep.Created {
 			p.What = "update Mew's plugin folder"
 		}
+	case a.HookFiles:
+		p.Kind, p.Events = KindHookFiles, a.Events
+		p.What = fmt.Sprintf("write Mew's hook files, one small script per event (files of its own; nothing else of %s changes)", a.Title)
 	case rep.Plugin:
 		p.Kind = KindPluginFile
 		p.What = fmt.Sprintf("write Mew's %s (a file of its own; nothing else of %s changes)", a.pluginNoun(), a.Title)

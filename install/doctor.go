@@ -111,6 +111,8 @@ func Doctor(o DoctorOptions) []Finding {
 		switch {
 		case a.Plugin != nil:
 			checkPlugin(o, a, add)
+		case a.HookFiles:
+			checkHookFiles(o, a, add)
 		case a.Name == Claude.Name && checkClaudePlugin(o, add),
 			a.Name == Codex.Name && checkCodexPlugin(o, add):
 			// Mew's plugin delivers the agent's events.

@@ -35,6 +35,10 @@ type Plugin struct {
 	// Render, when set, makes the whole file instead (Copilot CLI's hooks
 	// file of Mew's own is JSON, not a script); it carries pluginMarker.
 	Render func(a Agent, e Env) ([]byte, error)
+	// Detached starts each hook in a session of its own: pi runs in the
+	// terminal's foreground process group, whose hangup (the window
+	// closed) would otherwise end the hook that reports the exit.
+	Detached bool
 }
 
 // pluginMarker is on the line that says the file is Mew's: uninstall
@@ -67,7 +71,11 @@ func (p *Plugin) Source(a Agent, e Env) ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "// Mew's plugin for %s: forwards its session events to Mew (%s).\n", a.Title, "https://github.com/mew-dev/mew")
 	fmt.Fprintf(&b, "// %s --agent %s; `mew uninstall` removes this file.\n", pluginMarker, a.Name)
-	fmt.Fprintf(&b, forwarder, hookExpr, envExpr, jsString(hookbin.AgentFlag+a.Name))
+	spawnOpts := ""
+	if p.Detached {
+		spawnOpts = ", detached: true"
+	}
+	fmt.Fprintf(&b, forwarder, hookExpr, envExpr, jsString(hookbin.AgentFlag+a.Name), spawnOpts)
 	b.WriteString(p.Body)
 	return []byte(b.String()), nil
 }
@@ -110,7 +118,7 @@ function next() {
     next()
   }
   try {
-    child = spawn(hook, args, { env, stdio: ["pipe", "ignore", "ignore"] })
+    child = spawn(hook, args, { env, stdio: ["pipe", "ignore", "ignore"]%s })
     child.on("error", done)
     child.on("exit", done)
     child.stdin.on("error", () => {})
@@ -256,6 +264,153 @@ export default function (amp) {
     try {
       send({ type: "agent.end", thread: { id: event?.thread?.id }, status: String(event?.status ?? "") })
     } catch {}
+  })
+}
+`}
+
+// piPlugin is Mew's extension for pi (~/.pi/agent/extensions/mew.ts,
+// loaded in pi's process): its session, run and tool events. pi asks
+// nothing itself (a dialog comes from another extension, which the screen
+// rules read), so no event here means waiting. agent_end is forwarded with
+// the stopReason of the run's last reply; pi retries a failed request by
+// itself and each attempt ends in its own agent_end, so an agent_end pi
+// will retry goes as "retry" (still working), judged the way pi 0.73
+// judges it (agent-session.js: _isRetryableError, getRetrySettings; the
+// attempts since the person's prompt). If that retry does not start in
+// time (the settings changed inside pi, Escape on the countdown), the
+// failure is forwarded then. session_shutdown is the last thing pi does
+// before it exits: its hook is started at once, past any queue, and pi
+// waits (at most 0.5 s) only until the event is in the hook's stdin.
+var piPlugin = &Plugin{Detached: true, Body: `
+import { readFileSync } from "node:fs"
+
+const retryable = /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i
+
+function retrySettings(cwd) {
+  const s = { enabled: true, maxRetries: 3, baseDelayMs: 2000 }
+  let dir = process.env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent")
+  if (dir === "~" || dir.startsWith("~/")) dir = join(homedir(), dir.slice(1))
+  for (const file of [join(dir, "settings.json"), cwd ? join(cwd, ".pi", "settings.json") : ""]) {
+    if (!file) continue
+    try {
+      const r = JSON.parse(readFileSync(file, "utf8"))?.retry
+      if (!r || typeof r !== "object") continue
+      if (typeof r.enabled === "boolean") s.enabled = r.enabled
+      if (Number.isFinite(r.maxRetries)) s.maxRetries = r.maxRetries
+      if (Number.isFinite(r.baseDelayMs)) s.baseDelayMs = r.baseDelayMs
+    } catch {}
+  }
+  return s
+}
+
+function lastReply(messages) {
+  if (!Array.isArray(messages)) return undefined
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === "assistant") return messages[i]
+  }
+  return undefined
+}
+
+function sessionOf(ctx) {
+  try {
+    const id = ctx?.sessionManager?.getSessionId?.()
+    return typeof id === "string" ? id : ""
+  } catch {
+    return ""
+  }
+}
+
+function send(type, ctx, more) {
+  const cwd = typeof ctx?.cwd === "string" ? ctx.cwd : ""
+  return { type, cwd, properties: { sessionID: sessionOf(ctx), ...more?.properties }, status: more?.status ?? "" }
+}
+
+// The exit's event: started now, not behind the queue (pi exits when its
+// handlers return); resolves once the event is written to the hook.
+function sendLast(event) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 500)
+    timer.unref?.()
+    const finish = () => {
+      clearTimeout(timer)
+      resolve(undefined)
+    }
+    try {
+      queue.length = 0
+      const child = spawn(hook, args, { env, stdio: ["pipe", "ignore", "ignore"], detached: true })
+      child.on("error", finish)
+      child.stdin.on("error", finish)
+      child.stdin.end(JSON.stringify(event), finish)
+      child.unref()
+    } catch {
+      finish()
+    }
+  })
+}
+
+export default function (pi) {
+  let attempts = 0 // failed attempts pi retried since the person's prompt
+  let overdue // the failure to forward if the retry pi should start does not
+  const cancelOverdue = () => {
+    if (overdue !== undefined) clearTimeout(overdue)
+    overdue = undefined
+  }
+  const on = (name, handle) => {
+    try {
+      pi.on(name, (event, ctx) => {
+        try {
+          return handle(event ?? {}, ctx)
+        } catch {}
+        return undefined
+      })
+    } catch {}
+  }
+  on("session_start", (_e, ctx) => {
+    cancelOverdue()
+    attempts = 0
+    forward(send("session_start", ctx))
+  })
+  on("before_agent_start", () => {
+    attempts = 0
+  })
+  on("agent_start", (_e, ctx) => {
+    cancelOverdue()
+    forward(send("agent_start", ctx))
+  })
+  on("message_end", (e) => {
+    if (e.message?.role === "assistant" && e.message.stopReason !== "error") attempts = 0
+  })
+  on("tool_execution_start", (e, ctx) => {
+    forward(send("tool_execution_start", ctx, { properties: { id: String(e.toolCallId ?? ""), permission: String(e.toolName ?? "") } }))
+  })
+  on("tool_execution_end", (e, ctx) => {
+    forward(send("tool_execution_end", ctx, { properties: { id: String(e.toolCallId ?? ""), permission: String(e.toolName ?? "") } }))
+  })
+  on("agent_end", (e, ctx) => {
+    cancelOverdue()
+    const reply = lastReply(e.messages)
+    let status = String(reply?.stopReason ?? "stop")
+    if (status === "error") {
+      const s = retrySettings(ctx?.cwd)
+      if (s.enabled && retryable.test(String(reply.errorMessage ?? "")) && attempts < s.maxRetries) {
+        attempts++
+        status = "retry"
+        const failed = send("agent_end", ctx, { status: "error" })
+        overdue = setTimeout(() => {
+          overdue = undefined
+          attempts = 0
+          forward(failed)
+        }, s.baseDelayMs * 2 ** (attempts - 1) + 5000)
+        overdue.unref?.()
+      } else {
+        attempts = 0
+      }
+    }
+    forward(send("agent_end", ctx, { status }))
+  })
+  on("session_shutdown", (e, ctx) => {
+    cancelOverdue()
+    return sendLast(send("session_shutdown", ctx, { status: String(e.reason ?? "") }))
   })
 }
 `}
@@ -432,7 +587,7 @@ func (a Agent) pluginNoun() string {
 	return "plugin"
 }
 
-// checkOtherAgent checks what else OpenCode, Gemini CLI and Amp need.
+// checkOtherAgent checks what else OpenCode, Gemini CLI, Amp and Cline need.
 func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 	exe := ""
 	if o.LookPath != nil {
@@ -451,6 +606,8 @@ func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 		checkVersion(o, "Gemini CLI", exe, "0.61", add)
 	case Agy.Name:
 		add(Warning, "Mew's Antigravity CLI support is unverified (built from its published hook shapes; no run recorded): its hooks say turns and tools, its screen and process the rest")
+	case Cline.Name:
+		add(Warning, "Cline runs no hook for its approval dialog (tested with Cline 3.0.65): Mew reads it from its screen only (a tmux pane or `mew run`)")
 	case Amp.Name:
 		add(Warning, "Amp's plugin API is experimental (Mew's plugin is tested with Amp 0.0.1790142911); Amp's approval dialog is read from its screen only, and Amp sessions are found by their process and screen either way")
 	}

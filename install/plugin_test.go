@@ -28,7 +28,7 @@ func pluginEnv(t *testing.T) Env {
 }
 
 func TestPluginInstallWritesOneFileAndUninstallRemovesExactlyIt(t *testing.T) {
-	for _, a := range []Agent{OpenCode, Amp} {
+	for _, a := range []Agent{OpenCode, Amp, Pi} {
 		t.Run(a.Name, func(t *testing.T) {
 			env := pluginEnv(t)
 			dir := a.Dir(env)

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gofrs/flock"
 
@@ -44,10 +45,13 @@ type Env struct {
 	ConfigHome string
 	// CopilotHome is $COPILOT_HOME; empty is ~/.copilot.
 	CopilotHome string
+	// PiDir is pi's agent folder, $PI_CODING_AGENT_DIR ("" is ~/.pi/agent).
+	PiDir string
 }
 
 // EnvFromOS reads HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
-// XDG_CONFIG_HOME, COPILOT_HOME and MEW_HOME; relative paths are made absolute.
+// XDG_CONFIG_HOME, COPILOT_HOME, PI_CODING_AGENT_DIR and MEW_HOME; relative
+// paths are made absolute.
 func EnvFromOS() (Env, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -77,9 +81,17 @@ func EnvFromOS() (Env, error) {
 	if copilot == "" {
 		copilot = filepath.Join(home, ".copilot")
 	}
+	// pi reads its variable with a leading ~ as the home folder.
+	pi := os.Getenv("PI_CODING_AGENT_DIR")
+	if pi == "~" || strings.HasPrefix(pi, "~/") {
+		pi = filepath.Join(home, pi[1:])
+	}
+	if pi == "" {
+		pi = filepath.Join(home, ".pi", "agent")
+	}
 	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome, CodexHome: codex,
-		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config, CopilotHome: copilot}
-	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome, &e.CopilotHome} {
+		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config, CopilotHome: copilot, PiDir: pi}
+	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome, &e.CopilotHome, &e.PiDir} {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return Env{}, err
 		}
@@ -138,8 +150,12 @@ type Report struct {
 	// CLI's is a "hooks file"), for messages.
 	PluginNoun string
 	// Also are the files Mew makes (or would) next to the plugin, so the
-	// agent starts offline (OpenCode's node_modules and package-lock.json).
+	// agent starts offline (OpenCode's node_modules and package-lock.json);
+	// with HookFiles, Mew's hook files written (or removed).
 	Also []string
+	// HookFiles: Settings is the agent's hooks folder and Mew's files in it
+	// are scripts of its own, one per event (Cline).
+	HookFiles bool
 }
 
 // FileError is a settings file Mew would not or could not change.
@@ -164,6 +180,9 @@ var ErrReadOnly = errors.New("the file is read-only")
 func Install(o Options) (Report, error) {
 	if o.agent().Plugin != nil {
 		return installPlugin(o)
+	}
+	if o.agent().HookFiles {
+		return installHookFiles(o)
 	}
 	want, err := o.agent().Want(o.Env)
 	if err != nil {
@@ -264,6 +283,9 @@ func prepareInstall(rep *Report, f settingsFile, ed Edited, recs records, mewHom
 func Uninstall(o Options) (Report, error) {
 	if o.agent().Plugin != nil {
 		return uninstallPlugin(o)
+	}
+	if o.agent().HookFiles {
+		return uninstallHookFiles(o)
 	}
 	unlock, err := o.lock(false)
 	if err != nil {

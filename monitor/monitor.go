@@ -40,6 +40,7 @@ import (
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/source/agy"
 	"github.com/mew-dev/mew/source/codex"
 	"github.com/mew-dev/mew/source/copilot"
 	"github.com/mew-dev/mew/source/procscan"
@@ -103,9 +104,9 @@ const defaultScanTimeout = 2 * time.Second
 // Code's registry (source/registry), the process table read the lean way (liveness only
 // needs a process's start time: gopsutil reads much more, every pass), the
 // tmux panes of the server Mew runs under (or the
-// default one), Codex's rollouts and processes, Copilot CLI's session logs,
-// every agent process
-// (procscan), the real process table.
+// default one), Codex's rollouts and processes, every agent process
+// (procscan), agy's transcripts of the sessions its hooks reported, Copilot
+// CLI's session logs, the real process table.
 func Default() (Options, error) {
 	st, err := store.Open()
 	if err != nil {
@@ -119,6 +120,9 @@ func Default() (Options, error) {
 	sources = append(sources, tmuxSource(st, book))
 	sources = append(sources, processScan(book)...)
 	sources = append(sources, codex.Sources(st)...)
+	if src, err := agy.New(st); err == nil { // no home: agy's hooks alone
+		sources = append(sources, src)
+	}
 	if src := copilot.New(); src != nil {
 		sources = append(sources, src)
 	}
@@ -186,8 +190,12 @@ type world struct {
 	gen       map[string]uint64
 	obsGen    uint64
 	shownFrom map[string]shownKey
-	shown     map[string]session.Shown
-	seen      map[string]bool // scratch of compute
+	// holdEnds is the earliest moment the last compute's verdicts change
+	// by time alone (combine.HoldUntil), zero for none: the watcher passes
+	// again then.
+	holdEnds time.Time
+	shown    map[string]session.Shown
+	seen     map[string]bool // scratch of compute
 	// order is the stored records' ids, sorted (redone when one comes or goes).
 	order []string
 }
@@ -196,6 +204,7 @@ type world struct {
 type shownKey struct {
 	gen, obs, live uint64
 	liveness       combine.Liveness
+	held           bool // a hold of combine's was still running (combine.HoldUntil)
 }
 
 // touch records that the stored record of id changed.
@@ -337,6 +346,7 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 		errs = append(errs, w.obsErrs[name])
 	}
 	now := o.now()
+	w.holdEnds = time.Time{}
 	shown := make([]session.Shown, 0, len(recs))
 	if w.seen == nil {
 		w.seen = make(map[string]bool, len(recs))
@@ -346,10 +356,15 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 	for _, rec := range recs {
 		seen[rec.ID] = true
 		liveness := live.check(rec)
-		key := shownKey{gen: w.gen[rec.ID], obs: w.obsGen, live: live.gen, liveness: liveness}
+		until := combine.HoldUntil(rec)
+		held := now.Before(until)
+		if held && (w.holdEnds.IsZero() || until.Before(w.holdEnds)) {
+			w.holdEnds = until
+		}
+		key := shownKey{gen: w.gen[rec.ID], obs: w.obsGen, live: live.gen, liveness: liveness, held: held}
 		s, ok := w.shown[rec.ID]
 		if !ok || w.shownFrom[rec.ID] != key {
-			s = w.combine(rec, liveness)
+			s = w.combine(rec, liveness, now)
 			w.shown[rec.ID], w.shownFrom[rec.ID] = s, key
 		}
 		if s.State == session.Exited && o.ForgetAfter > 0 && now.Sub(s.Since) > o.ForgetAfter {
@@ -375,8 +390,8 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 }
 
 // combine is the shown state of one merged record.
-func (w *world) combine(rec session.Record, liveness combine.Liveness) session.Shown {
-	s := combine.Combine(rec, liveness)
+func (w *world) combine(rec session.Record, liveness combine.Liveness, now time.Time) session.Shown {
+	s := combine.At(rec, liveness, now)
 	if s.Since.IsZero() {
 		// A record that carries no time at all: its file's time is when
 		// anything last happened to it (an exited session is then

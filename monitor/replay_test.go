@@ -31,10 +31,6 @@ var needsRegistry = map[string]map[float64]string{
 	"interrupt": {
 		4.2: "Esc on a running turn fires no hook; only the registry's idle tells",
 	},
-	"subagent": {
-		7.0: "the last SubagentStop came after Stop, but Claude Code re-engages by itself: the registry stays busy",
-		7.1: "as at 7.0: the re-engaging prompt's hook comes 0.18 s after SubagentStop",
-	},
 }
 
 type mode int

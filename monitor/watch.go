@@ -95,7 +95,9 @@ type watcher struct {
 	lastErrs []string
 	// pending fires the next pass, coalescing the changes until then;
 	// dirty says a file or a source changed since the last one.
-	pending  <-chan time.Time
+	pending <-chan time.Time
+	// holdPass fires when a verdict held by time ends (world.holdEnds).
+	holdPass <-chan time.Time
 	dirty    bool
 	lastPass time.Time
 }
@@ -268,6 +270,11 @@ func (wt *watcher) loop() {
 			wt.schedule()
 		case <-remoteChanged:
 			wt.schedule()
+		case <-wt.holdPass:
+			wt.holdPass = nil
+			if !wt.emit(false) {
+				return
+			}
 		case <-wt.pending:
 			wt.pending, wt.dirty, wt.lastPass = nil, false, time.Now()
 			if !wt.emit(false) {
@@ -365,6 +372,9 @@ func (wt *watcher) schedule() {
 func (wt *watcher) emit(force bool) bool {
 	o := wt.o
 	shown, recs, errs := wt.world.compute(o, wt.live)
+	if until := wt.world.holdEnds; !until.IsZero() {
+		wt.holdPass = time.After(time.Until(until) + time.Millisecond)
+	}
 	wt.exits.follow(recs, func(r session.Record) bool { return wt.live.check(r) == combine.Dead })
 	if i := wt.exits.interval(); i != wt.interval {
 		wt.interval = i

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 func TestParseProcArgs2(t *testing.T) {
@@ -38,7 +39,13 @@ func TestEnvironOfChild(t *testing.T) {
 		t.Skip("cannot start sleep:", err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	// Environ reads an empty environment again a few ms later (a process
+	// inside its execve); on a loaded machine the child may sit there
+	// longer than that.
 	got, err := Environ(cmd.Process.Pid, []string{"WEZTERM_PANE", "KITTY_LISTEN_ON"})
+	for deadline := time.Now().Add(5 * time.Second); err == nil && len(got) == 0 && time.Now().Before(deadline); {
+		got, err = Environ(cmd.Process.Pid, []string{"WEZTERM_PANE", "KITTY_LISTEN_ON"})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

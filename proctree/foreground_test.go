@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCmdlineAndForegroundGroup(t *testing.T) {
@@ -13,7 +14,14 @@ func TestCmdlineAndForegroundGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
+	// Start returns once the child's execve has passed the point of no
+	// return, which is before the kernel has laid out its new arguments:
+	// for a moment they read as none.
 	argv, err := Cmdline(cmd.Process.Pid)
+	for deadline := time.Now().Add(5 * time.Second); err == nil && len(argv) == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+		argv, err = Cmdline(cmd.Process.Pid)
+	}
 	if err != nil || strings.Join(argv, " ") != "sleep 30" {
 		t.Fatalf("Cmdline = %q, %v", argv, err)
 	}

@@ -173,6 +173,34 @@ var renames = []rename{
 	{session.AgentCopilot, copilotRetrying, TurnRetrying},
 	{session.AgentCopilot, copilotErrorOccurred, StopFailure},
 	{session.AgentCopilot, copilotSessionEnd, SessionEnd},
+	// pi's events, as Mew's extension forwards them (install/plugin.go):
+	// agent_end carries the stopReason of the run's last reply, or "retry"
+	// for a failed request pi retries by itself (each attempt is its own
+	// agent_end, then agent_start: still working). session_shutdown comes
+	// at every exit (and before /new, /resume, /fork, /reload: their
+	// session_start begins the next session).
+	{session.AgentPi, "session_start", SessionStart},
+	{session.AgentPi, "agent_start", UserPromptSubmit},
+	{session.AgentPi, "tool_execution_start", PreToolUse},
+	{session.AgentPi, "tool_execution_end", PostToolUse},
+	{session.AgentPi, "agent_end.stop", Stop},
+	{session.AgentPi, "agent_end.length", Stop},
+	{session.AgentPi, "agent_end.retry", TurnRetrying},
+	{session.AgentPi, "agent_end.error", StopFailure},
+	{session.AgentPi, "agent_end.aborted", Interrupted},
+	{session.AgentPi, "session_shutdown", SessionEnd},
+	// Cline's hook files, by the hookName of their payloads (measured on
+	// Cline 3.0.65): a task is one prompt's turn; tool_result comes after
+	// an approval and after a denial (an error result) alike.
+	{session.AgentCline, "agent_start", UserPromptSubmit},
+	{session.AgentCline, "tool_call", PreToolUse},
+	{session.AgentCline, "tool_result", PostToolUse},
+	{session.AgentCline, "agent_end", Stop},
+	{session.AgentCline, "agent_error", StopFailure},
+	{session.AgentCline, "agent_abort", Interrupted},
+	// Esc on a running turn: SessionShutdown, the turn's agent session
+	// ended (not the TUI's: it did not run at Ctrl-C).
+	{session.AgentCline, "session_shutdown", Interrupted},
 
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
 	{session.AgentAmp, "session.start", SessionStart},
@@ -202,8 +230,10 @@ func EventsFor(agent string) []string {
 		return QwenEvents
 	case session.AgentCopilot:
 		return CopilotEvents
+	case session.AgentCline:
+		return ClineEvents // the names of its hook files
 	}
-	return nil // OpenCode and Amp: a plugin forwards their events (package install)
+	return nil // OpenCode, Amp, Kilo, pi: a plugin forwards their events (package install)
 }
 
 // Canonical is the canonical name of agent's event name.

@@ -27,7 +27,9 @@ var agyFields = []fieldName{
 
 // RecordsProcessLate reports whether agent has no SessionStart, so its
 // first event of a session records the process.
-func RecordsProcessLate(agent string) bool { return FromPlugin(agent) || agent == session.AgentAgy }
+func RecordsProcessLate(agent string) bool {
+	return FromPlugin(agent) || agent == session.AgentAgy || agent == session.AgentCline
+}
 
 // snakeFields is the JSON object data with the camelCase field names of
 // table renamed; data that is not an object is returned as it is (the

@@ -8,7 +8,7 @@ import (
 )
 
 // Agents whose events come from a plugin Mew installs into the agent
-// (OpenCode, Amp) rather than from hooks the agent runs: the plugin forwards
+// (OpenCode, Amp, Kilo; pi's extension) rather than from hooks the agent runs: the plugin forwards
 // the agent's own event (PluginEvent) and the hook makes it an Event here.
 // Which event it is stays data: the name is the event's type, with its kind
 // appended when the renames table knows that pair ("session.status.busy",
@@ -17,7 +17,8 @@ import (
 
 // FromPlugin reports whether agent's events come from Mew's plugin.
 func FromPlugin(agent string) bool {
-	return agent == session.AgentOpenCode || agent == session.AgentAmp || agent == session.AgentKilo
+	return agent == session.AgentOpenCode || agent == session.AgentAmp || agent == session.AgentKilo ||
+		agent == session.AgentPi
 }
 
 // ParseFor decodes a payload agent sent to the hook into ev, canonical
@@ -33,6 +34,11 @@ func ParseNamed(agent, name string, payload []byte, ev *Event) (ignored []string
 	switch {
 	case FromPlugin(agent):
 		err = ParsePlugin(agent, payload, ev)
+	case agent == session.AgentCline:
+		err = parseCline(payload, ev)
+		if err != nil && err != ErrNoSession {
+			err = fmt.Errorf("payload is not a Cline hook event: %w", err)
+		}
 	case agent == session.AgentCopilot:
 		ignored, err = parseCopilot(name, payload, ev)
 	default:

@@ -111,6 +111,48 @@ func TestAmpTurns(t *testing.T) {
 	}
 }
 
+// pi's events as Mew's extension forwards them (install/plugin.go), in the
+// order pi 0.73.1 sends them (../shared/fixtures/census/pi, run-pi3).
+func TestPiRuns(t *testing.T) {
+	pi := session.AgentPi
+	ev := func(typ, status, more string) string {
+		return `{"type":"` + typ + `","cwd":"/home/p/proj","properties":{"sessionID":"0199a1b2-5c3d-7e4f-8a9b-0c1d2e3f4a5b"` + more + `},"status":"` + status + `"}`
+	}
+	start, run := ev("session_start", "", ""), ev("agent_start", "", "")
+	tool := ev("tool_execution_start", "", `,"id":"call_1","permission":"bash"`)
+	toolEnd := ev("tool_execution_end", "", `,"id":"call_1","permission":"bash"`)
+	end := func(status string) string { return ev("agent_end", status, "") }
+
+	if h := playAs(t, pi, start); h.State != session.Idle || h.Cwd != "/home/p/proj" {
+		t.Fatalf("session_start: %s %q", h.State, h.Cwd)
+	}
+	if h := playAs(t, pi, start, run, tool); h.State != session.Working {
+		t.Fatalf("a tool call (the gate's dialog is on the screen only): %s, want working", h.State)
+	}
+	for status, want := range map[string]session.State{"stop": session.Done, "length": session.Done, "error": session.Failed, "aborted": session.Idle} {
+		if h := playAs(t, pi, start, run, tool, toolEnd, end(status)); h.State != want {
+			t.Errorf("agent_end %s: %s, want %s", status, h.State, want)
+		}
+	}
+	// Three retries, then the failure: working until the last agent_end.
+	seq := []string{start, run, end("retry")}
+	for i := 0; i < 3; i++ {
+		if h := playAs(t, pi, seq...); h.State != session.Working {
+			t.Fatalf("after %d retried attempts: %s, want working", i+1, h.State)
+		}
+		seq = append(seq, run, end("retry"))
+	}
+	if h := playAs(t, pi, append(seq, run, end("error"))...); h.State != session.Failed {
+		t.Errorf("the last attempt failed: %s", h.State)
+	}
+	if h := playAs(t, pi, start, run, end("stop"), ev("session_shutdown", "quit", "")); h.State != session.Exited {
+		t.Errorf("session_shutdown: %s", h.State)
+	}
+	if h := playAs(t, pi, start, run, end("someday")); h.State != session.Working || len(h.Unknown) != 1 {
+		t.Errorf("agent_end with an unknown stopReason: %s unknown %v; want it recorded as unknown, nothing changed", h.State, h.Unknown)
+	}
+}
+
 // Gemini CLI 0.61's hook payloads (testdata/fixtures/gemini-cli-0.61.0).
 func TestGeminiTurns(t *testing.T) {
 	g := session.AgentGemini

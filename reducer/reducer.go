@@ -67,7 +67,8 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 	}
 
 	source := "hook:" + ev.Name
-	bears := true // whether the event says anything about the state
+	bears := true          // whether the event says anything about the state
+	var handBack time.Time // set by a SubagentStop that hands back; any other event ends the hold
 	main := ev.AgentID == ""
 
 	switch ev.Name {
@@ -171,7 +172,13 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 	case SubagentStop:
 		if ev.AgentID != "" {
 			id := oneLine(ev.AgentID, 80)
+			ran := slices.Contains(h.Subagents, id)
 			h.Subagents = removeSorted(h.Subagents, id)
+			if ran && h.StopSeen && !h.Active && len(h.Subagents) == 0 {
+				// The last background subagent of an ended turn: Claude
+				// Code starts a turn by itself to hand its result over.
+				handBack = now
+			}
 			h.Finished = remember(h.Finished, id, maxFinished)
 			h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == id })
 		}
@@ -214,6 +221,7 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 	if !bears {
 		return
 	}
+	h.HandBack = handBack
 	h.At, h.AtMono = now, mono
 	state, reason, wait := derive(h)
 	if state != h.State || reason != h.Reason || h.Since.IsZero() {
@@ -238,7 +246,7 @@ func derive(h *session.HookState) (session.State, session.Reason, *session.Pendi
 	if h.Failure != "" {
 		return session.Failed, "", nil
 	}
-	if h.StopSeen && len(h.Subagents) == 0 {
+	if h.StopSeen && len(h.Subagents) == 0 && h.HandBack.IsZero() {
 		return session.Done, "", nil
 	}
 	if h.StopSeen || h.Active || len(h.Pending) > 0 || len(h.Subagents) > 0 {

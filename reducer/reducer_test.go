@@ -82,7 +82,9 @@ func TestRules(t *testing.T) {
 		{"exited is final", []string{prompt, ev(SessionEnd), prompt, preBash, permBash}, session.Exited, ""},
 		{"a new SessionStart revives an exited session", []string{prompt, ev(SessionEnd), ev(SessionStart, `"source":"resume"`)}, session.Idle, ""},
 		{"Stop with a subagent running keeps working", []string{prompt, ev(SubagentStart, `"agent_id":"a1"`), stop}, session.Working, ""},
-		{"the last SubagentStop after Stop → done", []string{prompt, ev(SubagentStart, `"agent_id":"a1"`), ev(SubagentStart, `"agent_id":"a2"`), stop, ev(SubagentStop, `"agent_id":"a1"`), ev(SubagentStop, `"agent_id":"a2"`)}, session.Done, ""},
+		{"the last SubagentStop after Stop hands back: held working", []string{prompt, ev(SubagentStart, `"agent_id":"a1"`), ev(SubagentStart, `"agent_id":"a2"`), stop, ev(SubagentStop, `"agent_id":"a1"`), ev(SubagentStop, `"agent_id":"a2"`)}, session.Working, ""},
+		{"the hand-back's turn ends → done", []string{prompt, ev(SubagentStart, `"agent_id":"a1"`), stop, ev(SubagentStop, `"agent_id":"a1"`), prompt, stop}, session.Done, ""},
+		{"an unknown subagent's stop after Stop hands nothing back", []string{prompt, stop, ev(SubagentStop, `"agent_id":"zz"`)}, session.Done, ""},
 		{"SubagentStop before its Stop leaves the turn working", []string{prompt, ev(SubagentStart, `"agent_id":"a1"`), ev(SubagentStop, `"agent_id":"a1"`)}, session.Working, ""},
 		{"Stop's running background subagent counts even if its start was missed", []string{prompt, ev(Stop, `"background_tasks":[{"id":"bg","type":"subagent","status":"running"}]`)}, session.Working, ""},
 		{"a stopped subagent is not revived by a stale background list", []string{prompt, ev(SubagentStart, `"agent_id":"bg"`), ev(SubagentStop, `"agent_id":"bg"`), ev(Stop, `"background_tasks":[{"id":"bg","type":"subagent","status":"running"}]`)}, session.Done, ""},
@@ -247,5 +249,26 @@ func TestQuestionOptions(t *testing.T) {
 	}
 	if h := play(t, ev(PreToolUse, `"tool_name":"Bash"`, `"tool_input":{"command":"ls","options":[{"label":"x"}],"questions":[{"question":"q","options":[{"label":"y"}]}]}`)); h.Pending[0].Options != nil {
 		t.Errorf("a Bash call kept options %q", h.Pending[0].Options)
+	}
+}
+
+// Only the last background subagent of an ended turn hands back; the next
+// event that bears on the state ends the hold (session.HandBackHold).
+func TestHandBack(t *testing.T) {
+	prompt := ev(UserPromptSubmit, `"prompt":"go"`)
+	start := func(id string) string { return ev(SubagentStart, `"agent_id":"`+id+`"`) }
+	stopOf := func(id string) string { return ev(SubagentStop, `"agent_id":"`+id+`"`) }
+	if h := play(t, prompt, start("fg"), stopOf("fg")); !h.HandBack.IsZero() {
+		t.Errorf("a subagent that stopped inside the turn handed back at %v", h.HandBack)
+	}
+	if h := play(t, prompt, start("a"), start("b"), ev(Stop), stopOf("a")); !h.HandBack.IsZero() || h.State != session.Working {
+		t.Errorf("one of two background subagents stopped: hand-back %v, %s", h.HandBack, h.State)
+	}
+	h := play(t, prompt, start("a"), ev(Stop), stopOf("a"))
+	if want := t0.Add(3 * time.Second); !h.HandBack.Equal(want) || h.State != session.Working {
+		t.Errorf("the last background subagent stopped: hand-back %v (want %v), %s", h.HandBack, want, h.State)
+	}
+	if h := play(t, prompt, start("a"), ev(Stop), stopOf("a"), prompt); !h.HandBack.IsZero() {
+		t.Errorf("the handed-back turn began, the hold stayed: %v", h.HandBack)
 	}
 }

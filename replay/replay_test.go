@@ -259,3 +259,18 @@ func TestKiloPluginEvents(t *testing.T) {
 		t.Fatalf("states\n %s\nwant\n %s", l, want)
 	}
 }
+
+// Cline's recorded hook files' payloads (with --agent=cline) replay to its
+// turns: working from TaskStart, done at TaskComplete, working through
+// both tool calls (the dialog has no event: only the screen shows the
+// wait), failed at TaskError after the retries.
+func TestClineHooks(t *testing.T) {
+	got, err := replay.File(filepath.Join(fixture.Dir("cline-3.0.65"), "run-cl2", "hook-events.jsonl"), "cline", rules.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "working done working done working done working failed"
+	if l := strings.Join(replay.Labels(got), " "); l != want {
+		t.Fatalf("states\n %s\nwant\n %s\n%+v", l, want, got)
+	}
+}

@@ -245,6 +245,32 @@ func TestGeminiRequestCancelled(t *testing.T) {
 	}
 }
 
+// Continue CLI 1.5.47 after Escape on a running turn (screen captured in
+// the end-to-end suite): idle, interrupted; a later turn's reply below the
+// line: idle, not interrupted.
+func TestContinueInterruptedByUser(t *testing.T) {
+	set := Embedded().Set("continue")
+	box := []string{
+		"╭──────────────────────────────────────────────────────────────╮",
+		"│ ● ▋Ask anything, @ for context, / for slash commands, ! for shell mode │",
+		"╰──────────────────────────────────────────────────────────────╯",
+		"  ~/proj ⊦master                                    ◉ Continue CLI",
+		"", "",
+	}
+	stopped := append([]string{
+		"● please mew-e2e-slow",
+		"",
+		" Interrupted by user - Press enter to continue",
+	}, box...)
+	if got := set.Classify(Frame{Rows: stopped}); got.State != session.ScreenIdle || !got.Interrupted {
+		t.Fatalf("after Escape: %+v, want idle, interrupted", got)
+	}
+	later := append(append(append([]string(nil), stopped[:3]...), "", "● hello", "", "● Hello from the fake model.", ""), box...)
+	if got := set.Classify(Frame{Rows: later}); got.State != session.ScreenIdle || got.Interrupted {
+		t.Fatalf("a turn later: %+v, want idle, not interrupted", got)
+	}
+}
+
 func TestSniffAgentsRunByNode(t *testing.T) {
 	b := Embedded()
 	cases := []struct {

@@ -158,14 +158,19 @@ type HookState struct {
 	TranscriptPath string `json:"transcript_path,omitempty"`
 
 	// Turn facts.
-	Active     bool          `json:"active,omitempty"`      // the main agent's turn is under way
-	StopSeen   bool          `json:"stop_seen,omitempty"`   // a main Stop came since the last prompt
-	Failure    string        `json:"failure,omitempty"`     // error kind of a StopFailure since the last prompt
-	Ended      string        `json:"ended,omitempty"`       // SessionEnd reason; non-empty means exited
-	Subagents  []string      `json:"subagents,omitempty"`   // running subagent ids, sorted
-	Finished   []string      `json:"finished,omitempty"`    // recently stopped subagent ids (capped)
-	Pending    []PendingTool `json:"pending,omitempty"`     // tools started and not finished, oldest first
-	EventCount int           `json:"event_count,omitempty"` // events folded in, for diagnostics
+	Active    bool          `json:"active,omitempty"`    // the main agent's turn is under way
+	StopSeen  bool          `json:"stop_seen,omitempty"` // a main Stop came since the last prompt
+	Failure   string        `json:"failure,omitempty"`   // error kind of a StopFailure since the last prompt
+	Ended     string        `json:"ended,omitempty"`     // SessionEnd reason; non-empty means exited
+	Subagents []string      `json:"subagents,omitempty"` // running subagent ids, sorted
+	Finished  []string      `json:"finished,omitempty"`  // recently stopped subagent ids (capped)
+	Pending   []PendingTool `json:"pending,omitempty"`   // tools started and not finished, oldest first
+	// HandBack is when the last background subagent stopped after the main
+	// turn had ended: Claude Code then starts a turn by itself to hand its
+	// result to the model, so the session is working, not done, until that
+	// turn begins or HandBackHold passes without it.
+	HandBack   time.Time `json:"hand_back,omitzero"`
+	EventCount int       `json:"event_count,omitempty"` // events folded in, for diagnostics
 	// Unknown lists event names and notification kinds this Mew does not
 	// know (capped): recorded as seen, never an error.
 	Unknown []string `json:"unknown,omitempty"`
@@ -267,6 +272,12 @@ const (
 	ScreenIdle    = "idle"
 	ScreenUnknown = "unknown"
 )
+
+// HandBackHold is how long a background subagent's hand-back is taken
+// for a turn about to begin (HookState.HandBack). Claude Code 2.1.328
+// began it 0.07-0.18 s after SubagentStop, and its registry said idle in
+// between, which read as a done for that moment.
+const HandBackHold = 1500 * time.Millisecond
 
 // ScreenSettle is how long after an agent reports a turn's end its screen
 // may still show the turn running: agents report first and draw after
@@ -392,8 +403,12 @@ type Shown struct {
 	LastMessage string    `json:"last_message"`
 	Tty         string    `json:"tty,omitempty"`
 	Tmux        string    `json:"tmux,omitempty"`
-	HooksSeen   bool      `json:"hooks"`    // Mew's hooks reported on this session
-	Registry    bool      `json:"registry"` // Claude Code's registry reported on it
+	// TmuxServer is the socket of the server Tmux's pane is on, when known:
+	// every server numbers its panes from %0, so a pane id alone is
+	// ambiguous.
+	TmuxServer string `json:"tmux_server,omitempty"`
+	HooksSeen  bool   `json:"hooks"`    // Mew's hooks reported on this session
+	Registry   bool   `json:"registry"` // Claude Code's registry reported on it
 	// Headless: no person attends it (`claude -p`, an SDK app): it never
 	// counts as needing you, whatever its state (NeedsYou).
 	Headless bool `json:"headless,omitempty"`

@@ -705,6 +705,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Sho
 			} else {
 				out.Tmux = string(in.String())
 			}
+		case "tmux_server":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.TmuxServer = string(in.String())
+			}
 		case "hooks":
 			if in.IsNull() {
 				in.Skip()
@@ -873,6 +879,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sh
 		const prefix string = ",\"tmux\":"
 		out.RawString(prefix)
 		out.String(string(in.Tmux))
+	}
+	if in.TmuxServer != "" {
+		const prefix string = ",\"tmux_server\":"
+		out.RawString(prefix)
+		out.String(string(in.TmuxServer))
 	}
 	{
 		const prefix string = ",\"hooks\":"
@@ -2763,6 +2774,14 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession12(in *jlexer.Lexer, out *Ho
 				}
 				in.Delim(']')
 			}
+		case "hand_back":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				if data := in.Raw(); in.Ok() {
+					in.AddError((out.HandBack).UnmarshalJSON(data))
+				}
+			}
 		case "event_count":
 			if in.IsNull() {
 				in.Skip()
@@ -2968,6 +2987,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession12(out *jwriter.Writer, in H
 			}
 			out.RawByte(']')
 		}
+	}
+	if !(in.HandBack).IsZero() {
+		const prefix string = ",\"hand_back\":"
+		out.RawString(prefix)
+		out.Raw((in.HandBack).MarshalJSON())
 	}
 	if in.EventCount != 0 {
 		const prefix string = ",\"event_count\":"

@@ -206,6 +206,10 @@ func runInstall(args []string, stdout, stderr io.Writer) int {
 
 // reportInstall says what Install did for one agent.
 func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, rep install.Report, dry bool) {
+	if rep.HookFiles {
+		reportHookFiles(w, a, src, rep, dry)
+		return
+	}
 	if rep.Plugin {
 		reportPlugin(w, a, src, rep, dry)
 		return
@@ -348,9 +352,37 @@ func pluginNoun(rep install.Report) string {
 	return "plugin"
 }
 
+// reportHookFiles says what Install did for an agent of hook files (Cline).
+func reportHookFiles(w io.Writer, a install.Agent, src string, rep install.Report, dry bool) {
+	switch {
+	case rep.HookUpdated && dry:
+		fmt.Fprintf(w, "Would copy %s to %s.\n", src, rep.Hook)
+	case rep.HookUpdated:
+		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
+	}
+	switch {
+	case !rep.Wrote:
+		fmt.Fprintf(w, "Mew's hook files are already in %s; nothing to change.\n", rep.Settings)
+	case dry:
+		fmt.Fprintf(w, "Would write Mew's hook files %s (files of its own; nothing else of %s changes).\n", strings.Join(rep.Also, ", "), a.Title)
+	default:
+		fmt.Fprintf(w, "Wrote Mew's hook files %s (files of its own; nothing else of %s changed).\n", strings.Join(rep.Also, ", "), a.Title)
+		fmt.Fprintf(w, "%s sessions started from now on report to Mew; restart the ones already running.\n", a.Title)
+	}
+}
+
 // reportUninstall says what Uninstall did for one agent.
 func reportUninstall(stdout io.Writer, rep install.Report, dry bool) {
 	switch {
+	case rep.HookFiles && !rep.Wrote:
+		fmt.Fprintf(stdout, "Mew's hook files are not in %s; nothing to change.\n", rep.Settings)
+		return
+	case rep.HookFiles && dry:
+		fmt.Fprintf(stdout, "Would remove Mew's hook files %s.\n", strings.Join(rep.Also, ", "))
+		return
+	case rep.HookFiles:
+		fmt.Fprintf(stdout, "Removed Mew's hook files %s.\n", strings.Join(rep.Also, ", "))
+		return
 	case rep.Plugin && !rep.Wrote:
 		fmt.Fprintf(stdout, "Mew's %s is not at %s; nothing to change.\n", pluginNoun(rep), rep.Settings)
 		return

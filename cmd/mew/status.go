@@ -17,6 +17,7 @@ import (
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 func init() {
@@ -114,17 +115,18 @@ func printTable(w io.Writer, shown []session.Shown, now time.Time) {
 	}
 	shortID := shortIDs(ids)
 	if hosts {
-		fmt.Fprintln(tw, "ID\tHOST\tSTATE\tREASON\tAGE\tPROJECT\tTITLE")
+		fmt.Fprintln(tw, "ID\tHOST\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
 	} else {
-		fmt.Fprintln(tw, "ID\tSTATE\tREASON\tAGE\tPROJECT\tTITLE")
+		fmt.Fprintln(tw, "ID\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
 	}
+	watched := tmux.SocketPath(tmux.SocketFromEnv())
 	for _, s := range shown {
 		if hosts {
 			fmt.Fprintf(tw, "%s\t%s\t", shortID(s.ID), hostLabel(s, now))
 		} else {
 			fmt.Fprintf(tw, "%s\t", shortID(s.ID))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
 	}
 	tw.Flush()
 }

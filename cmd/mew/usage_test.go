@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/hookbin"
 )
@@ -17,8 +19,11 @@ func TestUsageFromStatuslineThroughTheCLI(t *testing.T) {
 	c.hookEvent(t, `{"session_id":"use-1","hook_event_name":"UserPromptSubmit","cwd":"/p/webapp","prompt":"go"}`)
 	sl := exec.Command(c.hook, hookbin.StatuslineFlag)
 	sl.Env = c.env
-	sl.Stdin = strings.NewReader(`{"session_id":"use-1","cost":{"total_cost_usd":1.5},"context_window":{"context_window_size":200000,"used_percentage":37},` +
-		`"rate_limits":{"five_hour":{"used_percentage":42,"resets_at":1796172559},"seven_day":{"used_percentage":93,"resets_at":1796424559}}}`)
+	// Resets ahead of now: a reset already past reads as no reading.
+	fiveHourReset := time.Now().Add(3 * time.Hour).Truncate(time.Second).UTC()
+	weekReset := time.Now().Add(5 * 24 * time.Hour).Unix()
+	sl.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":"use-1","cost":{"total_cost_usd":1.5},"context_window":{"context_window_size":200000,"used_percentage":37},`+
+		`"rate_limits":{"five_hour":{"used_percentage":42,"resets_at":%d},"seven_day":{"used_percentage":93,"resets_at":%d}}}`, fiveHourReset.Unix(), weekReset))
 	if out, err := sl.CombinedOutput(); err != nil || len(out) != 0 {
 		t.Fatalf("statusline with no command of the person's: %v %q", err, out)
 	}
@@ -37,7 +42,7 @@ func TestUsageFromStatuslineThroughTheCLI(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &shown) != nil || len(shown) != 1 || shown[0].Usage == nil {
 		t.Fatalf("mew status --json (%d):\n%s", code, out)
 	}
-	if u := shown[0].Usage; u.ContextPercent != 37 || u.CostUSD != 1.5 || u.FiveHour.UsedPercent != 42 || u.FiveHour.ResetsAt != "2026-12-02T00:49:19Z" {
+	if u := shown[0].Usage; u.ContextPercent != 37 || u.CostUSD != 1.5 || u.FiveHour.UsedPercent != 42 || u.FiveHour.ResetsAt != fiveHourReset.Format(time.RFC3339) {
 		t.Errorf("usage: %+v", *u)
 	}
 	table, _, code := c.run(t, "usage")

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"time"
 )
 
 // The CLIs the suite is pinned to; the Makefile's `opencode-cli` and
@@ -46,6 +47,9 @@ type kit struct {
 	// runs under `sh -c`, which stays the pane's foreground process and
 	// hides the CLI from the screen source).
 	args func(r *Run) []string
+	// settle, when set, runs once the ready screen showed (Cline closes
+	// its start-up modal there).
+	settle func(r *Run, timeout time.Duration) error
 }
 
 var kits = map[string]*kit{

@@ -191,6 +191,7 @@ type RolloutEvent struct {
 func (r *recorder) pollRollouts(ctx context.Context, codexHome string, interval time.Duration) {
 	offsets := map[string]int64{}
 	partial := map[string][]byte{}
+	reviews := map[string]bool{} // files of Codex's auto-reviewer (see addRollout)
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	for {
@@ -207,7 +208,7 @@ func (r *recorder) pollRollouts(ctx context.Context, codexHome string, interval 
 				if i < 0 {
 					break
 				}
-				r.addRollout(filepath.Base(p), data[:i])
+				r.addRollout(filepath.Base(p), data[:i], reviews)
 				data = data[i+1:]
 			}
 			partial[p] = append([]byte(nil), data...)
@@ -220,21 +221,38 @@ func (r *recorder) pollRollouts(ctx context.Context, codexHome string, interval 
 	}
 }
 
-func (r *recorder) addRollout(file string, line []byte) {
+// addRollout records a turn event of a session's rollout. Codex's
+// auto-review (approvals_reviewer = "auto_review") writes a rollout of its
+// own for each review, with a turn of its own inside the session's: its
+// session_meta marks it (thread_source "guardian_review"), and its events
+// are only noted in the timeline, so they are never taken for the
+// session's turn, nor its file for the session's.
+func (r *recorder) addRollout(file string, line []byte, reviews map[string]bool) {
 	var l struct {
 		Timestamp time.Time `json:"timestamp"`
 		Type      string    `json:"type"`
 		Payload   struct {
-			Type  string          `json:"type"`
-			Error json.RawMessage `json:"error"`
+			Type         string          `json:"type"`
+			Error        json.RawMessage `json:"error"`
+			ThreadSource string          `json:"thread_source"`
 		} `json:"payload"`
 	}
-	if json.Unmarshal(line, &l) != nil || l.Type != "event_msg" {
+	if json.Unmarshal(line, &l) != nil {
+		return
+	}
+	if l.Type == "session_meta" && l.Payload.ThreadSource == "guardian_review" {
+		reviews[file] = true
+	}
+	if l.Type != "event_msg" {
 		return
 	}
 	switch l.Payload.Type {
 	case "task_started", "task_complete", "turn_aborted":
 	default:
+		return
+	}
+	if reviews[file] {
+		r.tl.Add(Entry{At: l.Timestamp, Source: "rollout", Text: "auto-review's " + l.Payload.Type})
 		return
 	}
 	// The line's own time when it has one: this poll sees it up to an

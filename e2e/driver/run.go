@@ -30,6 +30,8 @@ type Options struct {
 	Codex  string // the native Codex binary (FindCodex)
 	// CodexPackages is the shared daemon packages folder (CodexPackages).
 	CodexPackages string
+	// CodexArgs follow Codex's own --cd (e.g. --profile NAME).
+	CodexArgs []string
 	// Program is the CLI of the other agents (FindOpenCode, FindGemini).
 	Program string
 	APIURL  string   // the stand-in Messages API
@@ -57,7 +59,8 @@ type Options struct {
 	// MewEvery is the `mew status --json` sampling period (100 ms when 0).
 	MewEvery time.Duration
 	// ObserveHooks lists hook events the driver logs with a hook of its own,
-	// added to settings.json after `mew install` (see Run.Hooks).
+	// added to settings.json (Codex: hooks.json) after `mew install` (see
+	// Run.Hooks).
 	ObserveHooks []string
 	// OnRegistry, when set, sees every registry change as it is recorded
 	// (the fixture recorder notes how much screen output existed then).
@@ -195,7 +198,7 @@ func Launch(o Options) (*Run, error) {
 		// not under `sh -c` (which would stay the pane's foreground process
 		// and hide Codex from the screen source). Not a -c override: those
 		// make Codex run without its app-server daemon (measured).
-		args = []string{"--cd", r.Project}
+		args = append([]string{"--cd", r.Project}, o.CodexArgs...)
 	}
 	argv := append(append(append([]string(nil), o.Wrap...), program), args...)
 	how := "started"
@@ -318,7 +321,11 @@ func prepare(o Options) (*Run, string, error) {
 	}
 	hookLog := filepath.Join(root, "observed-hooks.jsonl")
 	if len(o.ObserveHooks) > 0 {
-		if err := addObserverHooks(filepath.Join(r.ConfigDir, "settings.json"), hookLog, o.ObserveHooks, 5); err != nil {
+		settings := filepath.Join(r.ConfigDir, "settings.json")
+		if r.codex() {
+			settings = filepath.Join(r.CodexHome, "hooks.json") // Claude Code's shape, seconds
+		}
+		if err := addObserverHooks(settings, hookLog, o.ObserveHooks, 5); err != nil {
 			return nil, "", err
 		}
 	}
@@ -379,6 +386,14 @@ func (r *Run) Close() {
 	if r.codex() {
 		r.killCodexDaemon()
 	}
+	if r.Opts.Agent == AgentCline {
+		if pid := r.killClineHub(); pid > 0 {
+			r.TL.Addf(time.Now(), "note", "ended Cline's hub daemon (pid %d), which outlives the TUI", pid)
+		}
+		if pids := r.KillLeftovers(); len(pids) > 0 { // a daemon started after the wait
+			r.TL.Addf(time.Now(), "note", "ended what Cline left running in the run's folder: %v", pids)
+		}
+	}
 	if pid > 0 {
 		deadline := time.Now().Add(3 * time.Second)
 		for time.Now().Before(deadline) && syscall.Kill(pid, 0) == nil {
@@ -388,6 +403,7 @@ func (r *Run) Close() {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+	r.reapLeftovers()
 }
 
 // SessionID is the CLI's session id from its registry file ("" before it
@@ -489,6 +505,17 @@ func (r *Run) WaitScreen(since time.Time, re *regexp.Regexp, timeout time.Durati
 	return found, nil
 }
 
+// WaitScreenFunc waits for the first capture at or after since for which
+// ok is true (what says so, for the timeline and the error).
+func (r *Run) WaitScreenFunc(since time.Time, what string, ok func(string) bool, timeout time.Duration) (Snap, error) {
+	found, err := r.firstScreen(since, ok, timeout)
+	if err != nil {
+		return Snap{}, fmt.Errorf("the screen never showed %s within %v; it shows:\n%s", what, timeout, Excerpt(r.Screen(), 12))
+	}
+	r.TL.Add(Entry{At: found.At, Source: "screen", Text: "shows " + what, Detail: Excerpt(found.Text, 8)})
+	return found, nil
+}
+
 // firstScreen waits for the first capture at or after since for which ok
 // is true.
 func (r *Run) firstScreen(since time.Time, ok func(string) bool, timeout time.Duration) (Snap, error) {
@@ -584,8 +611,10 @@ func (r *Run) codex() bool { return r.Opts.Agent == AgentCodex }
 // WaitReady waits until the CLI shows its input box and reports idle.
 func (r *Run) WaitReady(timeout time.Duration) error {
 	if k := r.kit(); k != nil {
-		_, err := r.WaitScreen(r.Started, k.ready, timeout)
-		return err
+		if _, err := r.WaitScreen(r.Started, k.ready, timeout); err != nil || k.settle == nil {
+			return err
+		}
+		return k.settle(r, timeout)
 	}
 	if r.codex() {
 		_, err := r.WaitScreen(r.Started, codexInput, timeout)

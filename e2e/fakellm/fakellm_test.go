@@ -42,8 +42,21 @@ func TestChatCompletions(t *testing.T) {
 	if _, body = post(t, url, req(user+`,{"role":"assistant","content":null},{"role":"tool","content":"(no output)"}`)); !strings.Contains(body, `"content":"Done."`) {
 		t.Fatalf("shell step 1:\n%s", body)
 	}
+	// Cline offers run_commands, whose schema takes a list of commands.
+	cline := `{"model":"fake-model","stream":true,"tools":[{"type":"function","function":{"name":"read_files"}},{"type":"function","function":{"name":"run_commands"}}],"messages":[` + user + `]}`
+	if _, body = post(t, url, cline); !strings.Contains(body, `"name":"run_commands"`) || !strings.Contains(body, `{\"commands\":[\"touch made-by-agent\"]}`) {
+		t.Fatalf("shell step 0 for run_commands:\n%s", body)
+	}
 	if code, _ = post(t, url, req(`{"role":"user","content":"`+Prompt(Error)+`"}`)); code != 400 {
 		t.Fatalf("error scenario: HTTP %d", code)
+	}
+	outage, err := http.Post(url, "application/json", strings.NewReader(req(`{"role":"user","content":"`+Prompt(Outage)+`"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outage.Body.Close()
+	if outage.StatusCode != 500 || outage.Header.Get("retry-after-ms") != "100" {
+		t.Fatalf("outage: HTTP %d, retry-after-ms %q", outage.StatusCode, outage.Header.Get("retry-after-ms"))
 	}
 	flaky := req(`{"role":"user","content":"` + Prompt(Flaky) + `"}`)
 	if code, _ = post(t, url, flaky); code != 500 {
@@ -51,6 +64,20 @@ func TestChatCompletions(t *testing.T) {
 	}
 	if code, body = post(t, url, flaky); code != 200 || !strings.Contains(body, "retry") {
 		t.Fatalf("flaky, retried: HTTP %d\n%s", code, body)
+	}
+	// The danger scenario: the command a permission gate asks about.
+	danger := `{"role":"user","content":"` + Prompt(Danger) + `"}`
+	if _, body = post(t, url, req(danger)); !strings.Contains(body, `rm -rf mew-probe-dir`) || !strings.Contains(body, `"finish_reason":"tool_calls"`) {
+		t.Fatalf("danger step 0:\n%s", body)
+	}
+	if _, body = post(t, url, req(`{"role":"user","content":"`+Prompt(Brief)+`"}`)); !strings.Contains(body, `"content":"Hello `) {
+		t.Fatalf("brief:\n%s", body)
+	}
+	down := req(`{"role":"user","content":"` + Prompt(Down) + `"}`)
+	for i := 0; i < 5; i++ {
+		if code, _ = post(t, url, down); code != 500 {
+			t.Fatalf("down, request %d: HTTP %d, want 500 every time", i, code)
+		}
 	}
 	// No tools offered: OpenCode's title request.
 	if _, body = post(t, url, `{"model":"m","stream":false,"messages":[{"role":"user","content":"`+Prompt(Error)+`"}]}`); !strings.Contains(body, "Fake title") {

@@ -3,6 +3,7 @@ package fakellm
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -59,6 +60,9 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 	}
 	reply := s.reply("gemini", r.URL.Path, geminiTurn(req))
 	if reply.Kind == "error" {
+		if reply.RetryAfter > 0 {
+			w.Header().Set("retry-after-ms", strconv.FormatInt(reply.RetryAfter.Milliseconds(), 10))
+		}
 		writeError(w, reply.Status, reply.Text)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -67,6 +68,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	reply := s.reply("openai", r.URL.Path, chatTurn(req))
 	if reply.Kind == "error" {
+		if reply.RetryAfter > 0 {
+			w.Header().Set("retry-after-ms", strconv.FormatInt(reply.RetryAfter.Milliseconds(), 10))
+		}
 		writeError(w, reply.Status, reply.Text)
 		return
 	}
@@ -79,7 +83,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		msg := map[string]any{"role": "assistant", "content": reply.Text}
 		finish := "stop"
 		if reply.Kind == "call" {
-			msg, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{toolCall(id, req)}}, "tool_calls"
+			msg, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{toolCall(id, req, reply.Text)}}, "tool_calls"
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"id": id, "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
@@ -97,7 +101,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	finish := "stop"
 	if reply.Kind == "call" {
 		finish = "tool_calls"
-		if send(chunk(map[string]any{"tool_calls": []any{toolCall(id, req)}}, nil)) != nil {
+		if send(chunk(map[string]any{"tool_calls": []any{toolCall(id, req, reply.Text)}}, nil)) != nil {
 			return
 		}
 	} else if s.pieces(r.Context(), reply, func(p string) error { return send(chunk(map[string]any{"content": p}, nil)) }) != nil {
@@ -111,15 +115,22 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	send("[DONE]")
 }
 
-// toolCall is the agent's shell tool running ShellCommand: OpenCode's
-// bash, or run_shell_command where the request offers it (Qwen Code, a
-// Gemini CLI fork speaking chat completions).
-func toolCall(id string, req chatRequest) map[string]any {
+// toolCall is the agent's shell tool running command: OpenCode's (and
+// pi's) bash, run_shell_command where the request offers it (Qwen Code, a
+// Gemini CLI fork speaking chat completions), Continue's Bash, or
+// run_commands (Cline 3.x: a list of commands, the only argument its
+// schema allows).
+func toolCall(id string, req chatRequest, command string) map[string]any {
 	name := "bash"
-	args := map[string]any{"command": ShellCommand, "description": "Create a marker file"}
+	args := map[string]any{"command": command, "description": "Create a marker file"}
 	for _, t := range req.Tools {
-		if t.Function.Name == "run_shell_command" {
+		switch t.Function.Name {
+		case "run_shell_command":
 			name, args["is_background"] = t.Function.Name, false
+		case "Bash":
+			name, args = t.Function.Name, map[string]any{"command": command}
+		case "run_commands":
+			name, args = t.Function.Name, map[string]any{"commands": []string{command}}
 		}
 	}
 	b, _ := json.Marshal(args)

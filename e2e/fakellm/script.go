@@ -26,7 +26,25 @@ const (
 	Error = "error"
 	// Flaky is an HTTP 500 (which the CLIs retry), then text.
 	Flaky = "flaky"
+	// Danger is a shell command a permission gate asks about (pi asks
+	// nothing itself; its example permission-gate.ts asks for rm -rf),
+	// then text.
+	Danger = "danger"
+	// Down is an HTTP 500 on every request: the CLI retries, then fails.
+	Down = "down"
+	// Outage is Down with each answer saying to retry after 100 ms
+	// (retry-after-ms, which the AI SDK's retries honour: Cline's six
+	// requests then take a second, not 63 s).
+	Outage = "outage"
+	// Brief is Text's reply trickled for Brief seconds, and ShellBrief
+	// Shell with its last reply trickled so: a turn a screen read every
+	// 700 ms sees running (the stand-in answers at once, a model does not).
+	Brief      = "brief"
+	ShellBrief = "shellbrief"
 )
+
+// BriefFor is how long the brief scenarios' replies trickle.
+const BriefFor = 2 * time.Second
 
 const markerPrefix = "mew-e2e-"
 
@@ -37,6 +55,14 @@ func Prompt(name string) string { return "please " + markerPrefix + name }
 
 // ShellCommand is what the shell scenario asks to run.
 const ShellCommand = "touch made-by-agent"
+
+// DangerCommand is what the danger scenario asks to run: it removes
+// DangerDir from the CLI's working directory, then takes 3 s (a tool
+// that runs a while: working, between the answer and the turn's end).
+const (
+	DangerDir     = "mew-probe-dir"
+	DangerCommand = "rm -rf " + DangerDir + " && sleep 3"
+)
 
 // Timing knobs of the scripted replies.
 type Timing struct {
@@ -49,10 +75,12 @@ var DefaultTiming = Timing{Slow: 60 * time.Second, Chunk: 250 * time.Millisecond
 
 // Reply is one scripted model response.
 type Reply struct {
-	Kind    string // "text", "call" (a tool call) or "error" (an HTTP error)
-	Text    string
-	Status  int           // an error's HTTP status
-	Trickle time.Duration // stream Text in pieces for this long
+	Kind   string // "text", "call" (a tool call) or "error" (an HTTP error)
+	Text   string
+	Status int // an error's HTTP status
+	// RetryAfter, for an error, is sent as retry-after-ms.
+	RetryAfter time.Duration
+	Trickle    time.Duration // stream Text in pieces for this long
 	// Why names the decision for the request log: scenario/step or "side".
 	Why string
 }
@@ -83,11 +111,27 @@ func decide(c turn, t Timing) Reply {
 		return Reply{Kind: "text", Text: "Thinking it over slowly", Trickle: t.Slow, Why: why}
 	case Error:
 		return Reply{Kind: "error", Status: 400, Text: "scripted bad request", Why: why}
+	case Brief:
+		return Reply{Kind: "text", Text: "Hello from the fake model.", Trickle: BriefFor, Why: why}
+	case ShellBrief:
+		if c.step == 0 {
+			return Reply{Kind: "call", Text: ShellCommand, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Done.", Trickle: BriefFor, Why: why}
+	case Danger:
+		if c.step == 0 {
+			return Reply{Kind: "call", Text: DangerCommand, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Done.", Why: why}
+	case Down:
+		return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
 	case Flaky:
 		if c.retried == 0 {
 			return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
 		}
 		return Reply{Kind: "text", Text: "Hello after a retry.", Why: why}
+	case Outage:
+		return Reply{Kind: "error", Status: 500, Text: "scripted outage", RetryAfter: 100 * time.Millisecond, Why: why}
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }

@@ -73,6 +73,57 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+// Codex's auto-review request (its shape as measured, cut down): the
+// reviewer allows the shell scenario's call and denies the denied one's,
+// and neither is taken for a step of the turn.
+func TestDecideReview(t *testing.T) {
+	review := func(prompt string) []byte {
+		req := map[string]any{"model": "gpt-5.1-codex", "stream": true,
+			"tools": []any{map[string]any{"type": "function", "name": "exec_command"}},
+			"input": []Item{
+				user("You are judging one planned coding-agent action."),
+				user(">>> TRANSCRIPT START"), user("[1] Retained source order: 0\nuser: " + prompt),
+				user(`[2] tool exec_command call: {"cmd":"touch made-by-codex"}`),
+			},
+			"text": map[string]any{"format": map[string]any{"type": "json_schema", "name": "codex_output_schema",
+				"schema": map[string]any{"type": "object", "required": []string{"outcome"},
+					"properties": map[string]any{"outcome": map[string]any{"type": "string", "enum": []string{"allow", "deny"}}}}}},
+		}
+		b, err := json.Marshal(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	verdict := func(r Reply) string {
+		var v struct {
+			Outcome string `json:"outcome"`
+		}
+		if r.Kind != "text" || json.Unmarshal([]byte(r.Text), &v) != nil {
+			t.Fatalf("review reply is no JSON verdict: %+v", r)
+		}
+		return v.Outcome
+	}
+	if r := decide(t, review(Prompt(Shell))); verdict(r) != "allow" || r.Why != "review/allow" {
+		t.Fatalf("shell: %+v", r)
+	}
+	if r := decide(t, review(Prompt(Denied))); verdict(r) != "deny" || r.Why != "review/deny" {
+		t.Fatalf("denied: %+v", r)
+	}
+	// The title request asks for a schema too, without "outcome".
+	title := map[string]any{"model": "m", "input": []Item{user(Prompt(Shell))},
+		"text": map[string]any{"format": map[string]any{"type": "json_schema",
+			"schema": map[string]any{"properties": map[string]any{"title": map[string]any{"type": "string"}}}}}}
+	b, _ := json.Marshal(title)
+	if r := decide(t, b); r.Why != "side" {
+		t.Fatalf("title request: %+v", r)
+	}
+	// The denied scenario's turn is the shell scenario's.
+	if r := decide(t, request(t, true, user(Prompt(Denied)))); r.Kind != "call" || !strings.Contains(r.Args, "require_escalated") {
+		t.Fatalf("denied step 0: %+v", r)
+	}
+}
+
 func TestServerStreamsAndFails(t *testing.T) {
 	s, err := Start(Timing{Slow: 300 * time.Millisecond, Chunk: 50 * time.Millisecond})
 	if err != nil {

@@ -6,7 +6,9 @@
 // person's prompt carries a scenario marker ("mew-e2e-<name>"), and the
 // number of function-call outputs since that prompt says which step of the
 // scenario comes next. Codex also sends side requests without tools (a title
-// for the thread); they get a short neutral answer.
+// for the thread); they get a short neutral answer. With auto-review on
+// (approvals_reviewer = "auto_review"), Codex asks a reviewer model about
+// each approval request (see IsReview); it gets a verdict.
 package fakeresponses
 
 import (
@@ -28,6 +30,9 @@ const (
 	// Tools is a turn of ToolCalls shell calls that need no approval, one
 	// after another, then text.
 	Tools = "tools"
+	// Denied is the shell scenario's call, which Codex's auto-reviewer
+	// denies (the shell scenario's it allows), then text.
+	Denied = "denied"
 )
 
 // ToolCalls is how many calls the tools scenario makes in its turn.
@@ -85,7 +90,34 @@ type Request struct {
 		Type string `json:"type"`
 		Name string `json:"name"`
 	} `json:"tools"`
+	// Text.Format is the structured output asked for, if any.
+	Text struct {
+		Format struct {
+			Type   string `json:"type"`
+			Schema struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"schema"`
+		} `json:"format"`
+	} `json:"text"`
 }
+
+// IsReview reports whether req is Codex's auto-review asking its reviewer
+// model for a verdict on one approval request. Measured (Codex 0.169.0 and
+// 0.171.0): the same model and endpoint as the turn, read-only tools
+// offered, the transcript with the person's prompt in user messages, and a
+// json_schema output whose required "outcome" is "allow" or "deny".
+func (req Request) IsReview() bool {
+	f := req.Text.Format
+	_, ok := f.Schema.Properties["outcome"]
+	return f.Type == "json_schema" && ok
+}
+
+// Verdicts the reviewer gives, in the shape the review request asks for
+// (Codex's own prompt: {"outcome":"allow"} for a low-risk action).
+const (
+	VerdictAllow = `{"outcome":"allow"}`
+	VerdictDeny  = `{"risk_level":"high","user_authorization":"unknown","outcome":"deny","rationale":"The scripted reviewer denies this action."}`
+)
 
 // Item is one element of a request's input.
 type Item struct {
@@ -100,6 +132,15 @@ type Item struct {
 
 // Decide picks the reply to a request.
 func Decide(req Request, t Timing) Reply {
+	if req.IsReview() {
+		// The reviewer's own transcript carries the person's prompt: the
+		// scenario picks the verdict. It answers at once, calling no tool.
+		scenario, _ := locate(req.Input)
+		if scenario == Denied {
+			return Reply{Kind: "text", Text: VerdictDeny, Why: "review/deny"}
+		}
+		return Reply{Kind: "text", Text: VerdictAllow, Why: "review/allow"}
+	}
 	if len(req.Tools) == 0 {
 		// Codex asks for a thread title with no tools offered.
 		return Reply{Kind: "text", Text: "Scripted e2e session", Why: "side"}
@@ -110,7 +151,7 @@ func Decide(req Request, t Timing) Reply {
 	switch scenario {
 	case Text:
 		return Reply{Kind: "text", Text: "Hello from the scripted model.", Why: why}
-	case Shell:
+	case Shell, Denied:
 		if step == 0 {
 			args, _ := json.Marshal(map[string]string{
 				"cmd": ShellCommand, "sandbox_permissions": "require_escalated",

@@ -47,7 +47,7 @@ func describeTerminal(out *session.Shown, t *session.Terminal) {
 		out.Tty = t.Tty
 	}
 	if t.Tmux != nil && t.Tmux.Pane != "" {
-		out.Tmux = t.Tmux.Pane
+		out.Tmux, out.TmuxServer = t.Tmux.Pane, t.Tmux.Socket
 	}
 }
 

@@ -63,7 +63,10 @@ const (
 //     "input needed" for those;
 //     d. the registry's idle, when newer, means done if a Stop came since
 //     the last prompt, failed after a StopFailure, and idle otherwise (the
-//     person interrupted or dismissed: no alert).
+//     person interrupted or dismissed: no alert), except while the hooks
+//     hold the session working for a background subagent's hand-back
+//     (session.HandBackHold: Claude Code's registry says idle for the
+//     moment before the turn it starts by itself).
 //     The agent's log joins as one more report: the newer of it and the
 //     hooks/registry decides.
 //  5. The screen corrects a report it has seen go stale: a wait that began
@@ -90,7 +93,19 @@ const (
 // "registry:<status>", "rollout:<event>", "screen:<agent>/<state>#<rule>",
 // "process:gone", "process:terminal-gone", and "process:running" for a
 // session only the process scan sees.
+//
+// Combine holds what waits on time (the hand-back, HoldUntil) for good:
+// At decides it at a given moment.
 func Combine(rec session.Record, live Liveness) session.Shown {
+	return At(rec, live, time.Time{})
+}
+
+// At is Combine at the moment now: a hand-back hold whose time is over
+// (session.HandBackHold) no longer keeps the session working. The zero
+// time holds it.
+func At(rec session.Record, live Liveness, now time.Time) session.Shown {
+	var held bool
+	rec.Hook, held = handBack(rec.Hook, now)
 	out := describe(rec)
 	h, sc := rec.Hook, rec.Screen
 
@@ -107,7 +122,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 			out.Reason, out.Tool, out.ToolDetail = h.Reason, h.Tool, h.ToolDetail
 		}
 	default:
-		at, ok := report(&out, rec)
+		at, ok := report(&out, rec, held)
 		switch {
 		case ok:
 			correctByScreen(&out, at, sc)
@@ -145,7 +160,7 @@ func Combine(rec session.Record, live Liveness) session.Shown {
 // report applies rule 4: the newest of the agent's reports decides. It
 // returns the time of the deciding observation, and false when rec has no
 // report at all.
-func report(out *session.Shown, rec session.Record) (time.Time, bool) {
+func report(out *session.Shown, rec session.Record, held bool) (time.Time, bool) {
 	h, r, lg := rec.Hook, rec.Registry, rec.Log
 	hasReg := r != nil && r.Status != "" && (!r.Gone || lastWord(h, r))
 	var at time.Time
@@ -158,7 +173,7 @@ func report(out *session.Shown, rec session.Record) (time.Time, bool) {
 		registryAlone(out, r)
 		at = r.At
 	case h != nil:
-		both(out, h, r)
+		both(out, h, r, held)
 		at = laterOf(h.At, r.At)
 	default:
 		ok = false
@@ -309,8 +324,9 @@ func lastWord(h *session.HookState, r *session.RegistryState) bool {
 	return h != nil && h.AtMono != 0 && r.AtMono != 0 && r.AtMono > h.AtMono
 }
 
-// both applies rules 4c and 4d.
-func both(out *session.Shown, h *session.HookState, r *session.RegistryState) {
+// both applies rules 4c and 4d; held: the hooks hold the session working
+// for a hand-back, which the registry's idle in between does not end.
+func both(out *session.Shown, h *session.HookState, r *session.RegistryState, held bool) {
 	hookNewer := hookIsNewer(h, r)
 	switch r.Status {
 	case regBusy:
@@ -334,7 +350,7 @@ func both(out *session.Shown, h *session.HookState, r *session.RegistryState) {
 			return
 		}
 	case regIdle:
-		if !hookNewer {
+		if !hookNewer && !held {
 			switch {
 			case h.Failure != "":
 				out.State = session.Failed
@@ -352,6 +368,36 @@ func both(out *session.Shown, h *session.HookState, r *session.RegistryState) {
 	}
 	setHook(out, h)
 }
+
+// handBack applies the hand-back hold: hooks that hold a session working
+// for a background subagent's hand-back (session.HookState.HandBack) say
+// done once session.HandBackHold has passed at now with no new turn. It
+// returns the hook state to combine and whether the hold still runs.
+func handBack(h *session.HookState, now time.Time) (*session.HookState, bool) {
+	until := holdEnd(h)
+	if until.IsZero() {
+		return h, false
+	}
+	if now.IsZero() || now.Before(until) {
+		return h, true
+	}
+	done := *h
+	done.State, done.Since, done.Source = session.Done, h.HandBack, "hook:SubagentStop"
+	return &done, false
+}
+
+// holdEnd is when the hooks' hand-back hold ends, zero for none.
+func holdEnd(h *session.HookState) time.Time {
+	if h == nil || h.HandBack.IsZero() || h.State != session.Working {
+		return time.Time{}
+	}
+	return h.HandBack.Add(session.HandBackHold)
+}
+
+// HoldUntil is when At's verdict on rec may change with nothing else
+// changing (a hand-back hold ends), zero for never: the monitor passes
+// again then.
+func HoldUntil(rec session.Record) time.Time { return holdEnd(rec.Hook) }
 
 // registryAlone applies rule 4b.
 func registryAlone(out *session.Shown, r *session.RegistryState) {
@@ -430,6 +476,9 @@ func describe(rec session.Record) session.Shown {
 		out.Tty = p.Tty
 		if out.Tmux == "" && p.Tmux != nil {
 			out.Tmux = p.Tmux.Pane
+		}
+		if p.Tmux != nil && p.Tmux.Pane == out.Tmux {
+			out.TmuxServer = p.Tmux.Socket
 		}
 	}
 	describeTerminal(&out, rec.Terminal)

@@ -16,7 +16,7 @@ func inert(out *session.Shown) {
 	}
 	out.State = session.State(text.OneLine(string(out.State), 0))
 	out.Reason = session.Reason(text.OneLine(string(out.Reason), 0))
-	for _, s := range []*string{&out.ID, &out.Cwd, &out.Tty, &out.Tmux} {
+	for _, s := range []*string{&out.ID, &out.Cwd, &out.Tty, &out.Tmux, &out.TmuxServer} {
 		*s = text.Printable(*s)
 	}
 }

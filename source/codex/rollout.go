@@ -44,6 +44,9 @@ type Line struct {
 	Message   string         // task_complete: the agent's last message; user_message: the prompt
 	Reason    string         // turn_aborted
 	Usage     *session.Usage // token_count
+	// Reviewer (session_meta): the thread is Codex's auto-reviewer's,
+	// which judges one approval request inside its parent's turn.
+	Reviewer bool
 }
 
 // markers are substrings every line Mew uses contains: lines without any
@@ -66,6 +69,7 @@ type rawPayload struct {
 	ID               string          `json:"id"`
 	SessionID        string          `json:"session_id"`
 	Cwd              string          `json:"cwd"`
+	ThreadSource     string          `json:"thread_source"`
 	LastAgentMessage *string         `json:"last_agent_message"`
 	Error            json.RawMessage `json:"error"`
 	Reason           string          `json:"reason"`
@@ -108,6 +112,11 @@ func ParseLine(b []byte) (Line, bool) {
 	switch raw.Type {
 	case "session_meta":
 		l.Event, l.SessionID, l.Cwd = "session_meta", p.ID, pathOrNone(p.Cwd)
+		// Measured (0.169.0, 0.171.0): with approvals_reviewer =
+		// "auto_review" every review writes a rollout of its own, with
+		// thread_source "guardian_review" (and source.subagent.other
+		// "guardian", parent_thread_id its session's).
+		l.Reviewer = p.ThreadSource == "guardian_review"
 		if l.SessionID == "" {
 			l.SessionID = p.SessionID
 		}

@@ -281,7 +281,7 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 	var sessions []Session
 	byID := map[string]*Tail{}
 	for _, t := range s.tails {
-		if t.ID == "" || t.State.State == "" {
+		if t.ID == "" || t.State.State == "" || t.Reviewer {
 			continue
 		}
 		if prev, dup := byID[t.ID]; dup && !t.State.At.After(prev.State.At) {

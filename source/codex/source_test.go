@@ -332,3 +332,29 @@ func TestRejoinPollAfterTheTUIWent(t *testing.T) {
 		t.Fatal("fast polls past rejoinWindow")
 	}
 }
+
+// Codex's auto-review writes a rollout of its own for every review (its
+// session_meta as Codex 0.169.0 writes it, cut down): it runs inside its
+// parent's turn and is no session to list (it was a second row, done).
+func TestAutoReviewRolloutIsNoSession(t *testing.T) {
+	home := t.TempDir()
+	now := time.Now()
+	parent, review := sessionID(now.Add(-time.Minute), 1), sessionID(now.Add(-time.Minute+time.Second), 2)
+	dir := dayDir(home, now)
+	os.MkdirAll(dir, 0o700)
+	appendTo(t, filepath.Join(dir, "rollout-x-"+parent+".jsonl"),
+		`{"timestamp":"2026-12-02T05:01:42.956Z","type":"session_meta","payload":{"session_id":"`+parent+`","id":"`+parent+`","cwd":"/p","originator":"codex-tui","source":"vscode","thread_source":"user"}}`+"\n"+started+"\n")
+	appendTo(t, filepath.Join(dir, "rollout-y-"+review+".jsonl"),
+		`{"timestamp":"2026-12-02T05:01:43.020Z","type":"session_meta","payload":{"session_id":"`+parent+`","id":"`+review+`","parent_thread_id":"`+parent+`","cwd":"/p","originator":"codex-tui","source":{"subagent":{"other":"guardian"}},"thread_source":"guardian_review"}}`+"\n"+started+"\n"+completed+"\n")
+	src := &Source{Home: home, Procs: func(context.Context) ([]procscan.Proc, error) { return nil, nil }}
+	obs, err := src.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := find(obs, review); ok || len(obs) != 1 {
+		t.Fatalf("the reviewer's rollout is listed: %+v", obs)
+	}
+	if o, ok := find(obs, parent); !ok || o.Log == nil || o.Log.State != session.Working {
+		t.Fatalf("the parent: %+v", obs)
+	}
+}

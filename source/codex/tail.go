@@ -35,6 +35,9 @@ type Tail struct {
 	Path  string
 	ID    string // the session id (from the file name, or its session_meta)
 	State session.LogState
+	// Reviewer: the file is an auto-review's (its session_meta says so),
+	// no session of its own: its parent's rollout says the turn runs.
+	Reviewer bool
 
 	mod      time.Time // the file's modification time at the last Read
 	off      int64     // bytes consumed
@@ -165,6 +168,9 @@ func (t *Tail) fold(line []byte) {
 	}
 	if l.SessionID != "" && t.ID == "" && session.ValidID(l.SessionID) {
 		t.ID = l.SessionID
+	}
+	if l.Reviewer {
+		t.Reviewer = true
 	}
 	Fold(&t.State, l)
 }

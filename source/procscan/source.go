@@ -35,6 +35,10 @@ import (
 // DefaultPoll is how often Watch reads the process table.
 const DefaultPoll = 2 * time.Second
 
+// youngMs: a process started less than this ago whose arguments read as
+// none is sniffed again at the next poll.
+const youngMs = 2000
+
 // FallbackPrefix starts the id of a session only this source sees.
 const FallbackPrefix = "proc:"
 
@@ -179,7 +183,14 @@ func (s *Source) poll(ctx context.Context) ([]source.Observation, error) {
 			return nil, err
 		}
 		argv, _ := s.cmdline(e.pid)
-		s.seen[k] = book.SniffProcess(e.name, argv)
+		agent := book.SniffProcess(e.name, argv)
+		if len(argv) == 0 && agent == "" && s.clock().UnixMilli()-e.startMs < youngMs {
+			// Caught inside its execve (the new name set, the arguments
+			// not yet): a node agent would read as no agent for good.
+			// Sniffed again at the next poll.
+			continue
+		}
+		s.seen[k] = agent
 	}
 	for k := range s.seen {
 		if !live[k] {

@@ -1,0 +1,179 @@
+package e2e
+
+// The real Cline CLI (driver.ClineVersion) against the scripted chat
+// completions API (package fakellm, which answers with Cline's
+// run_commands tool), configured with `cline auth` and started with
+// `--auto-approve false`, with Mew's hook files installed (`mew install
+// --agent cline`: one script per event in ~/.cline/hooks) and its tmux
+// server as the screen source. Cline has no approval event: the dialog,
+// its answer and the exit are the screen's (goal 1 s); turns, tool calls
+// and failures are the hooks' (0.5 s). The CLI's own moment of each change
+// is the earliest of its screen and its own hooks (the driver's observer
+// files next to Mew's).
+
+import (
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/e2e/driver"
+	"github.com/mew-dev/mew/e2e/fakellm"
+	"github.com/mew-dev/mew/session"
+)
+
+var clineCLI = agentCLI{
+	name: driver.AgentCline, version: driver.ClineVersion, find: driver.FindCline,
+	apiURL:    func(s *fakellm.Server) string { return s.OpenAIURL },
+	dialog:    regexp.MustCompile(`\[y\] Approve\s+\[n\] Deny`),
+	apiError:  regexp.MustCompile(`(?m)^ \* Error: scripted bad request`),
+	turnStart: func(h driver.HookSeen) bool { return h.Event == "TaskStart" },
+	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "TaskComplete" || h.Event == "TaskError" },
+	quit:      []string{"C-c"}, // one Ctrl-C exits and prints its Session Summary
+}
+
+// clineDialog submits the shell scenario and returns when Cline drew its
+// approval dialog (no event announces it: PreToolUse fires for every tool
+// call, before Cline decides whether to ask).
+func clineDialog(s *agentScen) driver.Snap {
+	s.t.Helper()
+	sent := s.prompt(fakellm.Prompt(fakellm.Shell))
+	shown, err := s.r.WaitScreen(sent, s.cli.dialog, cliTurn)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.expect("approval dialog → waiting(permission)", shown.At, screenOnly, waitingFor(session.ReasonPermission))
+	return shown
+}
+
+// A plain turn → done; the dialog → waiting(permission), allowed (y) →
+// working → done; one Ctrl-C → exited. The hub daemon Cline leaves running
+// is never a row of Mew's, and does not keep the exited session alive.
+func TestClineTurnsAndExit(t *testing.T) {
+	c := clineCLI
+	s := startCLI(t, c)
+	sent := s.prompt(fakellm.Prompt(fakellm.Text))
+	end := s.observed(sent, "the plain turn's end", c.turnEnd)
+	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
+	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
+		t.Errorf("Mew's session %+v: want its hooks reporting, agent %q", res.Shown, c.name)
+	}
+	doctor := exec.Command(s.r.Opts.Mew, "doctor", "--agent", "cline")
+	doctor.Env = s.r.Env
+	if out, err := doctor.CombinedOutput(); !strings.Contains(string(out), "Mew's hook files for Cline CLI are installed") {
+		t.Errorf("mew doctor with Mew's hook files in place: %v\n%s", err, out)
+	}
+
+	shown := clineDialog(s)
+	a, err := s.r.Answer(c.dialog, shown.At, "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("allowed → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
+	s.observed(a.Pressed, "the allowed call's result", func(h driver.HookSeen) bool { return h.Event == "PostToolUse" })
+	end = s.observed(a.Pressed, "the turn's end", c.turnEnd)
+	s.expect("turn ended → done", end, fast, stateIs(session.Done))
+	bad := s.r.MewDuring(a.Gone.Add(screenOnly), end.Add(-fast), func(sh session.Shown, listed bool) bool {
+		return listed && sh.State != session.Working
+	})
+	for _, b := range bad {
+		sh, _ := b.Find(s.r.SessionID())
+		t.Errorf("while the allowed command ran, Mew showed %s, want working", driver.ShownString(sh))
+	}
+	recordWindow(t.Name(), "allowed → working until the turn ends", len(bad) == 0, s.r.SamplesIn(a.Gone.Add(screenOnly), end.Add(-fast)))
+
+	s.expect("quit → exited", s.quit(c.quit), exit, stateIs(session.Exited))
+	hub := s.r.WaitClineHub(15 * time.Second)
+	if hub == 0 {
+		t.Logf("no hub daemon outlived the TUI within 15 s")
+		return
+	}
+	// The daemon outlives the TUI (ppid 1, no terminal): with the process
+	// scan on, Mew lists no row of it, and the session stays exited.
+	scan := s.r.StatusWithProcScan()
+	if scan.Err != "" {
+		t.Fatalf("mew status with the process scan: %s", scan.Err)
+	}
+	for _, sh := range scan.Sessions {
+		if sh.Pid == hub {
+			t.Errorf("Mew lists Cline's hub daemon (pid %d): %s", hub, driver.ShownString(sh))
+		}
+	}
+	if sh, ok := scan.Find(s.r.SessionID()); !ok || sh.State != session.Exited {
+		t.Errorf("with the hub daemon still running, the session is %s (listed %v), want exited", driver.ShownString(sh), ok)
+	}
+	t.Logf("Cline's hub daemon (pid %d) outlived the TUI; not listed, the session exited", hub)
+}
+
+// The dialog denied (n) → not waiting, and the turn ends done (Cline tells
+// the model the call was rejected); an API error → failed (TaskError, and
+// `* Error:` on the screen).
+func TestClineDenyAndError(t *testing.T) {
+	c := clineCLI
+	s := startCLI(t, c)
+	shown := clineDialog(s)
+	a, err := s.r.Answer(c.dialog, shown.At, "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("denied (n) → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
+	end := s.observed(a.Pressed, "the turn's end after the denial", c.turnEnd)
+	s.expect("turn ended after the denial → done", end, fast, stateIs(session.Done))
+
+	sent := s.prompt(fakellm.Prompt(fakellm.Error))
+	snap, err := s.r.WaitScreen(sent, c.apiError, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := snap.At
+	if e := s.observed(sent, "TaskError", func(h driver.HookSeen) bool { return h.Event == "TaskError" }); e.Before(ref) {
+		ref = e
+	}
+	t.Logf("API error: shown %.1f s after the prompt", snap.At.Sub(sent).Seconds())
+	s.expect("API error → failed", ref, fast, stateIs(session.Failed))
+
+	// HTTP 500 on every request: Cline retries (its 6 requests take 63 s
+	// unless the server says when to retry: the stand-in says 100 ms),
+	// working all the while, then failed.
+	sent = s.prompt(fakellm.Prompt(fakellm.Outage))
+	snap, err = s.r.WaitScreen(sent, regexp.MustCompile(`(?m)^ \* Error: scripted outage`), cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref = snap.At
+	if e := s.observed(sent, "TaskError", func(h driver.HookSeen) bool { return h.Event == "TaskError" }); e.Before(ref) {
+		ref = e
+	}
+	retries := 0
+	for _, l := range s.api.Log() {
+		if !l.At.Before(sent) && l.Status == 500 {
+			retries++
+		}
+	}
+	t.Logf("HTTP 500: %d requests, failed %.1f s after the prompt", retries, ref.Sub(sent).Seconds())
+	// From the turn's start: Cline can drop an Enter typed right after an
+	// error (prompt presses it again), and until then the error stands.
+	start := s.observed(sent, "the turn's start", c.turnStart)
+	bad := s.r.MewDuring(start.Add(fast), ref.Add(-fast), func(sh session.Shown, listed bool) bool { return listed && sh.State != session.Working })
+	for _, b := range bad {
+		sh, _ := b.Find(s.r.SessionID())
+		t.Errorf("while Cline retried, Mew showed %s, want working", driver.ShownString(sh))
+	}
+	recordWindow(t.Name(), "HTTP 500 retried → working until it gives up", len(bad) == 0, s.r.SamplesIn(start.Add(fast), ref.Add(-fast)))
+	s.expect("retries given up → failed", ref, fast, stateIs(session.Failed))
+
+	// Esc while the answer streams: Cline runs SessionShutdown (TaskCancel
+	// never ran) → idle.
+	sent = s.prompt(fakellm.Prompt(fakellm.Slow))
+	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	esc := s.press("Escape")
+	h, err := s.r.WaitHook(esc, func(h driver.HookSeen) bool { return h.Event == "SessionShutdown" || h.Event == "TaskCancel" }, cliTurn)
+	if err != nil {
+		t.Fatalf("no hook after Esc: %v; screen:\n%s", err, driver.Excerpt(s.r.Screen(), 8))
+	}
+	t.Logf("Esc while working: %s %.2f s after the key: %.300s", h.Event, h.At.Sub(esc).Seconds(), h.Doc)
+	s.expect("Esc while working → idle", h.At, fast, stateIs(session.Idle))
+}

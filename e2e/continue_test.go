@@ -1,0 +1,186 @@
+package e2e
+
+// The real Continue CLI (driver.ContinueVersion, `cn --config …`) against
+// the scripted chat completions API (package fakellm, which answers with
+// Continue's Bash tool). Continue fires no hooks and Mew installs nothing
+// for it: its screen in tmux is all Mew has (goal 1 s, where only the
+// screen knows; 2 s for the exit, which its process says). Not driven: an
+// API error, which Continue retries nine times with growing pauses (in the
+// census its screen still said working a minute on) and never reports as
+// a failure on its screen within a turn's bound.
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/e2e/driver"
+	"github.com/mew-dev/mew/e2e/fakellm"
+	"github.com/mew-dev/mew/session"
+)
+
+var (
+	cnDialog  = regexp.MustCompile(`Would you like to continue\?`)
+	cnWorking = regexp.MustCompile(`\( \d+s • esc to interrupt \)`)
+	cnDenied  = regexp.MustCompile(`Permission denied by user`)
+	cnExitAsk = regexp.MustCompile(`ctrl\+c to exit`)
+	// Escape on a running turn: the person stopped it, idle, not done.
+	cnInterrupted = regexp.MustCompile(`Interrupted by user - Press enter to continue`)
+)
+
+// startContinue starts cn in a pane, Mew reading the run's tmux server.
+func startContinue(t *testing.T) *scen {
+	t.Parallel()
+	b := needCLIBinaries(t, "Continue CLI", driver.ContinueVersion, driver.FindContinue, driver.ErrNoCLI, nil)
+	api, err := fakellm.Start(fakellm.DefaultTiming)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := driver.Launch(driver.Options{Agent: driver.AgentContinue, Program: b.program, APIURL: api.OpenAIURL,
+		Dir: t.TempDir(), Mew: b.mew})
+	if err != nil {
+		api.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		r.Close()
+		api.Close()
+		t.Logf("rows per agent: %s", r.RowCounts())
+		if err := r.CheckRows(); err != nil {
+			t.Error(err)
+		}
+		d := driver.SampleDurations(r.Samples())
+		t.Logf("mew status --json: %d samples, median %v, p95 %v", d.N, d.Median.Round(time.Millisecond), d.P95.Round(time.Millisecond))
+		recordDurations(t.Name(), d)
+		if t.Failed() || os.Getenv("MEW_E2E_TIMELINE") != "" {
+			for _, l := range api.Log() {
+				r.TL.Addf(l.At, "api", "%s %d %s", l.Path, l.Status, l.Why)
+			}
+			t.Logf("timeline:\n%s", r.TL.String())
+		}
+	})
+	if err := r.WaitReady(2 * ready); err != nil {
+		t.Fatal(err)
+	}
+	return &scen{t: t, r: r}
+}
+
+// cnTurnEnded is Continue's own moment a turn ended: the first screen
+// showing reply with the working line gone.
+func (s *scen) cnTurnEnded(since time.Time, reply *regexp.Regexp) time.Time {
+	s.t.Helper()
+	snap, err := s.r.WaitScreenFunc(since, "the reply with no working line", func(text string) bool {
+		return reply.MatchString(text) && !cnWorking.MatchString(text)
+	}, cliTurn)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return snap.At
+}
+
+// cnDialogShown submits the shell scenario (its answer after the command
+// trickled: seen running) and returns when the dialog is on the screen.
+func (s *scen) cnDialogShown() driver.Snap {
+	s.t.Helper()
+	sent := s.submit(fakellm.Prompt(fakellm.ShellBrief))
+	shown, err := s.r.WaitScreen(sent, cnDialog, cliTurn)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.expect("permission dialog → waiting(permission)", shown.At, screenOnly, waitingFor(session.ReasonPermission))
+	return shown
+}
+
+var cnReply, cnDone = regexp.MustCompile(`Hello from the fake model\.`), regexp.MustCompile(`(?m)^\s+Done\.`)
+
+// A plain turn → done; the dialog → waiting(permission), allowed (Enter:
+// its highlighted Continue) → not waiting, the command ran, done; Ctrl-C
+// twice → exited. One row throughout (the screen and the process).
+func TestContinueTurnsAndExit(t *testing.T) {
+	s := startContinue(t)
+	// Brief: the stand-in answers at once, and a turn shorter than the
+	// 700 ms between two reads of the screen is never seen running.
+	sent := s.submit(fakellm.Prompt(fakellm.Brief))
+	if _, err := s.r.WaitScreen(sent, cnWorking, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	end := s.cnTurnEnded(sent, cnReply)
+	res := s.expect("plain turn ended → done", end, screenOnly, stateIs(session.Done))
+	if res.Shown.Agent != session.AgentContinue {
+		t.Errorf("agent %q, want continue", res.Shown.Agent)
+	}
+
+	shown := s.cnDialogShown()
+	a, err := s.r.Answer(cnDialog, shown.At, "Enter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("allowed → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
+	end = s.cnTurnEnded(a.Pressed, cnDone)
+	s.expect("turn ended → done", end, screenOnly, stateIs(session.Done))
+	if _, err := os.Stat(filepath.Join(s.r.Project, "made-by-agent")); err != nil {
+		t.Errorf("the allowed %q did not run: %v", fakellm.ShellCommand, err)
+	}
+
+	s.expect("quit → exited", s.cnQuit(), exit, stateIs(session.Exited))
+}
+
+// cnQuit presses Ctrl-C, and again once Continue says "ctrl+c to exit"
+// (the second press counts only within a moment), until its pane's shell
+// is back.
+func (s *scen) cnQuit() time.Time {
+	s.t.Helper()
+	deadline := time.Now().Add(gone)
+	for time.Now().Before(deadline) {
+		at := s.press("C-c")
+		if _, err := s.r.WaitScreen(at, cnExitAsk, 5*time.Second); err != nil {
+			continue
+		}
+		s.press("C-c")
+		if at, ok := s.paneDeadBy(time.Now().Add(10 * time.Second)); ok {
+			return at
+		}
+	}
+	s.t.Fatalf("Continue did not exit within %v of Ctrl-C Ctrl-C", gone)
+	return time.Time{}
+}
+
+// The dialog denied with Escape ("Permission denied by user") → not
+// waiting; the turn ends there → done or idle, never waiting again; a
+// prompt → working, Escape while it runs ("Interrupted by user") → idle.
+func TestContinueDenyAndEsc(t *testing.T) {
+	s := startContinue(t)
+	shown := s.cnDialogShown()
+	a, err := s.r.Answer(cnDialog, shown.At, "Escape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("denied with Escape → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
+	denied, err := s.r.WaitScreen(a.Pressed, cnDenied, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad := s.r.MewDuring(denied.At.Add(screenOnly), time.Now(), func(sh session.Shown, listed bool) bool {
+		return listed && sh.State == session.Waiting
+	}); len(bad) > 0 {
+		sh, _ := bad[0].Find(s.r.SessionID())
+		t.Errorf("after the denial Mew showed %s", driver.ShownString(sh))
+	}
+
+	sent := s.submit(fakellm.Prompt(fakellm.Slow))
+	working, err := s.r.WaitScreen(sent, cnWorking, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("prompt sent → working", working.At, screenOnly, stateIs(session.Working))
+	// Continue draws a reply only once it is whole: Escape while the
+	// spinner runs.
+	esc := s.press("Escape")
+	stopped, err := s.r.WaitScreen(esc, cnInterrupted, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("Esc while working → idle", stopped.At, screenOnly, stateIs(session.Idle))
+}

@@ -1,0 +1,221 @@
+package e2e
+
+// The real pi (driver.PiVersion) against the scripted chat completions API
+// (package fakellm) as a custom provider, with Mew's extension installed
+// (`mew install --agent pi`: ~/.pi/agent/extensions/mew.ts) and its tmux
+// server as the screen source. pi asks nothing itself: the dialog is its
+// shipped example extension permission-gate.ts, asking before `rm -rf`,
+// and no extension event marks it, so only the screen says waiting (goal
+// 1 s). The CLI's own moment of each change is the earliest of its screen
+// and its events (the driver's observer extension).
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/e2e/driver"
+	"github.com/mew-dev/mew/e2e/fakellm"
+	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/store"
+)
+
+var piCLI = agentCLI{
+	name: driver.AgentPi, version: driver.PiVersion, find: driver.FindPi,
+	apiURL:    func(s *fakellm.Server) string { return s.OpenAIURL },
+	dialog:    regexp.MustCompile(`⚠️ Dangerous command:`),
+	apiError:  regexp.MustCompile(`Error: Retry failed after 3 attempts`),
+	stop:      []string{"Escape"},
+	turnStart: func(h driver.HookSeen) bool { return h.Event == "agent_start" },
+	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "agent_end" },
+	quit:      []string{"C-d"},
+}
+
+// startPi starts pi and, at the end, waits for the hooks Mew's extension
+// started: they run detached, outliving the pane (a hook may help fold
+// others' events for up to hookbin.HelpFor), and would still write into
+// the run's home while it is removed.
+func startPi(t *testing.T) *agentScen {
+	s := startCLI(t, piCLI)
+	t.Cleanup(func() {
+		s.r.Close() // before startCLI's cleanup: the pane's shell is gone too
+		if pids := s.r.AwaitLeftovers(10 * time.Second); len(pids) > 0 {
+			t.Logf("ended the processes still running in the run's folders: %v", pids)
+		}
+	})
+	return s
+}
+
+// piEnded is the end of a run whose last reply stopped with reason.
+func piEnded(reason string) func(driver.HookSeen) bool {
+	return func(h driver.HookSeen) bool { return h.Event == "agent_end" && h.Kind == reason }
+}
+
+var piBlocked = regexp.MustCompile(`Blocked by user`)
+
+// gateShown submits the danger scenario and returns when the gate's
+// dialog is on the screen (nothing else says so).
+func (s *agentScen) gateShown() driver.Snap {
+	s.t.Helper()
+	sent := s.prompt(fakellm.Prompt(fakellm.Danger))
+	shown, err := s.r.WaitScreen(sent, s.cli.dialog, cliTurn)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.expect("gate dialog → waiting(permission)", shown.At, screenOnly, waitingFor(session.ReasonPermission))
+	return shown
+}
+
+// A plain turn → done; the gate's dialog → waiting(permission), allowed
+// (Enter: its highlighted Yes) → working → done, the command ran; Ctrl-D
+// → exited. One row throughout, also across pi renaming its process from
+// `node …/.bin/pi` to `pi` (startCLI's CheckRows).
+func TestPiTurnsAndExit(t *testing.T) {
+	c := piCLI
+	s := startPi(t)
+	// pi renames its process once its modules are loaded (node …/.bin/pi
+	// before): by its first screen the name is pi, and the samples from
+	// the launch on saw both.
+	if name := piProcessName(t, s.r); name != "pi" {
+		t.Logf("pi's process is named %q, not pi, at its first screen", name)
+	}
+	sent := s.prompt(fakellm.Prompt(fakellm.Text))
+	end := s.observed(sent, "the plain turn's end", piEnded("stop"))
+	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
+	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
+		t.Errorf("Mew's session %+v: want its extension reporting, agent %q", res.Shown, c.name)
+	}
+
+	shown := s.gateShown()
+	a, err := s.r.Answer(c.dialog, shown.At, "Enter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("allowed → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
+	end = s.observed(a.Pressed, "the turn's end", piEnded("stop"))
+	s.expect("turn ended → done", end, fast, stateIs(session.Done))
+	bad := s.r.MewDuring(a.Gone.Add(screenOnly), end.Add(-fast), func(sh session.Shown, listed bool) bool {
+		return listed && sh.State != session.Working
+	})
+	for _, b := range bad {
+		sh, _ := b.Find(s.r.SessionID())
+		t.Errorf("while the allowed command ran, Mew showed %s, want working", driver.ShownString(sh))
+	}
+	recordWindow(t.Name(), "allowed → working until the turn ends", len(bad) == 0, s.r.SamplesIn(a.Gone.Add(screenOnly), end.Add(-fast)))
+	if _, err := os.Stat(filepath.Join(s.r.Project, fakellm.DangerDir)); !os.IsNotExist(err) {
+		t.Errorf("the allowed %q did not run: %v", fakellm.DangerCommand, err)
+	}
+
+	// Ctrl-D on the empty editor quits; pi prints nothing: its pane's shell
+	// comes back.
+	s.expect("quit → exited", s.quit(c.quit), exit, stateIs(session.Exited))
+	// The process is gone at once, so its end decides what is shown; the
+	// extension's session_shutdown (sent as pi exits) must still arrive.
+	st := store.Store{Home: s.r.MewHome}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		rec, err := st.Load(s.r.SessionID())
+		if err == nil && rec.Hook != nil && rec.Hook.State == session.Exited {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the extension never reported pi's exit: %+v (%v)", rec.Hook, err)
+		}
+	}
+}
+
+// piProcessName is the name of pi's process: the foreground job of the
+// pane's terminal (tpgid in the stat of the pane's process).
+func piProcessName(t *testing.T, r *driver.Run) string {
+	t.Helper()
+	st, err := r.Tmux.Pane()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", st.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) < 6 {
+		t.Fatalf("stat of %d: %s", st.Pid, stat)
+	}
+	comm, err := os.ReadFile("/proc/" + f[5] + "/comm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(comm))
+}
+
+// The gate denied with Escape ("Blocked by user": the tool fails, the
+// model answers) → not waiting, then done; HTTP 500 on every request: pi
+// retries three times, each attempt its own agent_end → agent_start, then
+// says `Error: Retry failed after 3 attempts` → failed, never failed or
+// done on the way; Escape while the answer streams → idle.
+func TestPiDenyAndError(t *testing.T) {
+	c := piCLI
+	s := startPi(t)
+	shown := s.gateShown()
+	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("denied with Escape → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
+	if _, err := s.r.WaitScreen(a.Pressed, piBlocked, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	end := s.observed(a.Pressed, "the turn's end after the denial", piEnded("stop"))
+	s.expect("turn ended after the denial → done", end, fast, stateIs(session.Done))
+	if _, err := os.Stat(filepath.Join(s.r.Project, fakellm.DangerDir)); err != nil {
+		t.Errorf("the denied %q ran: %v", fakellm.DangerCommand, err)
+	}
+
+	sent := s.prompt(fakellm.Prompt(fakellm.Down))
+	first := s.observed(sent, "the first failed attempt", piEnded("error"))
+	snap, err := s.r.WaitScreen(sent, c.apiError, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last attempt's agent_end comes just before the screen's line.
+	ref, last := snap.At, time.Time{}
+	for _, h := range s.r.Hooks() {
+		if piEnded("error")(h) && !h.At.Before(sent) && !h.At.After(snap.At) {
+			last = h.At
+		}
+	}
+	if !last.IsZero() && last.Before(ref) {
+		ref = last
+	}
+	s.expect("retries exhausted → failed", ref, fast, stateIs(session.Failed))
+	starts := 0
+	for _, h := range s.r.Hooks() {
+		if c.turnStart(h) && !h.At.Before(sent) && h.At.Before(ref) {
+			starts++
+		}
+	}
+	if starts != 4 {
+		t.Errorf("pi started %d runs for the prompt, want 4 (the prompt and 3 retries): the scenario does not retry as measured", starts)
+	}
+	// From the first attempt's end (Mew may still show the last turn's
+	// done until then, and for the goal after) to the last one's.
+	flap := s.r.MewDuring(first.Add(fast), ref, func(sh session.Shown, listed bool) bool {
+		return listed && sh.State != session.Working
+	})
+	for _, b := range flap {
+		sh, _ := b.Find(s.r.SessionID())
+		t.Errorf("while pi retried, Mew showed %s, want working", driver.ShownString(sh))
+	}
+	recordWindow(t.Name(), "retrying → working until the last attempt fails", len(flap) == 0, s.r.SamplesIn(first.Add(fast), ref))
+
+	sent = s.prompt(fakellm.Prompt(fakellm.Slow))
+	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	s.press(c.stop[0])
+	stopped := s.observed(sent, "the stopped run's end", piEnded("aborted"))
+	s.expect("Escape while working → idle", stopped, fast, stateIs(session.Idle))
+}
