@@ -110,7 +110,9 @@ E2E_CONTINUE_VERSION ?= 1.5.47
 E2E_CONTINUE_DIR := $(E2E_CACHE)/continue-$(E2E_CONTINUE_VERSION)
 E2E_CLINE_VERSION ?= 3.0.65
 E2E_CLINE_DIR := $(E2E_CACHE)/cline-$(E2E_CLINE_VERSION)
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli cline-cli e2e e2e-codex-next e2e-if-available record-fixture
+E2E_COPILOT_VERSION ?= 1.0.102
+E2E_COPILOT_DIR := $(E2E_CACHE)/copilot-$(E2E_COPILOT_VERSION)
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli cline-cli copilot-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -213,6 +215,19 @@ cline-cli:
 			"cline@$(E2E_CLINE_VERSION)" && \
 		touch "$(E2E_CLINE_DIR)/.installed"; \
 	fi
+# Copilot's npm package is a loader: its first start unpacks the native
+# build (~235 MB) into $XDG_CACHE_HOME/copilot/pkg; the driver seeds one
+# such folder in this prefix (e2e/driver) and every run points
+# COPILOT_PKG_CACHE_HOME at it.
+copilot-cli:
+	@if [ -f "$(E2E_COPILOT_DIR)/.installed" ]; then \
+		echo "Copilot CLI $(E2E_COPILOT_VERSION) is installed in $(E2E_COPILOT_DIR)"; \
+	else \
+		mkdir -p "$(E2E_COPILOT_DIR)" && \
+		npm install --prefix "$(E2E_COPILOT_DIR)" --no-audit --no-fund --loglevel=error \
+			"@github/copilot@$(E2E_COPILOT_VERSION)" && \
+		touch "$(E2E_COPILOT_DIR)/.installed"; \
+	fi
 
 # Four scenarios at a time: on two cores eight CLIs starting at once slow
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
@@ -238,6 +253,7 @@ e2e-if-available:
 		$(MAKE) --no-print-directory pi-cli || echo "e2e: could not install pi; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory continue-cli || echo "e2e: could not install the Continue CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory cline-cli || echo "e2e: could not install Cline; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory copilot-cli || echo "e2e: could not install Copilot CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
 			$(MAKE) --no-print-directory e2e-codex-next; \

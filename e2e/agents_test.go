@@ -37,6 +37,9 @@ type agentCLI struct {
 	// startup bounds its first screen when longer than 2×ready (Kilo
 	// fetches provider model lists first: 1-2 min on a loaded machine).
 	startup time.Duration
+	// noInstall runs it without `mew install` (what Mew reads with no
+	// setup: its own logs, the screen, the process).
+	noInstall bool
 }
 
 var (
@@ -94,7 +97,7 @@ func startCLIWrapped(t *testing.T, c agentCLI, wrap []string) *agentScen {
 		t.Fatal(err)
 	}
 	r, err := driver.Launch(driver.Options{
-		Agent: c.name, Program: setup.program, APIURL: c.apiURL(api), Dir: t.TempDir(), Mew: setup.mew, Install: true,
+		Agent: c.name, Program: setup.program, APIURL: c.apiURL(api), Dir: t.TempDir(), Mew: setup.mew, Install: !c.noInstall,
 		Wrap: wrap,
 	})
 	if err != nil {

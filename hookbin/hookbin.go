@@ -71,6 +71,9 @@ type Options struct {
 	// Agent is the agent that ran the hook (session.Agent*), from the
 	// command line's --agent=NAME; Claude Code's command has none.
 	Agent string
+	// Event is the event's name from the command line's --event=NAME, for
+	// an agent whose payloads do not name it (Copilot CLI).
+	Event string
 	// BadArg is a command-line argument the hook did not understand; the
 	// event is logged and dropped rather than recorded as the wrong agent.
 	BadArg string
@@ -150,7 +153,7 @@ func processOptions(now time.Time) *Options {
 		Procs: proctree.Lean{WithExe: true}, Tty: proctree.Tty, Store: st,
 		Log: &Log{Path: st.Home + "/mew-hook.log"},
 	}
-	o.Agent, o.BadArg = ParseArgs(os.Args[1:])
+	o.Agent, o.Event, o.BadArg = ParseCommandLine(os.Args[1:])
 	return o
 }
 
@@ -158,18 +161,45 @@ func processOptions(now time.Time) *Options {
 // command line of every agent but Claude Code ends in AgentFlag + NAME.
 const AgentFlag = "--agent="
 
+// EventFlag names the event on the command line of an agent whose payloads
+// do not (Copilot CLI: `mew install` writes one command per event).
+const EventFlag = "--event="
+
 // ParseArgs reads the hook's command line: nothing (Claude Code) or
 // --agent=NAME with a known agent. bad is the first argument that is neither.
 func ParseArgs(args []string) (agent, bad string) {
+	agent, _, bad = ParseCommandLine(args)
+	return agent, bad
+}
+
+// ParseCommandLine is ParseArgs that also takes --event=NAME, NAME a plain
+// event name (letters and dots, at most 64).
+func ParseCommandLine(args []string) (agent, event, bad string) {
 	agent = session.AgentClaude
 	for _, a := range args {
+		if name, ok := strings.CutPrefix(a, EventFlag); ok && plainEventName(name) {
+			event = name
+			continue
+		}
 		name, ok := strings.CutPrefix(a, AgentFlag)
 		if !ok || !session.ValidAgent(name) {
-			return agent, a
+			return agent, event, a
 		}
 		agent = name
 	}
-	return agent, ""
+	return agent, event, ""
+}
+
+func plainEventName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // Run handles one hook invocation. It never panics and never writes to
@@ -216,7 +246,7 @@ func readEvent(o *Options) (*reducer.Event, []byte) {
 	sum := sha256.Sum256(payload)
 	o.sum = hex.EncodeToString(sum[:12])
 	ev := new(reducer.Event)
-	odd, err := reducer.ParseFor(o.agent(), payload, ev)
+	odd, err := reducer.ParseNamed(o.agent(), o.Event, payload, ev)
 	if err != nil {
 		o.Log.Printf("-", "%v (%d bytes); ignored", err, len(payload))
 		return nil, nil

@@ -432,11 +432,17 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"--agent="}, session.AgentClaude, "--agent="},
 		{[]string{"--agent", "codex"}, session.AgentClaude, "--agent"},
 		{[]string{"--agent=codex", "x"}, session.AgentCodex, "x"},
+		{[]string{"--agent=copilot", "--event=agentStop"}, session.AgentCopilot, ""},
+		{[]string{"--agent=copilot", "--event=a b"}, session.AgentCopilot, "--event=a b"},
+		{[]string{"--agent=copilot", "--event="}, session.AgentCopilot, "--event="},
 	}
 	for _, c := range cases {
 		agent, bad := hookbin.ParseArgs(c.args)
 		if agent != c.agent || bad != c.bad {
 			t.Errorf("ParseArgs(%q) = %q, %q; want %q, %q", c.args, agent, bad, c.agent, c.bad)
 		}
+	}
+	if _, ev, _ := hookbin.ParseCommandLine([]string{"--event=agentStop", "--agent=copilot"}); ev != "agentStop" {
+		t.Errorf("ParseCommandLine: event %q, want agentStop", ev)
 	}
 }

@@ -131,7 +131,7 @@ var (
 )
 
 // Agents lists them in the order Mew documents them.
-var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp, Qwen, Kilo, Pi, Cline}
+var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp, Qwen, Kilo, Pi, Cline, Copilot}
 
 // AgentNamed finds an agent of the table by name.
 func AgentNamed(name string) (Agent, error) {

@@ -72,7 +72,7 @@ func PlanOf(a Agent, rep Report) []Planned {
 		p.What = fmt.Sprintf("write Mew's hook files, one small script per event (files of its own; nothing else of %s changes)", a.Title)
 	case rep.Plugin:
 		p.Kind = KindPluginFile
-		p.What = fmt.Sprintf("write Mew's plugin file (a file of its own; nothing else of %s changes)", a.Title)
+		p.What = fmt.Sprintf("write Mew's %s (a file of its own; nothing else of %s changes)", a.pluginNoun(), a.Title)
 	default:
 		added, removed := count(rep.Changes)
 		p.Kind = KindHooks

@@ -32,6 +32,9 @@ type Plugin struct {
 	// Body registers with the agent and calls forward(event) for each event
 	// worth sending (JavaScript, also valid TypeScript).
 	Body string
+	// Render, when set, makes the whole file instead (Copilot CLI's hooks
+	// file of Mew's own is JSON, not a script); it carries pluginMarker.
+	Render func(a Agent, e Env) ([]byte, error)
 	// Detached starts each hook in a session of its own: pi runs in the
 	// terminal's foreground process group, whose hangup (the window
 	// closed) would otherwise end the hook that reports the exit.
@@ -47,6 +50,9 @@ const maxPlugin = 1 << 20
 
 // Source is the plugin file for env.
 func (p *Plugin) Source(a Agent, e Env) ([]byte, error) {
+	if p.Render != nil {
+		return p.Render(a, e)
+	}
 	hookExpr, err := jsPath(HookPath(e.MewHome), e.Home)
 	if err != nil {
 		return nil, err
@@ -482,7 +488,7 @@ func installPlugin(o Options) (Report, error) {
 	if f.exists && !f.ours {
 		return Report{}, &FileError{Path: f.path, Err: errors.New("a file Mew did not write is there")}
 	}
-	rep := Report{Settings: f.path, Plugin: true, Created: !f.exists, Wrote: !bytes.Equal(f.data, want)}
+	rep := Report{Settings: f.path, Plugin: true, PluginNoun: a.pluginNoun(), Created: !f.exists, Wrote: !bytes.Equal(f.data, want)}
 	if o.HookSource != "" {
 		if rep.Hook, rep.HookUpdated, err = copyHook(o.HookSource, o.MewHome, o.DryRun); err != nil {
 			return rep, err
@@ -530,7 +536,7 @@ func uninstallPlugin(o Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Settings: f.path, Plugin: true}
+	rep := Report{Settings: f.path, Plugin: true, PluginNoun: a.pluginNoun()}
 	if !f.exists {
 		return rep, nil
 	}
@@ -562,14 +568,23 @@ func checkPlugin(o DoctorOptions, a Agent, add addFunc) {
 	case err != nil:
 		add(Problem, "cannot read %s's plugin: %v", a.Title, err)
 	case !f.exists:
-		add(Problem, "Mew's plugin for %s is not installed (%s); run %s", a.Title, f.path, installHint(a))
+		add(Problem, "Mew's %s for %s is not installed (%s); run %s", a.pluginNoun(), a.Title, f.path, installHint(a))
 	case !f.ours:
-		add(Problem, "%s is not Mew's plugin; move it away and run %s", f.path, installHint(a))
+		add(Problem, "%s is not Mew's %s; move it away and run %s", f.path, a.pluginNoun(), installHint(a))
 	case !bytes.Equal(f.data, want):
-		add(Warning, "Mew's plugin %s is from another mew (or MEW_HOME); run %s to update it", f.path, installHint(a))
+		add(Warning, "Mew's %s %s is from another mew (or MEW_HOME); run %s to update it", a.pluginNoun(), f.path, installHint(a))
 	default:
-		add(OK, "Mew's plugin for %s is installed at %s", a.Title, f.path)
+		add(OK, "Mew's %s for %s is installed at %s", a.pluginNoun(), a.Title, f.path)
 	}
+}
+
+// pluginNoun is what Mew's file of its own is to the agent: Copilot CLI
+// runs a hooks file, the others load a plugin.
+func (a Agent) pluginNoun() string {
+	if a.Name == Copilot.Name {
+		return "hooks file"
+	}
+	return "plugin"
 }
 
 // checkOtherAgent checks what else OpenCode, Gemini CLI, Amp and Cline need.

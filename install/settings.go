@@ -43,13 +43,15 @@ type Env struct {
 	// ConfigHome is $XDG_CONFIG_HOME, or ~/.config: OpenCode's and Amp's
 	// configuration live under it (on macOS too).
 	ConfigHome string
+	// CopilotHome is $COPILOT_HOME; empty is ~/.copilot.
+	CopilotHome string
 	// PiDir is pi's agent folder, $PI_CODING_AGENT_DIR ("" is ~/.pi/agent).
 	PiDir string
 }
 
 // EnvFromOS reads HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
-// XDG_CONFIG_HOME, PI_CODING_AGENT_DIR and MEW_HOME; relative paths are made
-// absolute.
+// XDG_CONFIG_HOME, COPILOT_HOME, PI_CODING_AGENT_DIR and MEW_HOME; relative
+// paths are made absolute.
 func EnvFromOS() (Env, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -75,6 +77,10 @@ func EnvFromOS() (Env, error) {
 	if config == "" {
 		config = filepath.Join(home, ".config")
 	}
+	copilot := os.Getenv("COPILOT_HOME")
+	if copilot == "" {
+		copilot = filepath.Join(home, ".copilot")
+	}
 	// pi reads its variable with a leading ~ as the home folder.
 	pi := os.Getenv("PI_CODING_AGENT_DIR")
 	if pi == "~" || strings.HasPrefix(pi, "~/") {
@@ -84,8 +90,8 @@ func EnvFromOS() (Env, error) {
 		pi = filepath.Join(home, ".pi", "agent")
 	}
 	e := Env{Home: home, ClaudeDir: claude, MewHome: mewHome, CodexHome: codex,
-		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config, PiDir: pi}
-	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome, &e.PiDir} {
+		GeminiDir: filepath.Join(gemini, ".gemini"), ConfigHome: config, CopilotHome: copilot, PiDir: pi}
+	for _, p := range []*string{&e.Home, &e.ClaudeDir, &e.MewHome, &e.CodexHome, &e.GeminiDir, &e.ConfigHome, &e.CopilotHome, &e.PiDir} {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return Env{}, err
 		}
@@ -140,6 +146,9 @@ type Report struct {
 	// Plugin: Settings is the plugin file Mew writes whole (OpenCode, Amp),
 	// not a file whose "hooks" it edits.
 	Plugin bool
+	// PluginNoun is what that file is to the agent ("plugin"; Copilot
+	// CLI's is a "hooks file"), for messages.
+	PluginNoun string
 	// Also are the files Mew makes (or would) next to the plugin, so the
 	// agent starts offline (OpenCode's node_modules and package-lock.json);
 	// with HookFiles, Mew's hook files written (or removed).

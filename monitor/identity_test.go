@@ -245,3 +245,36 @@ func TestIdentityShellJob(t *testing.T) {
 		t.Fatalf("%d rows: the `sh -c` pane and its agent's hooks apart", len(got))
 	}
 }
+
+// Copilot CLI: its session log names the native process that holds the
+// session (pid 4260, a child of the `node …/.bin/copilot` launcher 4242,
+// which is what the pane and the process scan see), with the launcher and
+// the shell as its wrapper chain. Log, screen and scan are one row under
+// the session's id, before any hook (sessionStart comes with the first
+// prompt) and with the hooks' record (which names the native process).
+func TestIdentityCopilotLogJoinsItsPane(t *testing.T) {
+	at := time.Unix(1_800_000_000, 0)
+	const native = 4260
+	proc := session.Process{Pid: native, StartMs: agentStart + 300, Tty: "/dev/pts/3",
+		Ancestors: []session.Ancestor{{Pid: agentPid, Name: "node"}, {Pid: shellPid, Name: "bash"}}}
+	log := Observation{ID: sessionID, Agent: "copilot", Process: proc, Log: &session.LogState{State: session.Idle, At: at}}
+	screen := view("tmux", running, false, at).obs
+	screen.Agent, screen.Screen.Agent = "copilot", "copilot"
+	scan := view("procscan", running, false, at).obs
+	scan.Agent = "copilot"
+	hookProc := proc
+	hooked := session.Record{ID: sessionID, Agent: "copilot", Process: &hookProc, Hook: &session.HookState{State: session.Working, At: at}}
+	for _, c := range []struct {
+		name string
+		recs []session.Record
+	}{{"before the first prompt", nil}, {"with the hooks' record", []session.Record{hooked}}} {
+		got := mergeAll(c.recs, []Observation{*screen, log, *scan}, func(session.Record) bool { return true })
+		if len(got) != 1 || got[0].ID != sessionID || got[0].Log == nil || got[0].Screen == nil {
+			ids := []string{}
+			for _, r := range got {
+				ids = append(ids, r.ID)
+			}
+			t.Errorf("%s: rows %v, want one, %s, with the log and the screen", c.name, ids, sessionID)
+		}
+	}
+}

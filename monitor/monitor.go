@@ -42,6 +42,7 @@ import (
 	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/source/agy"
 	"github.com/mew-dev/mew/source/codex"
+	"github.com/mew-dev/mew/source/copilot"
 	"github.com/mew-dev/mew/source/procscan"
 	"github.com/mew-dev/mew/source/registry"
 	"github.com/mew-dev/mew/source/remote"
@@ -104,8 +105,8 @@ const defaultScanTimeout = 2 * time.Second
 // needs a process's start time: gopsutil reads much more, every pass), the
 // tmux panes of the server Mew runs under (or the
 // default one), Codex's rollouts and processes, every agent process
-// (procscan), agy's transcripts of the sessions its hooks reported, the
-// real process table.
+// (procscan), agy's transcripts of the sessions its hooks reported, Copilot
+// CLI's session logs, the real process table.
 func Default() (Options, error) {
 	st, err := store.Open()
 	if err != nil {
@@ -120,6 +121,9 @@ func Default() (Options, error) {
 	sources = append(sources, processScan(book)...)
 	sources = append(sources, codex.Sources(st)...)
 	if src, err := agy.New(st); err == nil { // no home: agy's hooks alone
+		sources = append(sources, src)
+	}
+	if src := copilot.New(); src != nil {
 		sources = append(sources, src)
 	}
 	return Options{

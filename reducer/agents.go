@@ -157,6 +157,22 @@ var renames = []rename{
 	{session.AgentKilo, "session.error.MessageAbortedError", Interrupted},
 	{session.AgentKilo, "session.error", StopFailure},
 
+	// Copilot CLI's hook events (reducer/copilot.go: the hook is told the
+	// event's name; errorOccurred is a retry when recoverable).
+	{session.AgentCopilot, copilotSessionStart, SessionStart},
+	{session.AgentCopilot, copilotUserPrompt, UserPromptSubmit},
+	{session.AgentCopilot, copilotPreToolUse, PreToolUse},
+	// Before the dialog is drawn (0.2–0.6 s), as its notification
+	// permission_prompt; no hook says the dialog was answered with Esc
+	// (the session log's permission.completed and the screen do).
+	{session.AgentCopilot, copilotPermissionRequest, PermissionRequest},
+	{session.AgentCopilot, copilotNotification, Notification},
+	{session.AgentCopilot, copilotPostToolUse, PostToolUse},
+	{session.AgentCopilot, copilotPostToolUseFailure, PostToolUseFailure},
+	{session.AgentCopilot, copilotAgentStop, Stop},
+	{session.AgentCopilot, copilotRetrying, TurnRetrying},
+	{session.AgentCopilot, copilotErrorOccurred, StopFailure},
+	{session.AgentCopilot, copilotSessionEnd, SessionEnd},
 	// pi's events, as Mew's extension forwards them (install/plugin.go):
 	// agent_end carries the stopReason of the run's last reply, or "retry"
 	// for a failed request pi retries by itself (each attempt is its own
@@ -212,6 +228,8 @@ func EventsFor(agent string) []string {
 		return AgyEvents
 	case session.AgentQwen:
 		return QwenEvents
+	case session.AgentCopilot:
+		return CopilotEvents
 	case session.AgentCline:
 		return ClineEvents // the names of its hook files
 	}

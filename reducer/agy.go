@@ -10,8 +10,11 @@ import (
 // (conversationId, transcriptPath). Unverified: built from its published
 // shapes; no recording exists yet.
 
+// fieldName renames one camelCase top-level field to the one Event reads.
+type fieldName struct{ camel, snake string }
+
 // agyFields renames its top-level fields to the ones Event reads.
-var agyFields = []struct{ camel, snake string }{
+var agyFields = []fieldName{
 	{"conversationId", "session_id"},
 	{"transcriptPath", "transcript_path"},
 	{"hookEventName", "hook_event_name"},
@@ -28,10 +31,11 @@ func RecordsProcessLate(agent string) bool {
 	return FromPlugin(agent) || agent == session.AgentAgy || agent == session.AgentCline
 }
 
-// snakeFields is the JSON object data with agy's camelCase field names
-// renamed; data that is not an object is returned as it is (the decoder
-// then says why).
-func snakeFields(data []byte) []byte {
+// snakeFields is the JSON object data with the camelCase field names of
+// table renamed; data that is not an object is returned as it is (the
+// decoder then says why). seen, if set, gets every top-level field's
+// (original) name and raw value.
+func snakeFields(data []byte, table []fieldName, seen func(key string, raw []byte)) []byte {
 	l := jlexer.Lexer{Data: data}
 	var w jwriter.Writer
 	l.Delim('{')
@@ -45,7 +49,10 @@ func snakeFields(data []byte) []byte {
 		if !l.Ok() {
 			break
 		}
-		for _, f := range agyFields {
+		if seen != nil {
+			seen(key, raw)
+		}
+		for _, f := range table {
 			if key == f.camel {
 				key = f.snake
 				break

@@ -25,16 +25,25 @@ func FromPlugin(agent string) bool {
 // (Normalize applied). ignored lists the fields of a hook payload left out
 // for an unexpected type (ParseLenient).
 func ParseFor(agent string, payload []byte, ev *Event) (ignored []string, err error) {
-	if FromPlugin(agent) {
+	return ParseNamed(agent, "", payload, ev)
+}
+
+// ParseNamed is ParseFor for a hook told its event's name on its command
+// line (Copilot CLI's payloads carry none): name, when set, is the event.
+func ParseNamed(agent, name string, payload []byte, ev *Event) (ignored []string, err error) {
+	switch {
+	case FromPlugin(agent):
 		err = ParsePlugin(agent, payload, ev)
-	} else if agent == session.AgentCline {
+	case agent == session.AgentCline:
 		err = parseCline(payload, ev)
 		if err != nil && err != ErrNoSession {
 			err = fmt.Errorf("payload is not a Cline hook event: %w", err)
 		}
-	} else {
+	case agent == session.AgentCopilot:
+		ignored, err = parseCopilot(name, payload, ev)
+	default:
 		if agent == session.AgentAgy {
-			payload = snakeFields(payload)
+			payload = snakeFields(payload, agyFields, nil)
 		}
 		ignored, err = ParseLenient(payload, ev)
 	}

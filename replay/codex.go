@@ -146,7 +146,7 @@ func CodexRun(dir string) ([]Change, error) {
 	var werr error
 	for _, h := range r.Hooks {
 		payload := []byte(h.Payload)
-		events = append(events, event{h.Start, func() { e.hook(session.AgentCodex, payload) }})
+		events = append(events, event{h.Start, func() { e.hook(session.AgentCodex, "", payload) }})
 	}
 	for _, l := range r.Rollout {
 		line := l.Line

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/internal/recording"
@@ -59,7 +60,11 @@ func Events(events []recording.Event, agent string) ([]Change, error) {
 		end = max(end, ev.T)
 		switch ev.Source {
 		case "hook":
-			evs = append(evs, event{ev.T, func() { e.hook(agent, ev.Doc) }})
+			name, ok := hookName(agent, ev.Hook)
+			if !ok {
+				continue
+			}
+			evs = append(evs, event{ev.T, func() { e.hook(agent, name, ev.Doc) }})
 		case "registry":
 			evs = append(evs, event{ev.T, func() {
 				if err := e.registry(regDir, ev); err != nil && werr == nil {
@@ -73,6 +78,21 @@ func Events(events []recording.Event, agent string) ([]Change, error) {
 		return nil, werr
 	}
 	return out, firstErr(e.errs)
+}
+
+// hookName is the event name the hook's command line gives, for an agent
+// whose payloads name none: the census registered Copilot CLI's camelCase
+// events as "cc-<event>" (and its Claude-compatible PascalCase ones as
+// "pc-<Event>", the same events again: left out). ok is false for an
+// event to leave out.
+func hookName(agent, argv0 string) (string, bool) {
+	if agent != session.AgentCopilot {
+		return "", true
+	}
+	if name, ok := strings.CutPrefix(argv0, "cc-"); ok {
+		return name, true
+	}
+	return "", !strings.HasPrefix(argv0, "pc-")
 }
 
 // sessionOf is the first session the events name, as the hook reads them

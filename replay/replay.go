@@ -132,13 +132,13 @@ func (e *engine) exit() { delete(e.procs, agentPid) }
 
 // hook runs one hook payload through the hook program, as the agent
 // would run it at the virtual now.
-func (e *engine) hook(agent string, payload []byte) {
+func (e *engine) hook(agent, event string, payload []byte) {
 	hookbin.Run(hookbin.Options{
 		Stdin: bytes.NewReader(payload), Getenv: func(string) string { return "" }, Environ: func() []string { return nil },
 		Now: e.now(), Mono: e.mono(), Pid: hookPid, Procs: e.procs, Store: e.st, LockTimeout: time.Second,
 		Tty:   func(int) (string, error) { return agentTty, nil },
 		Log:   &hookbin.Log{Path: filepath.Join(e.st.Home, "mew-hook.log")},
-		Agent: agent,
+		Agent: agent, Event: event,
 	})
 }
 

@@ -228,6 +228,24 @@ func TestQwenHooks(t *testing.T) {
 	}
 }
 
+// Copilot CLI's recorded hooks (its camelCase events, each named by the
+// census's command line as Mew's hooks file names it) replay to the run's
+// turns: done, waiting(permission) from permissionRequest, no hook for the
+// Esc that denied it (the session log and the screen say so: waiting here
+// until the next prompt), working once allowed, done, working through the
+// retries (errorOccurred, recoverable) and never failed (the final error
+// is only in the session log), exited at sessionEnd.
+func TestCopilotHooks(t *testing.T) {
+	got, err := replay.File(filepath.Join(fixture.Dir("copilot-1.0.102"), "run-cop3", "hook-events.jsonl"), "copilot", rules.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "idle working done working waiting(permission) working waiting(permission) working done working exited"
+	if l := strings.Join(replay.Labels(got), " "); l != want {
+		t.Fatalf("states\n %s\nwant\n %s\n%+v", l, want, got)
+	}
+}
+
 // Kilo's recorded plugin events (OpenCode's, with --agent=kilo) replay to
 // its turns: the permission wait, the reject (Esc) that ends the turn's
 // wait, and idle, not failed or done, after Esc Esc stopped the retries.

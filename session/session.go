@@ -252,6 +252,11 @@ type LogState struct {
 	Title  string    `json:"title,omitempty"`
 	// LastMessage is the agent's last message of the turn.
 	LastMessage string `json:"last_message,omitempty"`
+	// Final: the log's done is the agent's own last word on the turn
+	// (Copilot CLI writes its agentStop only for a turn that succeeded),
+	// so a screen that still draws the turn running lags it and is not
+	// waited for (monitor/combine).
+	Final bool `json:"final,omitempty"`
 	// Usage is the log's latest token_count (Codex): tokens, context and
 	// the account's rate limits.
 	Usage *Usage `json:"usage,omitempty"`

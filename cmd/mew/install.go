@@ -332,15 +332,24 @@ func reportPlugin(w io.Writer, a install.Agent, src string, rep install.Report, 
 		fmt.Fprintf(w, "%s %s, so that %s has nothing to fetch from npm before it starts (it would wait for the network otherwise); `mew uninstall` removes them while unchanged.\n",
 			verb, strings.Join(rep.Also, " and "), a.Title)
 	}
+	noun := pluginNoun(rep)
 	switch {
 	case !rep.Wrote:
-		fmt.Fprintf(w, "Mew's plugin is already at %s; nothing to change.\n", rep.Settings)
+		fmt.Fprintf(w, "Mew's %s is already at %s; nothing to change.\n", noun, rep.Settings)
 	case dry:
-		fmt.Fprintf(w, "Would write Mew's plugin %s (a file of its own; nothing else of %s changes).\n", rep.Settings, a.Title)
+		fmt.Fprintf(w, "Would write Mew's %s %s (a file of its own; nothing else of %s changes).\n", noun, rep.Settings, a.Title)
 	default:
-		fmt.Fprintf(w, "Wrote Mew's plugin %s (a file of its own; nothing else of %s changed).\n", rep.Settings, a.Title)
+		fmt.Fprintf(w, "Wrote Mew's %s %s (a file of its own; nothing else of %s changed).\n", noun, rep.Settings, a.Title)
 		fmt.Fprintf(w, "%s sessions started from now on report to Mew; restart the ones already running.\n", a.Title)
 	}
+}
+
+// pluginNoun is what Mew's file of its own is to the agent.
+func pluginNoun(rep install.Report) string {
+	if rep.PluginNoun != "" {
+		return rep.PluginNoun
+	}
+	return "plugin"
 }
 
 // reportHookFiles says what Install did for an agent of hook files (Cline).
@@ -375,13 +384,13 @@ func reportUninstall(stdout io.Writer, rep install.Report, dry bool) {
 		fmt.Fprintf(stdout, "Removed Mew's hook files %s.\n", strings.Join(rep.Also, ", "))
 		return
 	case rep.Plugin && !rep.Wrote:
-		fmt.Fprintf(stdout, "Mew's plugin is not at %s; nothing to change.\n", rep.Settings)
+		fmt.Fprintf(stdout, "Mew's %s is not at %s; nothing to change.\n", pluginNoun(rep), rep.Settings)
 		return
 	case rep.Plugin && dry:
-		fmt.Fprintf(stdout, "Would remove Mew's plugin %s.\n", rep.Settings)
+		fmt.Fprintf(stdout, "Would remove Mew's %s %s.\n", pluginNoun(rep), rep.Settings)
 		return
 	case rep.Plugin:
-		fmt.Fprintf(stdout, "Removed Mew's plugin %s.\n", rep.Settings)
+		fmt.Fprintf(stdout, "Removed Mew's %s %s.\n", pluginNoun(rep), rep.Settings)
 		return
 	}
 	switch {

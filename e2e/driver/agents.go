@@ -234,9 +234,16 @@ func (r *Run) hookSessionID() string {
 	for _, h := range r.Hooks() {
 		var p struct {
 			SessionID string `json:"session_id"`
+			// Copilot CLI's observer wraps its camelCase payload.
+			Payload struct {
+				SessionID string `json:"sessionId"`
+			} `json:"payload"`
 		}
 		if json.Unmarshal(h.Doc, &p) == nil && p.SessionID != "" {
 			return p.SessionID
+		}
+		if p.Payload.SessionID != "" {
+			return p.Payload.SessionID
 		}
 	}
 	return ""

@@ -96,9 +96,16 @@ func (r *recorder) addHook(line []byte) {
 	var h struct {
 		Event string `json:"hook_event_name"`
 		Kind  string `json:"notification_type"`
+		// Copilot CLI's observer wraps the payload, which names no event.
+		Payload struct {
+			Kind string `json:"notification_type"`
+		} `json:"payload"`
 	}
 	if len(line) == 0 || json.Unmarshal(line, &h) != nil {
 		return
+	}
+	if h.Kind == "" {
+		h.Kind = h.Payload.Kind
 	}
 	seen := HookSeen{At: time.Now(), Event: h.Event, Kind: h.Kind, Doc: append(json.RawMessage(nil), line...)}
 	r.mu.Lock()

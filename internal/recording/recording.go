@@ -21,6 +21,9 @@ type Event struct {
 	T      float64         `json:"t"`
 	Source string          `json:"source"` // "hook" | "registry"
 	Doc    json.RawMessage `json:"doc"`    // null: the registry file is absent
+	// Hook is how a census hook log's command line named the hook
+	// (argv[0]: "cc-agentStop" for Copilot CLI's camelCase events).
+	Hook string `json:"hook,omitempty"`
 }
 
 // IsNull reports whether a registry event says the file is gone.
@@ -175,7 +178,11 @@ func LoadHookLog(path string) ([]Event, error) {
 		if s := bytes.TrimSpace(l.Stdin); len(s) == 0 || s[0] != '{' {
 			return nil
 		}
-		out = append(out, Event{T: *l.T, Source: "hook", Doc: l.Stdin})
+		ev := Event{T: *l.T, Source: "hook", Doc: l.Stdin}
+		if len(l.Argv) > 0 {
+			ev.Hook = l.Argv[0]
+		}
+		out = append(out, ev)
 		return nil
 	})
 	if err != nil {

@@ -126,7 +126,9 @@ func At(rec session.Record, live Liveness, now time.Time) session.Shown {
 		switch {
 		case ok:
 			correctByScreen(&out, at, sc)
-			settle(&out, at, sc)
+			if !finalDone(&out, rec.Log) {
+				settle(&out, at, sc)
+			}
 			terminalGone(&out, at, rec.Terminal)
 		case sc != nil:
 			screenAlone(&out, sc)
@@ -245,6 +247,14 @@ func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
 		return
 	}
 	out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)
+}
+
+// finalDone: the turn shown done is one the agent's log called over for
+// good (LogState.Final; Copilot CLI draws the turn running until its
+// end-of-turn hooks and side requests are over, 0.5–2 s after it wrote
+// so): nothing the screen shows later can make it failed or stopped.
+func finalDone(out *session.Shown, lg *session.LogState) bool {
+	return out.State == session.Done && lg != nil && lg.Final && lg.State == session.Done
 }
 
 // answering reports a tmux screen that went from a prompt to a plain idle

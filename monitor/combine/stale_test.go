@@ -116,6 +116,41 @@ func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 	}
 }
 
+// Copilot CLI's log says a turn ended for good (hook.start of agentStop,
+// only for a turn that succeeded): its screen, which draws the turn
+// running until its end-of-turn hooks ran, is not waited for. A log done
+// that is not final (assistant.turn_end) still waits.
+func TestCombineFinalDoneDoesNotWaitForTheScreen(t *testing.T) {
+	stopped := hook(session.Done, "", 5)
+	stopped.StopSeen = true
+	readBefore := scr(session.ScreenWorking, 3)
+	final := &session.LogState{State: session.Done, Source: "events:hook.start:agentStop", Since: at(4.9), At: at(4.9), Final: true}
+	notFinal := &session.LogState{State: session.Done, Source: "events:assistant.turn_end", Since: at(4.9), At: at(4.9)}
+	newTurn := &session.LogState{State: session.Working, Source: "events:user.message", Since: at(4.8), At: at(4.8), Final: true}
+	for _, c := range []struct {
+		name   string
+		lg     *session.LogState
+		state  session.State
+		source string
+	}{
+		{"final: done at once", final, session.Done, "hook:X"},
+		{"not final: waits", notFinal, session.Working, "screen:gemini/working#1"},
+		{"final but not done: waits", newTurn, session.Working, "screen:gemini/working#1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := Combine(session.Record{ID: "s1", Agent: "copilot", Hook: stopped, Log: c.lg, Screen: readBefore}, Alive)
+			if got.State != c.state || got.Source != c.source {
+				t.Fatalf("got %s by %s, want %s by %s", got.State, got.Source, c.state, c.source)
+			}
+		})
+	}
+	// Without hooks, the log's own final done.
+	got := Combine(session.Record{ID: "s1", Agent: "copilot", Log: final, Screen: readBefore}, Alive)
+	if got.State != session.Done {
+		t.Fatalf("log alone: %s by %s, want done", got.State, got.Source)
+	}
+}
+
 // Registry only: an idle after a turn is done unless the transcript says
 // the person stopped the turn (Esc on a prompt, Esc while streaming).
 func TestCombineRegistryIdleStoppedByThePerson(t *testing.T) {

@@ -1,0 +1,221 @@
+package e2e
+
+// The real GitHub Copilot CLI (driver.CopilotVersion) against the scripted
+// chat completions API (package fakellm, which answers with Copilot's bash
+// tool), bring-your-own-key and offline, with Mew's hooks installed (`mew
+// install --agent copilot`: a hooks file of Mew's own in
+// $COPILOT_HOME/hooks), its session log read by source/copilot and its tmux
+// server as the screen source. The CLI's own moment of each change is the
+// earliest of its screen and its own hooks (the driver's observer hooks
+// file).
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/e2e/driver"
+	"github.com/mew-dev/mew/e2e/fakellm"
+	"github.com/mew-dev/mew/session"
+)
+
+var copilotCLI = agentCLI{
+	name: driver.AgentCopilot, version: driver.CopilotVersion, find: driver.FindCopilot,
+	apiURL:   func(s *fakellm.Server) string { return s.OpenAIURL },
+	dialog:   regexp.MustCompile(`Do you want to run this command\?`),
+	apiError: regexp.MustCompile(`(?m)^ ✗ \d{3} `),
+	// The line under the turn Esc Esc stopped, with the idle footer back
+	// below it (an older one stays in the transcript).
+	stopped:   regexp.MustCompile(`● Operation cancelled by user[^\n]*\n(?:[^\n]*\n){1,8}[^\n]*· / commands · \? help[^\n]*\s*$`),
+	stop:      []string{"Escape", "Escape"}, // "esc esc interrupt"
+	turnStart: func(h driver.HookSeen) bool { return h.Event == "userPromptSubmitted" },
+	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "agentStop" },
+	// permissionRequest runs before the dialog is drawn (0.2–0.6 s, census).
+	dialogEvent: func(h driver.HookSeen) bool { return h.Event == "permissionRequest" },
+	quit:        []string{"C-c", "C-c"}, // "ctrl+c again to exit"
+}
+
+// startCopilot starts Copilot CLI; at the end it shows what its session log
+// said (the scenarios' failures are easier read next to it).
+func startCopilot(t *testing.T, c agentCLI) *agentScen {
+	s := startCLI(t, c)
+	t.Cleanup(func() {
+		if !t.Failed() && os.Getenv("MEW_E2E_TIMELINE") == "" {
+			return
+		}
+		if b, err := os.ReadFile(s.r.CopilotSessionLog()); err == nil {
+			var types []string
+			for _, l := range strings.Split(string(b), "\n") {
+				if i := strings.Index(l, `"type":"`); i >= 0 {
+					rest := l[i+8:]
+					if j := strings.IndexByte(rest, '"'); j >= 0 {
+						types = append(types, rest[:j])
+					}
+				}
+			}
+			t.Logf("Copilot's session log: %s", strings.Join(types, " "))
+		}
+	})
+	return s
+}
+
+// copilotIdle is Copilot's idle footer in its bottom rows.
+var copilotIdle = regexp.MustCompile(`· / commands · \? help · [^\n]*\n?$`)
+
+var copilotAgain = regexp.MustCompile(`ctrl\+c again to exit`)
+
+// quitCopilot presses Ctrl-C until Copilot asks for the second one (one
+// pressed while it finishes a turn is taken by that), then the second, and
+// returns when the pane died.
+func (s *agentScen) quitCopilot() time.Time {
+	s.t.Helper()
+	for try := 0; ; try++ {
+		at := s.press("C-c")
+		if _, err := s.r.WaitScreen(at, copilotAgain, 5*time.Second); err == nil {
+			break
+		} else if try == 3 {
+			s.t.Fatalf("Copilot never asked for a second Ctrl-C: %v; screen:\n%s", err, driver.Excerpt(s.r.Screen(), 8))
+		}
+	}
+	s.press("C-c")
+	return s.paneDead(turn)
+}
+
+// turnOver waits for the turn's end (agentStop) and for the idle footer.
+func (s *agentScen) turnOver(since time.Time) time.Time {
+	s.t.Helper()
+	end := s.observed(since, "the turn's end", s.cli.turnEnd)
+	if _, err := s.r.WaitScreen(end, copilotIdle, cliTurn); err != nil {
+		s.t.Fatal(err)
+	}
+	return end
+}
+
+// A plain turn → done; the dialog → waiting(permission), allowed →
+// working → done; Ctrl-C twice → exited. One row the whole time (the
+// session log's session, the hooks' and the pane's are one).
+func TestCopilotTurnsAndExit(t *testing.T) {
+	c := copilotCLI
+	s := startCopilot(t, c)
+	sent := s.prompt(fakellm.Prompt(fakellm.Text))
+	end := s.observed(sent, "the plain turn's end", c.turnEnd)
+	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
+	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
+		t.Errorf("Mew's session %+v: want its hooks reporting, agent %q", res.Shown, c.name)
+	}
+	s.turnOver(sent)
+
+	shown := s.dialogShown()
+	a, err := s.r.Answer(c.dialog, shown.At, "Enter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("allowed → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
+	end = s.observed(a.Pressed, "the turn's end", c.turnEnd)
+	s.expect("turn ended → done", end, fast, stateIs(session.Done))
+	bad := s.r.MewDuring(a.Gone.Add(fast), end.Add(-fast), func(sh session.Shown, listed bool) bool {
+		return listed && sh.State != session.Working
+	})
+	for _, b := range bad {
+		sh, _ := b.Find(s.r.SessionID())
+		t.Errorf("while the allowed command ran, Mew showed %s, want working", driver.ShownString(sh))
+	}
+	recordWindow(t.Name(), "allowed → working until the turn ends", len(bad) == 0, s.r.SamplesIn(a.Gone.Add(fast), end.Add(-fast)))
+	if _, err := os.Stat(s.r.Project + "/made-by-agent"); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
+	}
+	s.turnOver(a.Pressed)
+
+	s.expect("quit → exited", s.quitCopilot(), exit, stateIs(session.Exited))
+}
+
+// The dialog denied with Esc → not waiting (no hook fires: the session
+// log's permission.completed cancelled says so); an HTTP 500 once, retried
+// (errorOccurred, recoverable) → never failed, done; an API error Copilot
+// does not retry → failed (only the session log's session.error and the
+// screen say so); Esc while a turn runs → idle (the log's abort).
+func TestCopilotDenyAndError(t *testing.T) {
+	c := copilotCLI
+	s := startCopilot(t, c)
+	shown := s.dialogShown()
+	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("denied with Esc → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
+	if _, err := s.r.WaitScreen(a.Pressed, copilotIdle, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+
+	sent := s.prompt(fakellm.Prompt(fakellm.Flaky))
+	retry := s.observed(sent, "errorOccurred", func(h driver.HookSeen) bool { return h.Event == "errorOccurred" })
+	end := s.turnOver(sent)
+	s.expect("retried turn ended → done", end, fast, stateIs(session.Done))
+	failed := s.r.MewDuring(retry, end, func(sh session.Shown, listed bool) bool { return listed && sh.State == session.Failed })
+	for _, b := range failed {
+		sh, _ := b.Find(s.r.SessionID())
+		t.Errorf("while Copilot retried, Mew showed %s, want working", driver.ShownString(sh))
+	}
+	recordWindow(t.Name(), "retrying → never failed", len(failed) == 0, s.r.SamplesIn(retry, end))
+
+	sent = s.prompt(fakellm.Prompt(fakellm.Error))
+	snap, err := s.r.WaitScreen(sent, c.apiError, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("API error → failed", snap.At, fast, stateIs(session.Failed))
+	if _, err := s.r.WaitScreen(snap.At, copilotIdle, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+
+	sent = s.prompt(fakellm.Prompt(fakellm.Slow))
+	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	esc := s.press(c.stop[0])
+	time.Sleep(200 * time.Millisecond)
+	s.press(c.stop[1])
+	stopped, err := s.r.WaitScreen(esc, c.stopped, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("Esc while working → idle", stopped.At, fast, stateIs(session.Idle))
+}
+
+// Without `mew install`: what Mew reads of Copilot with no setup, its
+// session log and its screen. The plain turn's end is the log's
+// (assistant.turn_end); the dialog only the screen shows (goal 1 s); its
+// end the log and the screen; the exit the process. Still one row.
+func TestCopilotWithoutHooks(t *testing.T) {
+	c := copilotCLI
+	c.noInstall = true
+	s := startCopilot(t, c)
+	sent := s.prompt(fakellm.Prompt(fakellm.Text))
+	end := s.turnOver(sent)
+	res := s.expect("plain turn ended → done (session log)", end, fast, stateIs(session.Done))
+	if res.Shown.HooksSeen || res.Shown.Agent != c.name {
+		t.Errorf("Mew's session %+v: want no hooks, agent %q", res.Shown, c.name)
+	}
+
+	sent = s.prompt(fakellm.Prompt(fakellm.Shell))
+	shown, err := s.r.WaitScreen(sent, c.dialog, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("permission dialog → waiting(permission) (screen)", shown.At, time.Second, waitingFor(session.ReasonPermission))
+	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("denied with Esc → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
+	if _, err := s.r.WaitScreen(a.Pressed, copilotIdle, cliTurn); err != nil {
+		t.Fatal(err)
+	}
+	s.expect("quit → exited", s.quitCopilot(), exit, exitedOrGone)
+}
+
+// Copilot CLI under `mew run` in a tmux pane, with Mew's hooks: a turn →
+// done, Ctrl-C twice → exited, one row from start to exit.
+func TestMewRunInTmuxCopilot(t *testing.T) { mewRunInTmux(t, copilotCLI) }
