@@ -281,14 +281,14 @@ func agentDenyAndError(t *testing.T, c agentCLI) {
 	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
 		t.Fatal(err)
 	}
-	esc := s.press(c.stop[0])
-	for _, k := range c.stop[1:] {
-		time.Sleep(300 * time.Millisecond)
-		s.press(k)
-	}
-	stopped, err := s.r.WaitScreen(esc, c.stopped, cliTurn)
-	if err != nil {
-		t.Fatal(err)
+	var stopped driver.Snap
+	if len(c.stop) == 2 { // OpenCode: Esc, then Esc again once it says so
+		stopped = s.interruptTwice(c.stopped)
+	} else {
+		esc := s.press(c.stop...)
+		if stopped, err = s.r.WaitScreen(esc, c.stopped, cliTurn); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Not one of the goals: Gemini CLI's AfterAgent (which the
 	// screen corrects) comes a hook process later; 1 s.

@@ -216,6 +216,35 @@ func (s *scen) press(keys ...string) time.Time {
 	return at
 }
 
+// escAgain is OpenCode's (and Kilo's) hint after a first Esc on a running
+// turn: a second one interrupts it.
+var escAgain = regexp.MustCompile(`esc again to interrupt`)
+
+// interruptTwice stops a running OpenCode-style turn with Esc, Esc, and
+// returns when the screen showed stopped. The second Esc goes once the
+// hint shows: on a loaded machine the TUI takes the first one late, and a
+// second typed too soon (or too late) was lost, the turn left running.
+// The keys go again, at most three times, while nothing stopped it (a
+// hint that never shows is waited for 3 s).
+func (s *scen) interruptTwice(stopped *regexp.Regexp) driver.Snap {
+	s.t.Helper()
+	var snap driver.Snap
+	var err error
+	for try := 0; try < 3; try++ {
+		esc := s.press("Escape")
+		if _, err := s.r.WaitScreen(esc, escAgain, 3*time.Second); err != nil {
+			s.t.Logf("no %q 3 s after Esc: the second one anyway", escAgain)
+		}
+		s.press("Escape")
+		if snap, err = s.r.WaitScreen(esc, stopped, 10*time.Second); err == nil {
+			return snap
+		}
+		s.t.Logf("the turn did not stop after Esc Esc: again")
+	}
+	s.t.Fatalf("Esc Esc never stopped the turn: %v", err)
+	return snap
+}
+
 // answer presses keys on the dialog shown at shownAt and returns the CLI's
 // moment of the answer: the earlier of the dialog leaving its screen and
 // its registry leaving "waiting". On a loaded machine the CLI itself takes

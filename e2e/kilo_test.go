@@ -70,13 +70,7 @@ func TestKiloDenyAndError(t *testing.T) {
 	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
 		t.Fatal(err)
 	}
-	esc := s.press("Escape")
-	time.Sleep(300 * time.Millisecond)
-	s.press("Escape")
-	stopped, err := s.r.WaitScreen(esc, c.stopped, cliTurn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stopped := s.interruptTwice(c.stopped)
 	s.expect("Esc while working → idle", stopped.At, time.Second, stateIs(session.Idle))
 }
 
