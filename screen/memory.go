@@ -11,15 +11,20 @@ type Memory struct {
 	StaleErrors []string            `json:"stale_errors,omitempty"`
 	ErrorRows   int                 `json:"error_rows,omitempty"`
 	TurnRuns    bool                `json:"turn_runs,omitempty"`
+	// BeforeErrors are the error rows of the last frame read that showed
+	// no turn running (Tracker.beforeErrors).
+	BeforeErrors []string `json:"before_errors,omitempty"`
 }
 
 // Memory returns what the tracker knows.
 func (t *Tracker) Memory() Memory {
-	return Memory{State: t.State, Seen: t.Seen, StaleErrors: append([]string(nil), t.staleErrors...), ErrorRows: t.errorRows, TurnRuns: t.turnRuns}
+	return Memory{State: t.State, Seen: t.Seen, StaleErrors: append([]string(nil), t.staleErrors...), ErrorRows: t.errorRows, TurnRuns: t.turnRuns,
+		BeforeErrors: append([]string(nil), t.beforeErrors...)}
 }
 
 // Restore makes the tracker know m.
 func (t *Tracker) Restore(m Memory) {
 	t.State, t.Seen, t.staleErrors, t.errorRows = m.State, m.Seen, append([]string(nil), m.StaleErrors...), m.ErrorRows
 	t.turnRuns = m.TurnRuns
+	t.beforeErrors = append([]string(nil), m.BeforeErrors...)
 }

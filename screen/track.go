@@ -35,6 +35,12 @@ type Tracker struct {
 	// idle screen after the dialog is a finished turn, even when no read
 	// came between the answer and the turn's end.
 	turnRuns bool
+	// beforeErrors are the error rows of the last frame that showed no
+	// turn running: the ones a turn starting next leaves from before it.
+	// An error drawn by the time the first frame of the turn is read (a
+	// turn that fails within one read, or a read that comes late) is that
+	// turn's own.
+	beforeErrors []string
 }
 
 // Observe classifies frame f with set at time now and folds the result in.
@@ -61,7 +67,14 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 		return false
 	}
 	if res.State == session.ScreenWorking && st.State != session.ScreenWorking {
-		t.noteErrors(set, f)
+		if t.Seen {
+			t.staleErrors = append(t.staleErrors[:0], t.beforeErrors...)
+		} else {
+			t.noteErrors(set, f) // no frame before this turn: what shows is older
+		}
+	}
+	if res.State != session.ScreenWorking {
+		t.beforeErrors = append(t.beforeErrors[:0], errorRows(set, f.Rows)...)
 	}
 	prev := *st
 	if prev.State == session.ScreenBlocked && res.State != session.ScreenBlocked {

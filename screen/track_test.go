@@ -195,6 +195,48 @@ func TestTrackerErrorShownWhileHooksRun(t *testing.T) {
 	}
 }
 
+// A turn whose error is already drawn when the screen first reads it
+// running (Gemini CLI runs its hooks with the spinner up after an API
+// error; a one-shot `mew status` reads the pane every few hundred ms): the
+// error is that turn's, not one left from before it. It was taken for an
+// old one, so the one-shot mode showed the turn idle, then done by its
+// Stop hook, never failed (TestGeminiDenyAndError, under three CPU hogs).
+// The memory of a one-shot read carries what was on screen before the turn.
+func TestTrackerErrorDrawnByTheFirstReadOfTheTurn(t *testing.T) {
+	set := rules.Embedded().Set("gemini")
+	t0 := time.Unix(1000, 0)
+	idle := " >   Type your message or @path/to/file"
+	hooks := " ⠸ Executing Hooks: mew-hook\n"
+	screens := []string{
+		" > first\n✦ Fine.\n" + idle,
+		" > first\n✦ Fine.\n > second\n✕ [API Error: 400 Bad Request]\n" + hooks + idle,
+		" > first\n✦ Fine.\n > second\n✕ [API Error: 400 Bad Request]\n" + idle,
+	}
+	for _, oneShot := range []bool{false, true} {
+		var tr Tracker
+		for i, sc := range screens {
+			if oneShot { // a fresh tracker for every read, as `mew status` has
+				var next Tracker
+				next.Restore(tr.Memory())
+				tr = next
+			}
+			tr.Observe(set, frame(sc), t0.Add(time.Duration(i)*time.Second))
+		}
+		if tr.State.State != session.ScreenFailed {
+			t.Errorf("one-shot %v: %+v, want failed", oneShot, tr.State)
+		}
+	}
+	// An error that was there before the turn stays the earlier turn's.
+	var tr Tracker
+	old := " > first\n✕ [API Error: 500 Internal Server Error]\n"
+	tr.Observe(set, frame(old+idle), t0)
+	tr.Observe(set, frame(old+" > second\n"+hooks+idle), t0.Add(time.Second))
+	tr.Observe(set, frame(old+" > second\n✦ Fine now.\n"+idle), t0.Add(2*time.Second))
+	if tr.State.State != session.ScreenIdle || !tr.State.TurnEnded {
+		t.Errorf("an error from before the turn: %+v, want a finished turn", tr.State)
+	}
+}
+
 // ampScreen is one of Amp's recorded screens (testdata/fixtures).
 func ampScreen(t *testing.T, name string) string {
 	t.Helper()
