@@ -125,6 +125,7 @@ type Source struct {
 	unblocked time.Time
 	reading   int       // panes whose screens the last sweep read
 	swept     time.Time // when the panes were last listed
+	prevSwept time.Time // the listing before that one
 }
 
 // New returns the source for the server at socket ("" for tmux's
@@ -273,7 +274,7 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 			wanted = append(wanted, info.id)
 		}
 	}
-	s.reading, s.swept = len(wanted), now
+	s.reading, s.prevSwept, s.swept = len(wanted), s.swept, now
 	screens, unread := captureAll(ctx, r, wanted)
 	var out []source.Observation
 	for _, info := range live {
@@ -325,7 +326,11 @@ func (s *Source) serverGone(now time.Time) []source.Observation {
 // as the agent no longer in its terminal: it joins the agent's session by
 // its process, which is what the screen knew of it last.
 func (s *Source) noteClosed(p *pane, now time.Time) {
-	if p.agent == "" || p.fgAgent == "" || !p.tracker.Seen || now.Sub(p.tracker.State.At) > closedFor {
+	// Read long ago: not in the sweep before this one either (on a loaded
+	// machine sweeps themselves can be seconds apart); a one-shot read has
+	// only the clock.
+	readLongAgo := now.Sub(p.tracker.State.At) > closedFor && (s.prevSwept.IsZero() || p.tracker.State.At.Before(s.prevSwept))
+	if p.agent == "" || p.fgAgent == "" || !p.tracker.Seen || readLongAgo {
 		return // no agent, it had already left the foreground, or it was read long ago
 	}
 	pid, start := p.agentPid, p.agentStart
