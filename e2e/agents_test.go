@@ -283,7 +283,7 @@ func agentDenyAndError(t *testing.T, c agentCLI) {
 	}
 	var stopped driver.Snap
 	if len(c.stop) == 2 { // OpenCode: Esc, then Esc again once it says so
-		stopped = s.interruptTwice(c.stopped)
+		stopped = s.interruptTwice(c.stopped, escAgain)
 	} else {
 		esc := s.press(c.stop...)
 		if stopped, err = s.r.WaitScreen(esc, c.stopped, cliTurn); err != nil {

@@ -174,13 +174,7 @@ func TestCopilotDenyAndError(t *testing.T) {
 	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
 		t.Fatal(err)
 	}
-	esc := s.press(c.stop[0])
-	time.Sleep(200 * time.Millisecond)
-	s.press(c.stop[1])
-	stopped, err := s.r.WaitScreen(esc, c.stopped, cliTurn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stopped := s.interruptTwice(c.stopped, nil)
 	s.expect("Esc while working → idle", stopped.At, fast, stateIs(session.Idle))
 }
 

@@ -220,23 +220,25 @@ func (s *scen) press(keys ...string) time.Time {
 // turn: a second one interrupts it.
 var escAgain = regexp.MustCompile(`esc again to interrupt`)
 
-// interruptTwice stops a running OpenCode-style turn with Esc, Esc, and
-// returns when the screen showed stopped. The second Esc goes once the
-// hint shows: on a loaded machine the TUI takes the first one late, and a
-// second typed too soon (or too late) was lost, the turn left running.
-// The keys go again, at most three times, while nothing stopped it (a
-// hint that never shows is waited for 3 s).
-func (s *scen) interruptTwice(stopped *regexp.Regexp) driver.Snap {
+// interruptTwice stops a running turn with Esc, Esc (OpenCode, Kilo,
+// Copilot CLI) and returns when the screen showed stopped. On a loaded
+// machine the TUI takes the first key late, and a second typed a fixed
+// moment after it was lost, the turn left running: the second Esc waits
+// for hint (at most 3 s; nil: 200 ms after the first), and both go again,
+// at most three times, while the turn runs on.
+func (s *scen) interruptTwice(stopped, hint *regexp.Regexp) driver.Snap {
 	s.t.Helper()
 	var snap driver.Snap
 	var err error
 	for try := 0; try < 3; try++ {
 		esc := s.press("Escape")
-		if _, err := s.r.WaitScreen(esc, escAgain, 3*time.Second); err != nil {
-			s.t.Logf("no %q 3 s after Esc: the second one anyway", escAgain)
+		if hint == nil {
+			time.Sleep(200 * time.Millisecond)
+		} else if _, err := s.r.WaitScreen(esc, hint, 3*time.Second); err != nil {
+			s.t.Logf("no %q 3 s after Esc: the second one anyway", hint)
 		}
 		s.press("Escape")
-		if snap, err = s.r.WaitScreen(esc, stopped, 10*time.Second); err == nil {
+		if snap, err = s.r.WaitScreen(esc, stopped, 8*time.Second); err == nil {
 			return snap
 		}
 		s.t.Logf("the turn did not stop after Esc Esc: again")

@@ -70,7 +70,7 @@ func TestKiloDenyAndError(t *testing.T) {
 	if _, err := s.r.WaitScreen(sent, streaming, cliTurn); err != nil {
 		t.Fatal(err)
 	}
-	stopped := s.interruptTwice(c.stopped)
+	stopped := s.interruptTwice(c.stopped, escAgain)
 	s.expect("Esc while working → idle", stopped.At, time.Second, stateIs(session.Idle))
 }
 
