@@ -60,25 +60,16 @@ func New(st store.Store) (*Source, error) {
 	return &Source{Brain: filepath.Join(home, ".gemini", "antigravity-cli", "brain"), Sessions: FromStore(st)}, nil
 }
 
-// FromStore lists the stored agy sessions whose hooks named a transcript.
+// FromStore lists the stored agy sessions whose hooks named a transcript
+// (re-reading only the session files that changed).
 func FromStore(st store.Store) func() []Known {
-	return func() []Known {
-		entries, err := os.ReadDir(st.Dir())
-		if err != nil {
-			return nil
+	return store.Cached(st, func(r session.Record) (Known, bool) {
+		ok := r.Agent == session.AgentAgy && r.Hook != nil && r.Hook.TranscriptPath != ""
+		if !ok {
+			return Known{}, false
 		}
-		var out []Known
-		for _, e := range entries {
-			id, ok := strings.CutSuffix(e.Name(), ".json")
-			if !ok || e.IsDir() || !session.ValidID(id) {
-				continue
-			}
-			if r, err := st.Load(id); err == nil && r.Agent == session.AgentAgy && r.Hook != nil && r.Hook.TranscriptPath != "" {
-				out = append(out, Known{ID: r.ID, Transcript: r.Hook.TranscriptPath})
-			}
-		}
-		return out
-	}
+		return Known{ID: r.ID, Transcript: r.Hook.TranscriptPath}, true
+	})
 }
 
 // Name implements source.Source.

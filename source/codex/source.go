@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -93,51 +92,12 @@ type Hooked struct {
 // only the files that changed since its last call: it runs every poll, and
 // a store can hold hundreds of sessions of other agents.
 func HookedFromStore(st store.Store) func() []Hooked {
-	type seen struct {
-		mod    time.Time
-		size   int64
-		hooked *Hooked // nil: not a Codex session with hooks
-	}
-	var mu sync.Mutex
-	cache := map[string]seen{}
-	return func() []Hooked {
-		mu.Lock()
-		defer mu.Unlock()
-		entries, err := os.ReadDir(st.Dir())
-		if err != nil {
-			return nil
+	return store.Cached(st, func(r session.Record) (Hooked, bool) {
+		if r.Agent != session.AgentCodex || r.Hook == nil {
+			return Hooked{}, false
 		}
-		present := make(map[string]bool, len(entries))
-		var out []Hooked
-		for _, e := range entries {
-			id, ok := strings.CutSuffix(e.Name(), ".json")
-			if !ok || e.IsDir() || !session.ValidID(id) {
-				continue
-			}
-			fi, err := e.Info()
-			if err != nil {
-				continue
-			}
-			present[id] = true
-			c, ok := cache[id]
-			if !ok || !c.mod.Equal(fi.ModTime()) || c.size != fi.Size() {
-				c = seen{mod: fi.ModTime(), size: fi.Size()}
-				if r, err := st.Load(id); err == nil && r.Agent == session.AgentCodex && r.Hook != nil {
-					c.hooked = &Hooked{ID: r.ID, Cwd: r.Hook.Cwd, Transcript: r.Hook.TranscriptPath}
-				}
-				cache[id] = c
-			}
-			if c.hooked != nil {
-				out = append(out, *c.hooked)
-			}
-		}
-		for id := range cache {
-			if !present[id] {
-				delete(cache, id)
-			}
-		}
-		return out
-	}
+		return Hooked{ID: r.ID, Cwd: r.Hook.Cwd, Transcript: r.Hook.TranscriptPath}, true
+	})
 }
 
 // NewSource is the source for CODEX_HOME (or ~/.codex).
