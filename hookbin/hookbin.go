@@ -165,15 +165,10 @@ const AgentFlag = "--agent="
 // do not (Copilot CLI: `mew install` writes one command per event).
 const EventFlag = "--event="
 
-// ParseArgs reads the hook's command line: nothing (Claude Code) or
-// --agent=NAME with a known agent. bad is the first argument that is neither.
-func ParseArgs(args []string) (agent, bad string) {
-	agent, _, bad = ParseCommandLine(args)
-	return agent, bad
-}
-
-// ParseCommandLine is ParseArgs that also takes --event=NAME, NAME a plain
-// event name (letters and dots, at most 64).
+// ParseCommandLine reads the hook's command line: nothing (Claude Code),
+// or --agent=NAME with a known agent, and --event=NAME, NAME a plain event
+// name (letters and dots, at most 64). bad is the first argument that is
+// none of these.
 func ParseCommandLine(args []string) (agent, event, bad string) {
 	agent = session.AgentClaude
 	for _, a := range args {

@@ -437,9 +437,9 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"--agent=copilot", "--event="}, session.AgentCopilot, "--event="},
 	}
 	for _, c := range cases {
-		agent, bad := hookbin.ParseArgs(c.args)
+		agent, _, bad := hookbin.ParseCommandLine(c.args)
 		if agent != c.agent || bad != c.bad {
-			t.Errorf("ParseArgs(%q) = %q, %q; want %q, %q", c.args, agent, bad, c.agent, c.bad)
+			t.Errorf("ParseCommandLine(%q) = %q, %q; want %q, %q", c.args, agent, bad, c.agent, c.bad)
 		}
 	}
 	if _, ev, _ := hookbin.ParseCommandLine([]string{"--event=agentStop", "--agent=copilot"}); ev != "agentStop" {
