@@ -421,7 +421,7 @@ func TestAgentArgument(t *testing.T) {
 	}
 }
 
-func TestParseArgs(t *testing.T) {
+func TestParseCommandLine(t *testing.T) {
 	cases := []struct {
 		args       []string
 		agent, bad string
