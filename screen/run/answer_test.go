@@ -19,6 +19,7 @@ import (
 
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
+	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -239,4 +240,38 @@ func TestAnswerSocketSurvivesAcceptErrors(t *testing.T) {
 func fmtJSON(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
+}
+
+// A reading still running when Run returns (a sweep feeding a backlog, an
+// answer) neither races the terminal's close nor records anything: the
+// session is over. Run under -race, the old unlocked Fd raced the close.
+func TestNoReadingOutlivesTheSession(t *testing.T) {
+	a := newAgentTerm(t)
+	w := a.w
+	w.sweep()
+	if recs, _ := w.o.Store.List(); len(recs) != 1 {
+		t.Fatalf("before the end: %d records, want the dialog's one", len(recs))
+	}
+	if err := w.o.Store.Remove(ID(os.Getpid()), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	w.written = session.ScreenState{} // the store holds nothing now
+	reading := make(chan struct{})
+	go func() {
+		defer close(reading)
+		for range 200 {
+			w.foreground()
+		}
+	}()
+	w.end()
+	w.closeMaster()
+	<-reading
+	if pgrp := w.foreground(); pgrp != 0 {
+		t.Errorf("foreground after the close: %d, want 0", pgrp)
+	}
+	w.queue = append(w.queue, dialog...)
+	w.sweep()
+	if recs, _ := w.o.Store.List(); len(recs) != 0 {
+		t.Errorf("a sweep after the end recorded %d sessions", len(recs))
+	}
 }

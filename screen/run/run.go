@@ -69,7 +69,7 @@ func Run(o Options) (code int, err error) {
 	if err != nil {
 		return code, err
 	}
-	defer w.master.Close()
+	defer w.closeMaster()
 
 	// From here on the person's terminal is raw; every way out restores it.
 	if err := w.makeRaw(); err != nil {
@@ -202,6 +202,7 @@ func (w *wrapper) loop() int {
 			case <-time.After(finishWait):
 				w.o.Log("the last screen was not recorded: the emulator was still reading a backlog")
 			}
+			w.end()
 			return exitCode(ws)
 		case <-stops:
 			suspended = true
@@ -236,14 +237,18 @@ func (w *wrapper) loop() int {
 
 // wrapper is one `mew run`.
 type wrapper struct {
-	o         Options
-	master    *os.File
-	slaveName string
-	ctx       context.Context
-	child     int  // the process started on the PTY: the leader, or the agent
-	leader    bool // child is Leader, the agent its job
-	agentMu   sync.Mutex
-	agentPid  int // the agent, once known (see agent)
+	o      Options
+	master *os.File
+	// masterMu orders Fd (which reads the descriptor unlocked) before the
+	// close: a reading left running when Run returns must not race it.
+	masterMu     sync.RWMutex
+	masterClosed bool
+	slaveName    string
+	ctx          context.Context
+	child        int  // the process started on the PTY: the leader, or the agent
+	leader       bool // child is Leader, the agent its job
+	agentMu      sync.Mutex
+	agentPid     int // the agent, once known (see agent)
 
 	listenMu sync.Mutex
 	listener net.Listener
@@ -262,6 +267,12 @@ type wrapper struct {
 	chunk   []byte // the emulator's side of the queue (swapped with it)
 	// output is signalled (never blocking) when output was queued.
 	output chan struct{}
+
+	// sweepMu holds a sweep's reading and writing; ended (set when Run
+	// returns) stops later ones, so a sweep or last screen still reading
+	// a backlog records nothing once the agent's session is over.
+	sweepMu sync.Mutex
+	ended   bool
 
 	track     sync.Mutex
 	tracker   screen.Tracker
@@ -389,8 +400,13 @@ func (w *wrapper) readOnOutput() bool {
 
 // sweep classifies the screen and writes the session when it changed.
 func (w *wrapper) sweep() {
+	w.feed() // the slow part (a backlog), before the lock: see end
+	w.sweepMu.Lock()
+	defer w.sweepMu.Unlock()
+	if w.ended {
+		return
+	}
 	w.startListener()
-	w.feed()
 	st, _, ok := w.observe()
 	if !ok {
 		return
@@ -456,6 +472,11 @@ func (w *wrapper) observe() (session.ScreenState, rules.Frame, bool) {
 
 // foreground is the process group holding the agent's terminal.
 func (w *wrapper) foreground() int {
+	w.masterMu.RLock()
+	defer w.masterMu.RUnlock()
+	if w.masterClosed {
+		return 0
+	}
 	pgrp, err := unix.IoctlGetInt(int(w.master.Fd()), unix.TIOCGPGRP)
 	if err != nil {
 		return 0
@@ -504,9 +525,21 @@ func (w *wrapper) cmdEnv() []string {
 
 // finish records the last screen (the agent's process is gone, which
 // liveness sees).
-func (w *wrapper) finish() {
-	w.feed()
-	w.sweep()
+func (w *wrapper) finish() { w.sweep() }
+
+// end stops the sweeps: it waits for one that is writing (a store update,
+// bounded), not for one still feeding the emulator.
+func (w *wrapper) end() {
+	w.sweepMu.Lock()
+	w.ended = true
+	w.sweepMu.Unlock()
+}
+
+func (w *wrapper) closeMaster() {
+	w.masterMu.Lock()
+	defer w.masterMu.Unlock()
+	w.masterClosed = true
+	w.master.Close()
 }
 
 // ID is the session id of the agent run as pid.
