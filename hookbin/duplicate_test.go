@@ -1,9 +1,13 @@
 package hookbin_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/store"
@@ -60,5 +64,51 @@ func TestDuplicateDeliveryIgnored(t *testing.T) {
 		if got := rec.Hook.EventCount; got != c.want {
 			t.Fatalf("step %d, %s: %d events folded, want %d", i, c.what, got, c.want)
 		}
+	}
+}
+
+// The two deliveries of one event race for the record's lock: the one
+// that finds it taken is spooled, and whoever folds the spool notes the
+// second delivery in the hook's log as the hook itself would (the log is
+// how a person, and the e2e, count events delivered both ways).
+func TestDuplicateDeliverySpooledIsLogged(t *testing.T) {
+	home := t.TempDir()
+	st := store.Store{Home: home}
+	logPath := filepath.Join(home, "mew-hook.log")
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	deliver := func(payload, via string, at time.Time) {
+		hookbin.Run(hookbin.Options{
+			Stdin: strings.NewReader(payload), Now: at, Pid: 50,
+			Getenv: func(k string) string {
+				if k == hookbin.ViaEnv {
+					return via
+				}
+				return ""
+			},
+			Procs: hostProcs{}, Store: st, Log: &hookbin.Log{Path: logPath}, LockTimeout: time.Second,
+		})
+	}
+	permission := `{"session_id":"d2","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"make"},"cwd":"/p"}`
+	deliver(permission, "plugin", t0)
+	held := flock.New(filepath.Join(home, "sessions", "d2.json.lock"))
+	if err := held.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	deliver(permission, "", t0.Add(20*time.Millisecond)) // spooled
+	held.Unlock()
+	if log, _ := os.ReadFile(logPath); strings.Contains(string(log), "came twice") {
+		t.Fatalf("noted before anyone folded the spool: %s", log)
+	}
+	deliver(`{"session_id":"d2","hook_event_name":"PostToolUse","tool_name":"Bash","cwd":"/p"}`, "plugin", t0.Add(time.Second))
+	rec, err := st.Load("d2")
+	if err != nil || rec.Hook == nil {
+		t.Fatalf("no record: %v", err)
+	}
+	if rec.Hook.EventCount != 2 {
+		t.Errorf("%d events folded, want 2 (the permission once, then PostToolUse)", rec.Hook.EventCount)
+	}
+	log, _ := os.ReadFile(logPath)
+	if n := strings.Count(string(log), "PermissionRequest came twice"); n != 1 {
+		t.Errorf("the spooled second delivery noted %d times, want 1:\n%s", n, log)
 	}
 }

@@ -328,7 +328,7 @@ func record(o *Options, ev *reducer.Event, payload []byte) {
 		o.flight.recorded.Store(true)
 	}
 	if duplicate {
-		o.Log.Printf(ev.SessionID, "%s came twice (Mew's plugin and a settings entry both run the hook); the second is ignored", clipForLog(ev.Name))
+		o.Log.Printf(ev.SessionID, "%s", cameTwice(ev.Name))
 	}
 	if note != "" {
 		o.Log.Printf(ev.SessionID, "%s", note)
@@ -336,6 +336,11 @@ func record(o *Options, ev *reducer.Event, payload []byte) {
 	if err != nil {
 		o.Log.Printf(ev.SessionID, "dropped %s: %v", clipForLog(ev.Name), err)
 	}
+}
+
+// cameTwice is the log's note for an event's second delivery.
+func cameTwice(event string) string {
+	return clipForLog(event) + " came twice (Mew's plugin and a settings entry both run the hook); the second is ignored"
 }
 
 // delivery is how one hook process got its event: the payload's digest

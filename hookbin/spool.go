@@ -62,24 +62,24 @@ func encodeEntry(agent string, now time.Time, mono int64, proc *session.Process,
 var errEntry = errors.New("not a spooled hook event")
 
 // foldEntry folds a spooled hook event into rec, as the hook that spooled it
-// would have.
-func foldEntry(rec *session.Record, entry []byte) error {
+// would have; a second delivery of one event is noted, as the hook notes it.
+func foldEntry(rec *session.Record, entry []byte) (note string, err error) {
 	header, rest, ok := bytes.Cut(entry, []byte{'\n'})
 	if !ok {
-		return errEntry
+		return "", errEntry
 	}
 	procJSON, payload, ok := bytes.Cut(rest, []byte{'\n'})
 	if !ok {
-		return errEntry
+		return "", errEntry
 	}
 	f := strings.Fields(string(header))
 	if (len(f) != 5 && len(f) != 8) || f[0] != entryMagic || !session.ValidAgent(f[1]) {
-		return fmt.Errorf("%w: header %q", errEntry, clipForLog(string(header)))
+		return "", fmt.Errorf("%w: header %q", errEntry, clipForLog(string(header)))
 	}
 	wall, err1 := strconv.ParseInt(f[2], 10, 64)
 	mono, err2 := strconv.ParseInt(f[3], 10, 64)
 	if err1 != nil || err2 != nil {
-		return fmt.Errorf("%w: header %q", errEntry, clipForLog(string(header)))
+		return "", fmt.Errorf("%w: header %q", errEntry, clipForLog(string(header)))
 	}
 	var proc *session.Process
 	switch f[4] {
@@ -87,26 +87,28 @@ func foldEntry(rec *session.Record, entry []byte) error {
 	case "set", "ifmissing":
 		var holder session.Record
 		if err := session.DecodeRecord(procJSON, &holder); err != nil || holder.Process == nil {
-			return fmt.Errorf("%w: its process does not parse", errEntry)
+			return "", fmt.Errorf("%w: its process does not parse", errEntry)
 		}
 		proc = holder.Process
 	default:
-		return fmt.Errorf("%w: header %q", errEntry, clipForLog(string(header)))
+		return "", fmt.Errorf("%w: header %q", errEntry, clipForLog(string(header)))
 	}
 	ev := new(reducer.Event)
 	if _, err := reducer.ParseFor(f[1], payload, ev); err != nil {
-		return err
+		return "", err
 	}
 	if ev.SessionID != rec.ID {
-		return fmt.Errorf("%w: it is of session %q", errEntry, clipForLog(ev.SessionID))
+		return "", fmt.Errorf("%w: it is of session %q", errEntry, clipForLog(ev.SessionID))
 	}
 	var d delivery
 	if len(f) == 8 {
 		d = delivery{sum: fromDash(f[5]), via: fromDash(f[6])}
 		ev.AutoReviewed = f[7] == "1"
 	}
-	applyEvent(rec, f[1], ev, time.Unix(0, wall).UTC(), mono, proc, f[4] == "ifmissing", d)
-	return nil
+	if !applyEvent(rec, f[1], ev, time.Unix(0, wall).UTC(), mono, proc, f[4] == "ifmissing", d) {
+		return cameTwice(ev.Name), nil
+	}
+	return "", nil
 }
 
 // orDash and fromDash keep an empty header field a field ("-"); a digest

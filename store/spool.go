@@ -48,11 +48,14 @@ const maxSpoolAttempts = 100
 // so names sort in the order entries are folded.
 const orderDigits = 20
 
-var foldEntry func(rec *session.Record, entry []byte) error
+var foldEntry func(rec *session.Record, entry []byte) (note string, err error)
 
-// RegisterFold sets how spooled entries fold into a record. Call it from
+// RegisterFold sets how spooled entries fold into a record; a fold's note
+// (an entry folded as nothing, say) joins the writer's notes. Call it from
 // an init function, before any store use.
-func RegisterFold(fold func(rec *session.Record, entry []byte) error) { foldEntry = fold }
+func RegisterFold(fold func(rec *session.Record, entry []byte) (note string, err error)) {
+	foldEntry = fold
+}
 
 // commitSem is held while a record holding spooled entries replaces the old
 // one and the entries go: a process exiting at its deadline (StopCommits)
@@ -265,8 +268,12 @@ func (sp *spool) fold(rec *session.Record, names []string) bool {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // folded by the lock's holder since the listing (a reader's race)
 		}
+		var note string
 		if err == nil {
-			err = foldEntry(rec, data)
+			note, err = foldEntry(rec, data)
+		}
+		if note != "" && !sp.readOnly {
+			sp.notes = append(sp.notes, note)
 		}
 		if err != nil {
 			if !sp.readOnly {

@@ -18,16 +18,19 @@ import (
 // The tests' entries are text; folding one appends it to the record's
 // Unknown list (a list the store never touches), "bad" fails to fold.
 func init() {
-	RegisterFold(func(rec *session.Record, entry []byte) error {
+	RegisterFold(func(rec *session.Record, entry []byte) (string, error) {
 		if string(entry) == "bad" {
-			return errors.New("not an entry")
+			return "", errors.New("not an entry")
 		}
 		if rec.Hook == nil {
 			rec.Hook = new(session.HookState)
 		}
 		rec.Hook.Unknown = append(rec.Hook.Unknown, string(entry))
 		rec.Hook.EventCount++
-		return nil
+		if strings.HasPrefix(string(entry), "noted") {
+			return "folded " + string(entry), nil
+		}
+		return "", nil
 	})
 }
 
@@ -185,6 +188,24 @@ func TestBadEntryIsSetAside(t *testing.T) {
 	kept, _ := filepath.Glob(filepath.Join(s.Dir(), "b.json.spool", ".bad-*"))
 	if len(kept) != 1 {
 		t.Fatalf("set aside: %v", kept)
+	}
+}
+
+// A fold's note reaches the writer that folded the entry for good, not a
+// reader (whose fold is in memory, and repeated at every read).
+func TestFoldNoteReachesTheWriter(t *testing.T) {
+	s := Store{Home: t.TempDir()}
+	held := holdLock(t, s, "n")
+	if _, err := s.Append("n", 1, []byte("noted-1"), time.Now().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ := s.Load("n"); folded(rec) != "noted-1" {
+		t.Fatalf("Load = %q", folded(rec))
+	}
+	held.Unlock()
+	note, err := s.Update("n", time.Second, func(*session.Record, bool) bool { return false })
+	if err != nil || strings.Count(note, "folded noted-1") != 1 {
+		t.Fatalf("note %q err %v, want the fold's note once", note, err)
 	}
 }
 
