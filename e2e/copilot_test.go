@@ -112,17 +112,10 @@ func TestCopilotTurnsAndExit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.expect("allowed → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
+	left := s.expect("allowed → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
 	end = s.observed(a.Pressed, "the turn's end", c.turnEnd)
 	s.expect("turn ended → done", end, fast, stateIs(session.Done))
-	bad := s.r.MewDuring(a.Gone.Add(fast), end.Add(-fast), func(sh session.Shown, listed bool) bool {
-		return listed && sh.State != session.Working
-	})
-	for _, b := range bad {
-		sh, _ := b.Find(s.r.SessionID())
-		t.Errorf("while the allowed command ran, Mew showed %s, want working", driver.ShownString(sh))
-	}
-	recordWindow(t.Name(), "allowed → working until the turn ends", len(bad) == 0, s.r.SamplesIn(a.Gone.Add(fast), end.Add(-fast)))
+	s.workingWhileAllowedRuns(left, a.Gone, end)
 	if _, err := os.Stat(s.r.Project + "/made-by-agent"); err != nil {
 		t.Errorf("the allowed command did not run: %v", err)
 	}
