@@ -13,6 +13,23 @@ import (
 	"github.com/mew-dev/mew/store"
 )
 
+// deliverer runs the hook on a payload as it comes one way: via is
+// MEW_HOOK_VIA ("plugin" from Mew's plugin, "" from a settings entry).
+func deliverer(st store.Store, log *hookbin.Log) func(payload, via string, at time.Time) {
+	return func(payload, via string, at time.Time) {
+		hookbin.Run(hookbin.Options{
+			Stdin: strings.NewReader(payload), Now: at, Pid: 50,
+			Getenv: func(k string) string {
+				if k == hookbin.ViaEnv {
+					return via
+				}
+				return ""
+			},
+			Procs: hostProcs{}, Store: st, Log: log, LockTimeout: time.Second,
+		})
+	}
+}
+
 // One event delivered by both of Mew's ways at once (its plugin, with
 // MEW_HOOK_VIA=plugin, and a settings entry) is folded once, even with
 // another event's deliveries in between; the same payload twice through
@@ -24,18 +41,7 @@ func TestDuplicateDeliveryIgnored(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	prompt := `{"session_id":"d1","hook_event_name":"UserPromptSubmit","prompt":"hi","cwd":"/p"}`
 	stop := `{"session_id":"d1","hook_event_name":"Stop","cwd":"/p"}`
-	deliver := func(payload, via string, at time.Time) {
-		hookbin.Run(hookbin.Options{
-			Stdin: strings.NewReader(payload), Now: at, Pid: 50,
-			Getenv: func(k string) string {
-				if k == hookbin.ViaEnv {
-					return via
-				}
-				return ""
-			},
-			Procs: hostProcs{}, Store: st, Log: &hookbin.Log{}, LockTimeout: time.Second,
-		})
-	}
+	deliver := deliverer(st, &hookbin.Log{})
 	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
 	for i, c := range []struct {
 		what    string
@@ -76,18 +82,7 @@ func TestDuplicateDeliverySpooledIsLogged(t *testing.T) {
 	st := store.Store{Home: home}
 	logPath := filepath.Join(home, "mew-hook.log")
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	deliver := func(payload, via string, at time.Time) {
-		hookbin.Run(hookbin.Options{
-			Stdin: strings.NewReader(payload), Now: at, Pid: 50,
-			Getenv: func(k string) string {
-				if k == hookbin.ViaEnv {
-					return via
-				}
-				return ""
-			},
-			Procs: hostProcs{}, Store: st, Log: &hookbin.Log{Path: logPath}, LockTimeout: time.Second,
-		})
-	}
+	deliver := deliverer(st, &hookbin.Log{Path: logPath})
 	permission := `{"session_id":"d2","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"make"},"cwd":"/p"}`
 	deliver(permission, "plugin", t0)
 	held := flock.New(filepath.Join(home, "sessions", "d2.json.lock"))
