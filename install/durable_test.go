@@ -45,7 +45,7 @@ func TestSettingsReplacedDurably(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", command, err, out)
 		}
-		lines := strings.Split(string(readFile(t, trace)), "\n")
+		lines := joinResumed(strings.Split(string(readFile(t, trace)), "\n"))
 		// The call that gives settings.json its new content: an
 		// exchange or rename onto it, or a link to it.
 		placed := -1
@@ -73,5 +73,51 @@ func TestSettingsReplacedDurably(t *testing.T) {
 		if !synced(claudeDir, placed, len(lines)) {
 			t.Errorf("%s: %s was not flushed after settings.json was replaced:\n%s", command, claudeDir, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// straceResumed is the end of a call strace printed in two parts: another
+// thread's call came between its start ("… <unfinished ...>") and its end.
+var straceResumed = regexp.MustCompile(`^(\d+) <\.\.\. \w+ resumed>(.*)$`)
+
+// joinResumed makes each call that strace split one line again, where it
+// ended (a check of what came after a call reads from there).
+func joinResumed(lines []string) []string {
+	const unfinished = " <unfinished ...>"
+	started := map[string]string{} // pid → the call's start
+	var out []string
+	for _, l := range lines {
+		if strings.HasSuffix(l, unfinished) {
+			pid, _, _ := strings.Cut(l, " ")
+			started[pid] = strings.TrimSuffix(l, unfinished)
+			continue
+		}
+		if m := straceResumed.FindStringSubmatch(l); m != nil {
+			if start, ok := started[m[1]]; ok {
+				delete(started, m[1])
+				l = start + m[2]
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func TestJoinResumed(t *testing.T) {
+	got := joinResumed([]string{
+		`11519 renameat2(AT_FDCWD, "/h/.claude/.settings.json.tmp", AT_FDCWD, "/h/.claude/settings.json", RENAME_EXCHANGE) = 0`,
+		`11517 fsync(8</h/.claude> <unfinished ...>`,
+		`11519 --- SIGURG {si_signo=SIGURG} ---`,
+		`11517 <... fsync resumed>)              = 0`,
+		`11520 <... fsync resumed>) = 0`,
+	})
+	want := []string{
+		`11519 renameat2(AT_FDCWD, "/h/.claude/.settings.json.tmp", AT_FDCWD, "/h/.claude/settings.json", RENAME_EXCHANGE) = 0`,
+		`11519 --- SIGURG {si_signo=SIGURG} ---`,
+		`11517 fsync(8</h/.claude>)              = 0`,
+		`11520 <... fsync resumed>) = 0`, // no start seen: kept as it is
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("joined:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
