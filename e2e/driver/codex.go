@@ -17,6 +17,9 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/mew-dev/mew/screen"
+	"github.com/mew-dev/mew/session"
 )
 
 // AgentCodex is Codex's agent name.
@@ -364,8 +367,26 @@ func (r *Run) AnswerHookReview(trust bool, timeout time.Duration) error {
 		}
 		r.TL.Addf(time.Now(), "note", "the hook review stayed %v after %s Enter: answering again", 2*dialogRetry, choice)
 	}
-	_, err = r.firstScreen(shown.At, func(s string) bool { return !codexReview.MatchString(s) && codexInput.MatchString(s) }, timeout)
-	return err
+	box, err := r.firstScreen(shown.At, func(s string) bool { return !codexReview.MatchString(s) && codexInput.MatchString(s) }, timeout)
+	if err != nil {
+		return err
+	}
+	return r.reviewLeft(box.At)
+}
+
+// reviewLeft waits for Mew to leave the hook review's wait (the dialog is
+// one: nothing runs until it is answered) in both views, so a scenario
+// starts from an idle Codex: the long-running view reads the pane at its
+// next sweep (screen.SweepEvery), which can come after the scenario's
+// first prompt, and that prompt's "never waiting" would see the review.
+func (r *Run) reviewLeft(closed time.Time) error {
+	notWaiting := func(sh session.Shown, listed bool) bool { return !listed || sh.State != session.Waiting }
+	res := r.WaitMew(closed, screen.SweepEvery, 2*time.Second, notWaiting)
+	if !res.Seen {
+		return fmt.Errorf("Mew still showed the hook review's wait %v after it closed: %s", time.Since(closed).Round(time.Millisecond), ShownString(res.Shown))
+	}
+	r.TL.Addf(closed.Add(res.Hi), "note", "Mew left the hook review's wait %v–%v after it closed", res.Lo.Round(time.Millisecond), res.Hi.Round(time.Millisecond))
+	return nil
 }
 
 // killCodexDaemon ends the run's app-server daemon and its pid-update loop:
