@@ -150,6 +150,10 @@ func (b *Book) apply(o *Set, replace bool) {
 	if o.InputBox != nil {
 		merged.InputBox = o.InputBox
 	}
+	merged.ReportSettle = base.ReportSettle
+	if o.ReportSettle != 0 {
+		merged.ReportSettle = o.ReportSettle
+	}
 	merged.Answer = base.Answer
 	if o.Answer != nil {
 		merged.Answer = o.Answer // an [answer] table replaces the embedded one whole

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -22,9 +23,11 @@ type fileSpec struct {
 	Sniff   sniffSpec `toml:"sniff"`
 	TurnEnd []Pattern `toml:"turn_end"`
 	// InputBox is where the agent draws its input box (see Set.InputBox).
-	InputBox *Pattern    `toml:"input_box"`
-	Rules    []ruleSpec  `toml:"rule"`
-	Answer   *answerSpec `toml:"answer"`
+	InputBox *Pattern `toml:"input_box"`
+	// ReportSettle is a duration ("1s"); see Set.ReportSettle.
+	ReportSettle string      `toml:"report_settle"`
+	Rules        []ruleSpec  `toml:"rule"`
+	Answer       *answerSpec `toml:"answer"`
 }
 
 type sniffSpec struct {
@@ -45,6 +48,14 @@ type ruleSpec struct {
 	// Note says why the rule exists (what was measured); not used.
 	Note string `toml:"note"`
 }
+
+// A report_settle below the default would show a done the screen was about
+// to correct; one over a few seconds would hold a finished turn working
+// that long wherever the screen is wrong.
+const (
+	minReportSettle = session.ScreenSettle
+	maxReportSettle = 3 * time.Second
+)
 
 // FileError is a rules file refused: the file, the line (0 when the
 // problem is the whole file) and the reason.
@@ -100,6 +111,13 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 	set.Sniff.Title = ptrs(spec.Sniff.Title)
 	set.TurnEnd = ptrs(spec.TurnEnd)
 	set.InputBox = spec.InputBox
+	if spec.ReportSettle != "" {
+		d, err := time.ParseDuration(spec.ReportSettle)
+		if err != nil || d < minReportSettle || d > maxReportSettle {
+			return fail(lineOfKey(string(data), "report_settle"), "report_settle must be a duration from %v to %v, got %q", minReportSettle, maxReportSettle, spec.ReportSettle)
+		}
+		set.ReportSettle = d
+	}
 	if set.Answer, err = spec.Answer.compile(); err != nil {
 		line := lineOfKey(string(data), "answer")
 		var ae *answerError

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"time"
 
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
@@ -85,6 +86,10 @@ type Set struct {
 	// want to proceed?") is not a prompt. nil: blocked rules read the whole
 	// screen.
 	InputBox *Pattern
+	// ReportSettle is how long after the agent reports a turn's end its
+	// screen may still show the turn running before it draws how the turn
+	// ended (session.ScreenState.ReportSettle); 0: session.ScreenSettle.
+	ReportSettle time.Duration
 	// Rules in trial order (by Precedence, then file order).
 	Rules []Rule
 	// Answer says how to answer the agent's dialogs; nil: Mew does not

@@ -44,6 +44,9 @@ func TestParseRefusesWithFileLineAndReason(t *testing.T) {
 		{"syntax", "agent = \"x\"\nstate = = 1\n", 2, ""},
 		{"interrupted on working", "agent = \"x\"\n[[rule]]\nstate = \"working\"\nturn = \"interrupted\"\nscreen = 'a'\n", 2, "idle rules only"},
 		{"command with slash", "agent = \"x\"\n[sniff]\ncommands = ['/bin/sh']\n", 3, "not a process name"},
+		{"settle not a duration", "agent = \"x\"\nreport_settle = \"soon\"\n", 2, "report_settle must be a duration"},
+		{"settle under the default", "agent = \"x\"\nreport_settle = \"100ms\"\n", 2, "report_settle must be a duration"},
+		{"settle of minutes", "agent = \"x\"\nreport_settle = \"5m\"\n", 2, "report_settle must be a duration"},
 	}
 	for _, c := range cases {
 		_, _, err := Parse("x.toml", []byte(c.doc))
@@ -352,5 +355,36 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 	if len(errs) != 2 || !strings.Contains(joined, filepath.Join(dir, "claude.toml")+": not a regular file: a FIFO") ||
 		!strings.Contains(joined, filepath.Join(dir, "codex.toml")+": not a regular file: a device") {
 		t.Errorf("errors %v, want the FIFO and the device refused, each named", errs)
+	}
+}
+
+// report_settle is the agent's own settle time: Gemini CLI's embedded rules
+// give one, an override may change it, and one that does not say keeps it.
+func TestReportSettle(t *testing.T) {
+	b := Embedded()
+	if got := b.Set("gemini").ReportSettle; got != time.Second {
+		t.Errorf("Gemini CLI's embedded settle: %v, want 1s", got)
+	}
+	if got := b.Set("claude").ReportSettle; got != 0 {
+		t.Errorf("Claude Code's settle: %v, want the default (0)", got)
+	}
+	for _, c := range []struct {
+		doc  string
+		want time.Duration
+	}{
+		{"agent = \"gemini\"\nreport_settle = \"2s\"\n", 2 * time.Second},
+		{"agent = \"gemini\"\n[[rule]]\nstate = \"idle\"\nscreen = 'x'\n", time.Second},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "gemini.toml"), []byte(c.doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		b, errs := Load(dir)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if got := b.Set("gemini").ReportSettle; got != c.want {
+			t.Errorf("%q: settle %v, want %v", c.doc, got, c.want)
+		}
 	}
 }

@@ -55,7 +55,7 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	if set == nil {
 		return false
 	}
-	st.Agent = set.Agent
+	st.Agent, st.ReportSettle = set.Agent, set.ReportSettle
 	if rules.Blank(f) && f.AgentState == "" {
 		return false
 	}

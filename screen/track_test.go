@@ -348,3 +348,18 @@ func TestTrackerAmpReplyAfterABarePrompt(t *testing.T) {
 		})
 	}
 }
+
+// The screen state carries the agent's settle time (combine waits that long
+// for the screen after a reported end of turn).
+func TestTrackerCarriesTheAgentsSettle(t *testing.T) {
+	var tr Tracker
+	tr.Observe(rules.Embedded().Set("gemini"), frame(" >   Type your message or @path/to/file"), time.Unix(1000, 0))
+	if got := tr.State.Settle(); got != time.Second {
+		t.Errorf("Gemini CLI's screen settles in %v, want 1s", got)
+	}
+	var claude Tracker
+	claude.Observe(rules.Embedded().Set("claude"), frame("❯ "), time.Unix(1000, 0))
+	if got := claude.State.Settle(); got != session.ScreenSettle {
+		t.Errorf("Claude Code's screen settles in %v, want the default %v", got, session.ScreenSettle)
+	}
+}

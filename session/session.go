@@ -288,6 +288,17 @@ const HandBackHold = 1500 * time.Millisecond
 // (source.Nudger).
 const ScreenSettle = 500 * time.Millisecond
 
+// Settle is how long after a turn's end was reported this screen may still
+// show it running: the agent's own time where its rules give one (Gemini
+// CLI draws an Esc or an API error only after its AfterAgent hooks have
+// all run, over 0.5 s later on a loaded machine), else ScreenSettle.
+func (s *ScreenState) Settle() time.Duration {
+	if s != nil && s.ReportSettle > 0 {
+		return s.ReportSettle
+	}
+	return ScreenSettle
+}
+
 // ScreenState is what the screen source read on the session's terminal:
 // a tmux pane (read by the monitor itself) or a `mew run` wrapper (which
 // writes it into the store).
@@ -307,7 +318,10 @@ type ScreenState struct {
 	// end-of-turn hooks, spinner and all, after an API error).
 	ErrorShown bool      `json:"error_shown,omitempty"`
 	Since      time.Time `json:"since"` // when State began on this screen
-	At         time.Time `json:"at"`    // the newest read of the screen
+	// ReportSettle is the agent's own ScreenSettle (its rules file's
+	// report_settle; 0 for the default): see Settle.
+	ReportSettle time.Duration `json:"report_settle,omitempty"`
+	At           time.Time     `json:"at"` // the newest read of the screen
 	// Unblocked is the last time a prompt went away from the screen: a
 	// wait any other source reported before it is over.
 	Unblocked time.Time `json:"unblocked,omitempty"`

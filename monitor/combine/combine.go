@@ -76,7 +76,8 @@ const (
 //     API error as an ordinary end of turn), and one whose screen shows the
 //     person stopped it is idle (Gemini CLI reports Esc the same way).
 //     A done turn whose screen still showed it running when last read,
-//     within session.ScreenSettle of the report, is working (settle).
+//     within its settle time of the report (session.ScreenSettle, or the
+//     agent's own report_settle), is working (settle).
 //  6. The agent no longer in the terminal's foreground (the shell is back),
 //     or its screen saying it exited, means exited, unless a report says a
 //     turn still runs or waits: Codex's daemon keeps running a turn after
@@ -234,7 +235,7 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 
 // settle applies rule 5's other half: a turn a report says ended, on a
 // screen that still showed it running when last read, no later than
-// session.ScreenSettle after the report, still runs. The screen decides
+// the screen's Settle after the report, still runs. The screen decides
 // before anything is shown: an error or an Esc it shows makes the turn
 // failed or idle, and no "done" flashes on the way (Gemini CLI ends both
 // with an ordinary AfterAgent, and draws them after). A screen that still
@@ -243,7 +244,7 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 // report, and until a read that late (source.Nudger).
 func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
 	if sc == nil || out.State != session.Done || sc.Via != "tmux" || sc.Background ||
-		sc.State != session.ScreenWorking || !sc.At.Before(at.Add(session.ScreenSettle)) {
+		sc.State != session.ScreenWorking || !sc.At.Before(at.Add(sc.Settle())) {
 		return
 	}
 	out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)

@@ -2,6 +2,7 @@ package combine
 
 import (
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -111,6 +112,38 @@ func TestCombineEndOfTurnWaitsForTheScreen(t *testing.T) {
 			got := Combine(session.Record{ID: "s1", Agent: "gemini", Hook: c.h, Registry: c.r, Screen: c.sc}, Alive)
 			if got.State != c.state || got.Source != c.source {
 				t.Fatalf("got %s by %s, want %s by %s", got.State, got.Source, c.state, c.source)
+			}
+		})
+	}
+}
+
+// An agent whose rules give a longer settle time (Gemini CLI: 1 s, as it
+// draws an Esc or an error only after all its AfterAgent hooks ran) keeps a
+// turn its screen still draws running working that much longer; past it,
+// the report decides as with the default.
+func TestCombineEndOfTurnWaitsTheAgentsSettle(t *testing.T) {
+	stopped := hook(session.Done, "", 5)
+	stopped.StopSeen = true
+	readAt := func(after time.Duration, settle time.Duration) *session.ScreenState {
+		sc := scr(session.ScreenWorking, 4.5)
+		sc.At, sc.ReportSettle = at(5).Add(after), settle
+		return sc
+	}
+	cases := []struct {
+		name  string
+		sc    *session.ScreenState
+		state session.State
+	}{
+		{"default, read 0.6 s after: the report decides", readAt(600*time.Millisecond, 0), session.Done},
+		{"1 s settle, read 0.6 s after: still working", readAt(600*time.Millisecond, time.Second), session.Working},
+		{"1 s settle, read 0.99 s after: still working", readAt(990*time.Millisecond, time.Second), session.Working},
+		{"1 s settle, read 1 s after: the report decides", readAt(time.Second, time.Second), session.Done},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Combine(session.Record{ID: "s1", Agent: "gemini", Hook: stopped, Screen: c.sc}, Alive)
+			if got.State != c.state {
+				t.Fatalf("got %s by %s, want %s", got.State, got.Source, c.state)
 			}
 		})
 	}

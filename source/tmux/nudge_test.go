@@ -173,3 +173,21 @@ func TestOneShotServerGoneIsReportedFromMemory(t *testing.T) {
 		t.Errorf("long after: %+v, want nothing", late)
 	}
 }
+
+// After a nudge the panes are read until the longest settle time of the
+// agents they show (Gemini CLI's 1 s): a read at the default 500 ms would
+// leave its late "Request cancelled" for the next tick.
+func TestSettleIsTheLongestOfThePanesAgents(t *testing.T) {
+	s := &Source{}
+	if got := s.settle(); got != session.ScreenSettle {
+		t.Errorf("no panes: %v, want %v", got, session.ScreenSettle)
+	}
+	s.panes = map[string]*pane{"%1": {id: "%1"}, "%2": {id: "%2"}}
+	if got := s.settle(); got != session.ScreenSettle {
+		t.Errorf("agents with no settle of their own: %v, want %v", got, session.ScreenSettle)
+	}
+	s.panes["%2"].tracker.State.ReportSettle = time.Second
+	if got := s.settle(); got != time.Second {
+		t.Errorf("a Gemini pane among them: %v, want 1s", got)
+	}
+}

@@ -629,9 +629,10 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 	// force: a nudge asked for a sweep that is sent whatever it finds; it
 	// stands until a sweep succeeds. Every sweep until one at settled or
 	// after is sent too, and one is made then if no tick came: a report's
-	// end of turn waits for a read that late (session.ScreenSettle) while
-	// the screen still shows the turn run. So a burst of reports costs at
-	// most two sweeps besides the ticks: nudgeWait and ScreenSettle after.
+	// end of turn waits for a read that late (the agent's settle time, see
+	// settle) while the screen still shows the turn run. So a burst of
+	// reports costs at most two sweeps besides the ticks: nudgeWait and the
+	// settle time after.
 	force := false
 	var settled time.Time
 	nudges := s.nudged()
@@ -657,7 +658,7 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			case <-nudges:
 			default:
 			}
-			force, settled = true, nudged.Add(session.ScreenSettle)
+			force, settled = true, nudged.Add(s.settle())
 		}
 		return true
 	}
@@ -711,6 +712,18 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			return true
 		}
 	}
+}
+
+// settle is how long after a report the panes are read again: the longest
+// settle time of the agents they show (the report is any pane's).
+func (s *Source) settle() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	longest := session.ScreenSettle
+	for _, p := range s.panes {
+		longest = max(longest, p.tracker.State.Settle())
+	}
+	return longest
 }
 
 // sameObservations compares two sweeps, leaving out the read time (a
