@@ -191,3 +191,22 @@ func TestSettleIsTheLongestOfThePanesAgents(t *testing.T) {
 		t.Errorf("a Gemini pane among them: %v, want 1s", got)
 	}
 }
+
+// Only a pane of an agent with a settle time of its own that still shows a
+// turn running is read more often within the settle time.
+func TestLaggingIsAWorkingPaneOfALaggingAgent(t *testing.T) {
+	s := &Source{panes: map[string]*pane{"%1": {id: "%1"}}}
+	st := &s.panes["%1"].tracker.State
+	st.State = session.ScreenWorking
+	if s.lagging() {
+		t.Error("an agent with the default settle time is lagging")
+	}
+	st.ReportSettle = time.Second
+	if !s.lagging() {
+		t.Error("a working Gemini pane is not lagging")
+	}
+	st.State = session.ScreenIdle
+	if s.lagging() {
+		t.Error("an idle Gemini pane is lagging")
+	}
+}

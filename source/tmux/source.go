@@ -632,14 +632,19 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 	// end of turn waits for a read that late (the agent's settle time, see
 	// settle) while the screen still shows the turn run. So a burst of
 	// reports costs at most two sweeps besides the ticks: nudgeWait and the
-	// settle time after.
+	// settle time after; and one every settleReadEvery in between while an
+	// agent with a settle time of its own still shows the turn running.
 	force := false
 	var settled time.Time
 	nudges := s.nudged()
 	wait := func() bool {
 		var settle <-chan time.Time
 		if !settled.IsZero() {
-			settle = time.After(time.Until(settled))
+			next := time.Until(settled)
+			if s.lagging() {
+				next = min(next, settleReadEvery)
+			}
+			settle = time.After(next)
 		}
 		select {
 		case <-ctx.Done():
@@ -712,6 +717,25 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 			return true
 		}
 	}
+}
+
+// settleReadEvery is how often the panes are read within a settle time
+// while an agent whose screen lags its reports (one with a settle time of
+// its own) still draws a turn running: the turn's end shows at the first
+// read after the agent draws it, not at the next 700 ms tick.
+const settleReadEvery = 150 * time.Millisecond
+
+// lagging reports whether a pane whose agent has a settle time of its own
+// was last read showing a turn running.
+func (s *Source) lagging() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.panes {
+		if st := p.tracker.State; st.ReportSettle > 0 && st.State == session.ScreenWorking && !st.Background {
+			return true
+		}
+	}
+	return false
 }
 
 // settle is how long after a report the panes are read again: the longest
