@@ -166,9 +166,9 @@ func (s *agentScen) prompt(text string) time.Time {
 
 // dialogShown submits the shell scenario and returns when the CLI showed
 // its permission dialog (its screen or its own event, the earlier).
-func (s *agentScen) dialogShown() driver.Snap {
+func (s *agentScen) dialogShown(scenario string) driver.Snap {
 	s.t.Helper()
-	sent := s.prompt(fakellm.Prompt(fakellm.Shell))
+	sent := s.prompt(fakellm.Prompt(scenario))
 	shown, err := s.r.WaitScreen(sent, s.cli.dialog, cliTurn)
 	if err != nil {
 		s.t.Fatal(err)
@@ -192,7 +192,9 @@ func agentTurnsAndExit(t *testing.T, c agentCLI) {
 		t.Errorf("Mew's %s session %+v: want its hooks (plugin) reporting, agent %q", c.name, res.Shown, c.name)
 	}
 
-	shown := s.dialogShown()
+	// The reply after the call trickles (fakellm.BriefFor): the samples
+	// between the answer and the turn's end judge that Mew kept working.
+	shown := s.dialogShown(fakellm.ShellBrief)
 	a, err := s.r.Answer(c.dialog, shown.At, "Enter")
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +221,8 @@ func (s *scen) workingWhileAllowedRuns(left driver.MewResult, gone, end time.Tim
 		}
 	}
 	working := s.r.MewDuring(gone, end, func(sh session.Shown, listed bool) bool { return listed && sh.State == session.Working })
-	s.t.Logf("allowed → working: %d of %d samples between the answer and the turn's end showed working; judged from %s", len(working), s.r.SamplesIn(gone, end), s.r.TL.Rel(from))
+	all := s.r.MewDuring(gone, end, func(session.Shown, bool) bool { return true }) // both kinds, as working
+	s.t.Logf("allowed → working: %d of %d samples between the answer and the turn's end showed working; judged from %s", len(working), len(all), s.r.TL.Rel(from))
 	bad := s.r.MewDuring(from, to, func(sh session.Shown, listed bool) bool {
 		return listed && sh.State != session.Working
 	})
@@ -264,7 +267,7 @@ func (s *scen) quit(keys []string) time.Time {
 // turn runs → idle.
 func agentDenyAndError(t *testing.T, c agentCLI) {
 	s := startCLI(t, c)
-	shown := s.dialogShown()
+	shown := s.dialogShown(fakellm.Shell)
 	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
 	if err != nil {
 		t.Fatal(err)

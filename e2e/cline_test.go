@@ -33,12 +33,12 @@ var clineCLI = agentCLI{
 	quit:      []string{"C-c"}, // one Ctrl-C exits and prints its Session Summary
 }
 
-// clineDialog submits the shell scenario and returns when Cline drew its
+// clineDialog submits a shell scenario and returns when Cline drew its
 // approval dialog (no event announces it: PreToolUse fires for every tool
 // call, before Cline decides whether to ask).
-func clineDialog(s *agentScen) driver.Snap {
+func clineDialog(s *agentScen, scenario string) driver.Snap {
 	s.t.Helper()
-	sent := s.prompt(fakellm.Prompt(fakellm.Shell))
+	sent := s.prompt(fakellm.Prompt(scenario))
 	shown, err := s.r.WaitScreen(sent, s.cli.dialog, cliTurn)
 	if err != nil {
 		s.t.Fatal(err)
@@ -65,7 +65,9 @@ func TestClineTurnsAndExit(t *testing.T) {
 		t.Errorf("mew doctor with Mew's hook files in place: %v\n%s", err, out)
 	}
 
-	shown := clineDialog(s)
+	// The reply after the call trickles (fakellm.BriefFor): the samples
+	// between the answer and the turn's end judge that Mew kept working.
+	shown := clineDialog(s, fakellm.ShellBrief)
 	a, err := s.r.Answer(c.dialog, shown.At, "y")
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +114,7 @@ func TestClineTurnsAndExit(t *testing.T) {
 func TestClineDenyAndError(t *testing.T) {
 	c := clineCLI
 	s := startCLI(t, c)
-	shown := clineDialog(s)
+	shown := clineDialog(s, fakellm.Shell)
 	a, err := s.r.Answer(c.dialog, shown.At, "n")
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +136,7 @@ func TestClineDenyAndError(t *testing.T) {
 	s.expect("API error → failed", ref, fast, stateIs(session.Failed))
 
 	// HTTP 500 on every request: Cline retries (its 6 requests take 63 s
-	// unless the server says when to retry: the stand-in says 100 ms),
+	// unless the server says when to retry: the stand-in says 500 ms),
 	// working all the while, then failed.
 	sent = s.prompt(fakellm.Prompt(fakellm.Outage))
 	snap, err = s.r.WaitScreen(sent, regexp.MustCompile(`(?m)^ \* Error: scripted outage`), cliTurn)

@@ -107,7 +107,7 @@ func TestCopilotTurnsAndExit(t *testing.T) {
 	}
 	s.turnOver(sent)
 
-	shown := s.dialogShown()
+	shown := s.dialogShown(fakellm.Shell)
 	a, err := s.r.Answer(c.dialog, shown.At, "Enter")
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestCopilotTurnsAndExit(t *testing.T) {
 func TestCopilotDenyAndError(t *testing.T) {
 	c := copilotCLI
 	s := startCopilot(t, c)
-	shown := s.dialogShown()
+	shown := s.dialogShown(fakellm.Shell)
 	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
 	if err != nil {
 		t.Fatal(err)

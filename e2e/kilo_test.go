@@ -39,7 +39,7 @@ func TestKiloTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, kiloCLI) }
 func TestKiloDenyAndError(t *testing.T) {
 	c := kiloCLI
 	s := startCLI(t, c)
-	shown := s.dialogShown()
+	shown := s.dialogShown(fakellm.Shell)
 	if _, err := s.r.Answer(c.dialog, shown.At, "Escape"); err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestQwenTurnsAndExit(t *testing.T) {
 		t.Errorf("Mew's session %+v: want its hooks reporting, agent %q", res.Shown, c.name)
 	}
 
-	shown := s.dialogShown()
+	shown := s.dialogShown(fakellm.Shell)
 	a, err := s.r.Answer(c.dialog, shown.At, "Enter")
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ var qwenExitAsk = regexp.MustCompile(`Press Ctrl\+C again to exit`)
 func TestQwenDenyAndError(t *testing.T) {
 	c := qwenCLI
 	s := startQwen(t)
-	shown := s.dialogShown()
+	shown := s.dialogShown(fakellm.Shell)
 	a, err := s.r.Answer(c.dialog, shown.At, "Escape")
 	if err != nil {
 		t.Fatal(err)

@@ -327,7 +327,7 @@ func registryOnlyEsc(t *testing.T, s *scen) {
 // 0.64 s after the dialog went; goal 0.5 s).
 func TestOpenCodeRejectWatch(t *testing.T) {
 	s := startAgent(t, openCodeCLI, true)
-	shown := s.dialogShown()
+	shown := s.dialogShown(fakellm.Shell)
 	a, err := s.r.Answer(s.cli.dialog, shown.At, "Escape")
 	if err != nil {
 		t.Fatal(err)

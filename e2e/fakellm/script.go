@@ -32,9 +32,10 @@ const (
 	Danger = "danger"
 	// Down is an HTTP 500 on every request: the CLI retries, then fails.
 	Down = "down"
-	// Outage is Down with each answer saying to retry after 100 ms
+	// Outage is Down with each answer saying to retry after OutageRetry
 	// (retry-after-ms, which the AI SDK's retries honour: Cline's six
-	// requests then take a second, not 63 s).
+	// requests then take ~3 s, not 63 s, long enough for samples between
+	// its start and its failure to say it kept working).
 	Outage = "outage"
 	// Brief is Text's reply trickled for Brief seconds, and ShellBrief
 	// Shell with its last reply trickled so: a turn a screen read every
@@ -42,6 +43,9 @@ const (
 	Brief      = "brief"
 	ShellBrief = "shellbrief"
 )
+
+// OutageRetry is the retry-after the outage scenario's errors say.
+const OutageRetry = 500 * time.Millisecond
 
 // BriefFor is how long the brief scenarios' replies trickle.
 const BriefFor = 2 * time.Second
@@ -131,7 +135,7 @@ func decide(c turn, t Timing) Reply {
 		}
 		return Reply{Kind: "text", Text: "Hello after a retry.", Why: why}
 	case Outage:
-		return Reply{Kind: "error", Status: 500, Text: "scripted outage", RetryAfter: 100 * time.Millisecond, Why: why}
+		return Reply{Kind: "error", Status: 500, Text: "scripted outage", RetryAfter: OutageRetry, Why: why}
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }
