@@ -3,6 +3,7 @@ package fakellm
 import (
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -55,7 +56,7 @@ func TestChatCompletions(t *testing.T) {
 		t.Fatal(err)
 	}
 	outage.Body.Close()
-	if outage.StatusCode != 500 || outage.Header.Get("retry-after-ms") != "100" {
+	if outage.StatusCode != 500 || outage.Header.Get("retry-after-ms") != strconv.FormatInt(OutageRetry.Milliseconds(), 10) {
 		t.Fatalf("outage: HTTP %d, retry-after-ms %q", outage.StatusCode, outage.Header.Get("retry-after-ms"))
 	}
 	flaky := req(`{"role":"user","content":"` + Prompt(Flaky) + `"}`)
