@@ -55,10 +55,8 @@ func TestClineTurnsAndExit(t *testing.T) {
 	s := startCLI(t, c)
 	sent := s.prompt(fakellm.Prompt(fakellm.Text))
 	end := s.observed(sent, "the plain turn's end", c.turnEnd)
-	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
-	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
-		t.Errorf("Mew's session %+v: want its hooks reporting, agent %q", res.Shown, c.name)
-	}
+	s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
+	s.hooksReported(end, c.name, "its hooks")
 	doctor := exec.Command(s.r.Opts.Mew, "doctor", "--agent", "cline")
 	doctor.Env = s.r.Env
 	if out, err := doctor.CombinedOutput(); !strings.Contains(string(out), "Mew's hook files for Cline CLI are installed") {

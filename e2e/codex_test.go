@@ -148,10 +148,8 @@ func TestCodexPlainTurn(t *testing.T) {
 	s := startCodex(t, codexOpts{})
 	sent := s.submit(fakeresponses.Prompt(fakeresponses.Text))
 	end := s.turnOver(sent, "task_complete", codexTurnEnd)
-	res := s.expect("turn ended → done", end, fast, stateIs(session.Done))
-	if !res.Shown.HooksSeen {
-		t.Errorf("Mew's hooks did not report the session although Codex trusts them: %+v", res.Shown)
-	}
+	s.expect("turn ended → done", end, fast, stateIs(session.Done))
+	s.hooksReported(end, session.AgentCodex, "its hooks, which Codex trusts,")
 	// The trust the person gave is the one `mew doctor` computes.
 	doctor := exec.Command(s.r.Opts.Mew, "doctor", "--agent", "codex")
 	doctor.Env = s.r.Env

@@ -101,10 +101,8 @@ func TestCopilotTurnsAndExit(t *testing.T) {
 	s := startCopilot(t, c)
 	sent := s.prompt(fakellm.Prompt(fakellm.Text))
 	end := s.observed(sent, "the plain turn's end", c.turnEnd)
-	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
-	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
-		t.Errorf("Mew's session %+v: want its hooks reporting, agent %q", res.Shown, c.name)
-	}
+	s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
+	s.hooksReported(end, c.name, "its hooks")
 	s.turnOver(sent)
 
 	shown := s.dialogShown(fakellm.Shell)

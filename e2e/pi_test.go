@@ -86,10 +86,8 @@ func TestPiTurnsAndExit(t *testing.T) {
 	}
 	sent := s.prompt(fakellm.Prompt(fakellm.Text))
 	end := s.observed(sent, "the plain turn's end", piEnded("stop"))
-	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
-	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
-		t.Errorf("Mew's session %+v: want its extension reporting, agent %q", res.Shown, c.name)
-	}
+	s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
+	s.hooksReported(end, c.name, "its extension")
 
 	shown := s.gateShown()
 	a, err := s.r.Answer(c.dialog, shown.At, "Enter")

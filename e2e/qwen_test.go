@@ -38,10 +38,8 @@ func TestQwenTurnsAndExit(t *testing.T) {
 	s := startQwen(t)
 	sent := s.prompt(fakellm.Prompt(fakellm.Text))
 	end := s.observed(sent, "the plain turn's end", c.turnEnd)
-	res := s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
-	if !res.Shown.HooksSeen || res.Shown.Agent != c.name {
-		t.Errorf("Mew's session %+v: want its hooks reporting, agent %q", res.Shown, c.name)
-	}
+	s.expect("plain turn ended → done", end, fast, stateIs(session.Done))
+	s.hooksReported(end, c.name, "its hooks")
 
 	shown := s.dialogShown(fakellm.Shell)
 	a, err := s.r.Answer(c.dialog, shown.At, "Enter")
