@@ -168,13 +168,12 @@ func (s *scen) expect(check string, ref time.Time, goal time.Duration, want func
 }
 
 // hooksReported waits for both kinds of samples to show the session with
-// its hooks (plugin, extension) reporting, agent agent ("" for any), after
-// ref: the first sample in a state can come from another source (Codex's
+// its hooks (plugin, extension) reporting, as agent, after ref: the first sample in a state can come from another source (Codex's
 // rollout, a log) a moment before the hook's own report is stored.
 func (s *scen) hooksReported(ref time.Time, agent, what string) {
 	s.t.Helper()
 	res := s.r.WaitMew(ref, fast, grace, func(sh session.Shown, listed bool) bool {
-		return listed && sh.HooksSeen && (agent == "" || sh.Agent == agent)
+		return listed && sh.HooksSeen && sh.Agent == agent
 	})
 	if !res.Seen {
 		s.t.Errorf("Mew never showed %s reporting the session (agent %q) after %s: %+v", what, agent, s.r.TL.Rel(ref), res.Shown)

@@ -318,13 +318,13 @@ type ScreenState struct {
 	// end-of-turn hooks, spinner and all, after an API error).
 	ErrorShown bool      `json:"error_shown,omitempty"`
 	Since      time.Time `json:"since"` // when State began on this screen
-	// ReportSettle is the agent's own ScreenSettle (its rules file's
-	// report_settle; 0 for the default): see Settle.
-	ReportSettle time.Duration `json:"report_settle,omitempty"`
-	At           time.Time     `json:"at"` // the newest read of the screen
+	At         time.Time `json:"at"`    // the newest read of the screen
 	// Unblocked is the last time a prompt went away from the screen: a
 	// wait any other source reported before it is over.
 	Unblocked time.Time `json:"unblocked,omitempty"`
+	// ReportSettle is the agent's own ScreenSettle (its rules file's
+	// report_settle; 0 for the default): see Settle.
+	ReportSettle time.Duration `json:"report_settle,omitempty"`
 	// Background: the agent is no longer the terminal's foreground process
 	// (the shell is back, or it was suspended).
 	Background bool   `json:"background,omitempty"`
