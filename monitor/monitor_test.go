@@ -175,7 +175,8 @@ func TestWatchSeesChanges(t *testing.T) {
 func TestWatchFindsADirectoryCreatedLater(t *testing.T) {
 	e := newEnv(t)
 	e.regDir = filepath.Join(t.TempDir(), "later", "sessions")
-	e.opts.Sources = []monitor.Source{registry.New(e.regDir)}
+	// "later" (the agent's folder) is missing too: its rescan finds it.
+	e.opts.Sources = []monitor.Source{&registry.Source{Dir: e.regDir, Rescan: 20 * time.Millisecond}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	updates, err := monitor.Watch(ctx, e.opts)

@@ -2,7 +2,6 @@ package monitor
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -127,24 +126,17 @@ func newWatcher(ctx context.Context, o Options) (*watcher, error) {
 }
 
 // addWatches watches each directory, or, while it does not exist, its
-// nearest existing parent.
+// nearest existing parent up to $MEW_HOME, never $HOME or above
+// (source.WatchFor: macOS's kqueue opens every entry of a watched folder,
+// Desktop and Documents included); with none, the next tick looks again.
 func (wt *watcher) addWatches() {
+	home := source.HomeDir()
 	for _, d := range wt.dirs {
 		if wt.watched[d] {
 			continue
 		}
-		if wt.fw.Add(d) == nil {
-			wt.watched[d] = true
-			continue
-		}
-		// Not there yet: watch the nearest existing parent for it.
-		for p := filepath.Dir(d); p != filepath.Dir(p); p = filepath.Dir(p) {
-			if _, err := os.Stat(p); err == nil {
-				if !wt.watched[p] && wt.fw.Add(p) == nil {
-					wt.watched[p] = true
-				}
-				break
-			}
+		if p := source.WatchFor(d, wt.o.Store.Home, home); p != "" && !wt.watched[p] && wt.fw.Add(p) == nil {
+			wt.watched[p] = true
 		}
 	}
 }

@@ -490,28 +490,24 @@ func (s *Source) justGone() bool {
 }
 
 // watchDays watches the day folders, and each missing one's nearest
-// existing ancestor under CODEX_HOME's parent: the folder's creation (at
-// midnight, or Codex's first run) is an event there. Codex makes a new day
-// folder and its first rollout at once (mkdir -p, then the file): a folder
-// made between looking for it and watching its parent sends no event to
-// anyone, so the walk is redone until it adds no watch (then the caller's
-// refresh lists what the folders already hold). It reports whether it
-// added one.
+// existing ancestor up to CODEX_HOME itself (source.WatchFor: never $HOME
+// or above, where macOS's kqueue would open every entry, Desktop and
+// Documents included, and show privacy prompts): the folder's creation (at
+// midnight, or Codex's first run) is an event there. Without CODEX_HOME
+// nothing is watched: the periodic pass (addWatches on the ticker) looks
+// for it again. Codex makes a new day folder and its first rollout at once
+// (mkdir -p, then the file): a folder made between looking for it and
+// watching its parent sends no event to anyone, so the walk is redone
+// until it adds no watch (then the caller's refresh lists what the folders
+// already hold). It reports whether it added one.
 func (s *Source) watchDays(add func(string) error, watched map[string]bool) bool {
 	added := false
+	home := source.HomeDir()
 	for range 8 { // a day folder is at most four levels below sessions/
 		more := false
 		for _, d := range s.dayDirs() {
-			for p := d; ; p = filepath.Dir(p) {
-				if _, err := os.Stat(p); err == nil {
-					if !watched[p] && add(p) == nil {
-						watched[p], more = true, true
-					}
-					break
-				}
-				if p == filepath.Dir(s.Home) || filepath.Dir(p) == p {
-					break
-				}
+			if p := source.WatchFor(d, s.Home, home); p != "" && !watched[p] && add(p) == nil {
+				watched[p], more = true, true
 			}
 		}
 		if !more {

@@ -58,7 +58,8 @@ func (s *Source) Scan(context.Context) ([]source.Observation, error) {
 }
 
 // Watch follows the directory with fsnotify (from its nearest existing
-// parent until it exists, so Claude Code's first run is noticed), re-reads
+// parent up to the agent's folder until it exists, so Claude Code's first
+// run is noticed; without that folder, by the rescan), re-reads
 // only the files an event names, and sends the observations whenever a
 // file changed.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
@@ -68,24 +69,25 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 	defer fw.Close()
 	watched := map[string]bool{}
+	home := source.HomeDir()
 	addWatches := func() {
 		for !watched[s.Dir] {
-			if fw.Add(s.Dir) == nil {
-				watched[s.Dir] = true
+			// Not there yet: watch its nearest existing parent up to the
+			// agent's own folder (~/.claude, $CLAUDE_CONFIG_DIR), never
+			// $HOME or above (source.WatchFor: macOS's kqueue would open
+			// Desktop, Documents...). With none, the rescan looks again.
+			p := source.WatchFor(s.Dir, filepath.Dir(s.Dir), home)
+			if p == "" {
 				return
-			}
-			// Not there yet: watch the nearest existing parent for it.
-			p := filepath.Dir(s.Dir)
-			for ; p != filepath.Dir(p); p = filepath.Dir(p) {
-				if _, err := os.Stat(p); err == nil {
-					break
-				}
 			}
 			if !watched[p] {
 				if fw.Add(p) != nil {
 					return
 				}
 				watched[p] = true
+			}
+			if p == s.Dir {
+				return
 			}
 			// A directory made below p before its watch began sends no
 			// event: look again if the next one on the way is there.

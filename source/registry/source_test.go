@@ -76,14 +76,15 @@ func TestSourceRecordIsObserve(t *testing.T) {
 	}
 }
 
-// Watch notices a directory made after it started, and a file in it.
+// Watch notices a directory made after it started, and a file in it:
+// the agent's folder ("later") is not there either, so the rescan finds it.
 func TestSourceWatchFindsTheDirectoryLater(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "later", "sessions")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := make(chan []source.Observation, 1)
 	done := make(chan error, 1)
-	go func() { done <- New(dir).Watch(ctx, out) }()
+	go func() { done <- (&Source{Dir: dir, Rescan: 20 * time.Millisecond}).Watch(ctx, out) }()
 	if obs := <-out; len(obs) != 0 {
 		t.Fatalf("first: %+v", obs)
 	}
