@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/watchtest"
-	"github.com/mew-dev/mew/source/procscan"
 	"github.com/mew-dev/mew/source"
+	"github.com/mew-dev/mew/source/procscan"
 )
 
 // With no ~/.codex (every Claude-only user), the watch never reaches $HOME
