@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -47,16 +48,36 @@ func RunProcess(ctx context.Context, argv []string, stdin string, env []string) 
 		return stdout.String(), ctx.Err()
 	}
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		if msg != "" {
-			return stdout.String(), fmt.Errorf("%s: %v: %s", filepath.Base(argv[0]), err, text.Clip(msg, 81))
+		if msg := ClipError(stderr.String()); msg != "" {
+			return stdout.String(), fmt.Errorf("%s: %v: %s", filepath.Base(argv[0]), err, msg)
 		}
 		return stdout.String(), fmt.Errorf("%s: %v", filepath.Base(argv[0]), err)
 	}
 	return stdout.String(), nil
+}
+
+// errorCode is an error number as osascript ends its message with, e.g.
+// "(-1743)".
+var errorCode = regexp.MustCompile(`\((-[0-9]{1,6})\)`)
+
+// ClipError is the first line of what a program said, clipped, with the
+// error number the whole text carries kept: the messages act on it
+// (-1743: the tccutil advice), and Terminal's English line alone is 82
+// characters, a localized one longer, so clipping first cut it off.
+func ClipError(stderr string) string {
+	whole := strings.TrimSpace(stderr)
+	msg := whole
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg == "" {
+		return ""
+	}
+	msg = text.Clip(msg, 81)
+	if m := errorCode.FindStringSubmatch(whole); m != nil && !strings.Contains(msg, m[1]) {
+		msg += " (" + m[1] + ")"
+	}
+	return msg
 }
 
 // capped keeps the first headOutput and the last tailOutput bytes written
