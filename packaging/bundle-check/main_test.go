@@ -286,3 +286,59 @@ func TestRunExitCodes(t *testing.T) {
 		t.Errorf("-assemble without binaries: exit %d, want 2", code)
 	}
 }
+
+// Every API Mew calls that macOS guards has its usage key in Info.plist
+// (macOS 15+ blocks the app's ssh children on the LAN without
+// NSLocalNetworkUsageDescription, silently), and the table says which APIs
+// Mew calls: a row's Mew flag is whether its marker is in Mew's sources.
+func TestUsageKeyForEveryAPIMewCalls(t *testing.T) {
+	info, _ := checkPlist([]byte(repoPlist(t)))
+	for _, key := range []string{"NSAppleEventsUsageDescription", "NSLocalNetworkUsageDescription"} {
+		if s, _ := info[key].(string); len(strings.Fields(s)) < 5 {
+			t.Errorf("Info.plist: %s = %q", key, s)
+		}
+	}
+	src := mewSources(t)
+	for _, u := range usageKeys {
+		if used := strings.Contains(src, u.Marker); used != u.Mew {
+			t.Errorf("%s (%s in the sources: %v): the table says Mew=%v", u.API, u.Marker, used, u.Mew)
+		}
+		if s, _ := info[u.Key].(string); u.Mew && s == "" {
+			t.Errorf("%s: Info.plist has no %s", u.API, u.Key)
+		}
+	}
+}
+
+// mewSources is every Go source of the module that the programs build
+// (no tests, no e2e drivers, no tools, no test helpers).
+func mewSources(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			switch {
+			case p == "../../e2e", p == "../../tools", p == "../../packaging", name == "testdata", strings.HasSuffix(name, "test"), strings.HasPrefix(name, "."):
+				if p != "../.." {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			b.Write(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}

@@ -38,9 +38,16 @@ var requiredStrings = map[string]string{
 	"CFBundleShortVersionString":    "",
 	"CFBundleVersion":               "",
 	"LSMinimumSystemVersion":        "",
-	// Without it macOS refuses Mew's Apple Events to the terminal apps
-	// outright instead of asking the user.
-	"NSAppleEventsUsageDescription": "",
+	// The usage keys of the APIs Mew calls (usageKeys) are added by
+	// init: without one macOS refuses the API outright instead of asking.
+}
+
+func init() {
+	for _, u := range usageKeys {
+		if u.Mew {
+			requiredStrings[u.Key] = ""
+		}
+	}
 }
 
 // checkPlist parses an Info.plist and lists everything wrong with it.
@@ -94,8 +101,12 @@ func checkPlist(data []byte) (map[string]any, []string) {
 			add("LSMinimumSystemVersion %q is older than macOS %d, which SMAppService needs", v, MinimumMacOS)
 		}
 	}
-	if d := str("NSAppleEventsUsageDescription"); d != "" && len(strings.Fields(d)) < 5 {
-		add("NSAppleEventsUsageDescription %q is too short to tell the user why", d)
+	short := map[string]bool{}
+	for _, u := range usageKeys {
+		if d := str(u.Key); u.Mew && d != "" && len(strings.Fields(d)) < 5 && !short[u.Key] {
+			short[u.Key] = true
+			add("%s %q is too short to tell the user why", u.Key, d)
+		}
 	}
 	// A menu-bar app without a Dock icon: it must be a real boolean true.
 	switch v := info["LSUIElement"].(type) {
