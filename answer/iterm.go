@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mew-dev/mew/internal/text"
@@ -46,9 +45,9 @@ const (
 	iTermPromptTimeout = 90 * time.Second
 )
 
-// iTermAllowed: an osascript call to iTerm2 went through in this process,
-// so no Automation prompt can be up for it.
-var iTermAllowed atomic.Bool
+// terminal.AppleEvents (shared with the jump runner and the focus check)
+// has iTermBundle once an osascript call to iTerm2 went through in this
+// process, by an answer or a jump: no Automation prompt can be up for it.
 
 // iTermTimeout is the bound of the next call.
 func iTermTimeout(allowed bool) time.Duration {
@@ -104,7 +103,7 @@ func NewITermTerminal(guid string) (*ITermTerminal, error) {
 }
 
 func (t *ITermTerminal) run(ctx context.Context, script string, args ...string) (string, error) {
-	timeout := iTermTimeout(iTermAllowed.Load())
+	timeout := iTermTimeout(terminal.AppleEvents.Has(iTermBundle))
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var out string
@@ -118,7 +117,7 @@ func (t *ITermTerminal) run(ctx context.Context, script string, args ...string) 
 	case err == nil && (strings.HasPrefix(out, "ok") || strings.HasPrefix(out, "notfound")):
 		// Both come from inside `tell application`: its events went
 		// through ("notrunning" is said before any event is sent).
-		iTermAllowed.Store(true)
+		terminal.AppleEvents.Add(iTermBundle)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return "", fmt.Errorf("osascript gave no answer within %v (is macOS asking whether Mew may control iTerm2?)", timeout)
 	}

@@ -139,7 +139,7 @@ func TestITermFirstCallWaitsForTheAutomationPrompt(t *testing.T) {
 	if iTermTimeout(true) != iTermStepTimeout {
 		t.Errorf("once allowed, %v", iTermTimeout(true))
 	}
-	iTermAllowed.Store(false)
+	terminal.AppleEvents.Reset()
 	var deadlines []time.Duration
 	reply := "notrunning"
 	term := &ITermTerminal{Session: "0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9", Run: func(ctx context.Context, _ string, _ ...string) (string, error) {

@@ -7,13 +7,34 @@ import (
 	"github.com/mew-dev/mew/terminal"
 )
 
+// BundleGhostty is Ghostty's bundle id.
+const BundleGhostty = "com.mitchellh.ghostty"
+
 // The front tab of the terminals that say which one it is, asked only when
-// alerts are due (an Apple Event each, the same permission a jump there
-// needs). iTerm2 answers its current session's unique id and tty, tab
-// separated; Terminal its selected tab's tty.
+// alerts are due and only of an app that took Mew's Apple Events in a step
+// the person started (focusAsk). iTerm2 answers its current session's
+// unique id and tty, Terminal its selected tab's tty, Ghostty its focused
+// terminal's tty (a Ghostty newer than 1.3.1; an older one fails, and only
+// the app counts). The values are read inside the tell and joined outside
+// it: inside `tell application`, `tab` is the app's tab class, and
+// `x & tab & y` there gives the word "tab", not a tab character
+// (internal/applescript's Lint guards every script).
 const (
-	iTermFocusScript    = "tell application id \"com.googlecode.iterm2\" to tell current session of current window to return (unique id) & tab & (tty)"
-	terminalFocusScript = "tell application id \"com.apple.Terminal\" to return tty of selected tab of front window"
+	iTermFocusScript = `tell application id "com.googlecode.iterm2"
+	tell current session of current window
+		set sid to unique id
+		set stty to tty
+	end tell
+end tell
+return sid & linefeed & stty`
+	terminalFocusScript = `tell application id "com.apple.Terminal"
+	set stty to tty of selected tab of front window
+end tell
+return stty`
+	ghosttyFocusScript = `tell application id "com.mitchellh.ghostty"
+	set stty to tty of focused terminal of selected tab of front window
+end tell
+return stty`
 )
 
 // focusScript is the AppleScript that asks the frontmost app where it is,
@@ -24,8 +45,23 @@ func focusScript(bundle string) string {
 		return iTermFocusScript
 	case board.BundleTerminal:
 		return terminalFocusScript
+	case BundleGhostty:
+		return ghosttyFocusScript
 	}
 	return ""
+}
+
+// focusAsk is the focus script to send bundle now: none until a step the
+// person started (a jump, an answer) reached that app (reached, shared
+// through terminal.AppleEvents). Before that, focus is "app only": the
+// front app, read without Apple Events. Sent earlier, the check's event
+// would show macOS's Automation prompt, and its 2 s bound would kill it:
+// the sheet flashing at every alert before the person ever clicked a cat.
+func focusAsk(bundle string, reached func(string) bool) string {
+	if reached == nil || !reached(bundle) {
+		return ""
+	}
+	return focusScript(bundle)
 }
 
 // parseFocus reads the script's answer into what board.FocusedSessions
@@ -36,14 +72,15 @@ func parseFocus(bundle, out string) board.Focus {
 	out = strings.TrimSpace(out)
 	switch bundle {
 	case board.BundleITerm2:
-		id, tty, _ := strings.Cut(out, "\t")
+		id, tty, _ := strings.Cut(out, "\n")
+		id, tty = strings.TrimSpace(id), strings.TrimSpace(tty)
 		if terminal.ValidITermSession(id) {
 			f.ITermSession = id
 		}
 		if terminal.ValidTty("darwin", tty) {
 			f.TTY = tty
 		}
-	case board.BundleTerminal:
+	case board.BundleTerminal, BundleGhostty:
 		if terminal.ValidTty("darwin", out) {
 			f.TTY = out
 		}

@@ -4,7 +4,6 @@ package app
 
 import (
 	"context"
-	"os/exec"
 	"sync/atomic"
 	"time"
 
@@ -34,20 +33,21 @@ func noteFrontApp() {
 const focusScriptTimeout = 2 * time.Second
 
 // frontFocus reports what is in front: the frontmost app, its front tab
-// where the terminal says, and tmux's clients (their active panes and
-// ttys: the policy keeps the pane whose client's tab is in front). Any
-// goroutine. It only reports; board.FocusedSessions decides.
+// where the terminal says and a step the person started reached it
+// (focusAsk: no unasked Automation prompt), and tmux's clients (their
+// active panes and ttys: the policy keeps the pane whose client's tab is
+// in front). Any goroutine. It only reports; board.FocusedSessions
+// decides.
 func frontFocus(ctx context.Context) board.Focus {
 	bundle, _ := frontBundle.Load().(string)
 	f := board.Focus{App: bundle}
-	if script := focusScript(bundle); script != "" {
-		if osa, err := terminal.LookPath("osascript"); err == nil {
-			sctx, cancel := context.WithTimeout(ctx, focusScriptTimeout)
-			out, err := exec.CommandContext(sctx, osa, "-e", script).Output()
-			cancel()
-			if err == nil {
-				f = parseFocus(bundle, string(out))
-			}
+	if script := focusAsk(bundle, terminal.AppleEvents.Has); script != "" {
+		sctx, cancel := context.WithTimeout(ctx, focusScriptTimeout)
+		// The script on stdin (it has several lines), the locale forced.
+		out, err := terminal.RunProcess(sctx, []string{terminal.OsascriptPath, "-"}, script, terminal.LocaleEnv())
+		cancel()
+		if err == nil {
+			f = parseFocus(bundle, out)
 		}
 	}
 	f.Panes = notify.TmuxFocus(ctx).Panes

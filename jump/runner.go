@@ -2,8 +2,11 @@ package jump
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
+
+	"github.com/mew-dev/mew/terminal"
 )
 
 // DefaultPlanTimeout bounds gathering facts for one jump (a tmux query, a
@@ -18,6 +21,10 @@ type Runner struct {
 	Exec        Exec
 	StepTimeout time.Duration // per command; DefaultStepTimeout when 0
 	PlanTimeout time.Duration // for the plan function; DefaultPlanTimeout when 0
+	// Reached is shared with the answerer and the focus check: the apps
+	// whose Apple Events went through in a step the person started.
+	// nil: terminal.AppleEvents.
+	Reached *terminal.Reached
 
 	mu      sync.Mutex
 	allowed map[string]bool // apps whose Apple Events went through (Options.Allowed)
@@ -91,7 +98,18 @@ func (r *Runner) run(j *job) Result {
 	ctx, cancel := context.WithTimeout(context.Background(), pt)
 	p := j.plan(ctx)
 	cancel()
-	res := ExecuteWith(context.Background(), r.Exec, p, Options{StepTimeout: r.StepTimeout, Allowed: r.isAllowed})
+	reached := r.Reached
+	if reached == nil {
+		reached = &terminal.AppleEvents
+	}
+	// An app the answerer reached (by bundle id) is allowed here too.
+	allowed := func(app string) bool {
+		return r.isAllowed(app) || app == p.Host && p.BundleID != "" && reached.Has(p.BundleID)
+	}
+	res := ExecuteWith(context.Background(), r.Exec, p, Options{StepTimeout: r.StepTimeout, Allowed: allowed})
+	if len(res.Allowed) > 0 && slices.Contains(res.Allowed, p.Host) {
+		reached.Add(p.BundleID) // the host's own scripts went through
+	}
 	r.mu.Lock()
 	for _, app := range res.Allowed {
 		if r.allowed == nil {
