@@ -13,15 +13,9 @@ import (
 func ForegroundGroup(pid int) (int, error) {
 	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	if err != nil {
-		return 0, err
+		return foregroundOf(pid, err, 0, 0, 0)
 	}
-	if kp.Proc.P_pid == 0 {
-		return 0, ErrNoProcess
-	}
-	if kp.Eproc.Tdev == -1 || kp.Eproc.Tpgid <= 0 {
-		return 0, nil
-	}
-	return int(kp.Eproc.Tpgid), nil
+	return foregroundOf(pid, nil, kp.Proc.P_pid, kp.Eproc.Tdev, kp.Eproc.Tpgid)
 }
 
 // maxCmdline bounds what is read of a command line.

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
-	"strings"
 
 	"github.com/mew-dev/mew/internal/text"
 )
@@ -59,16 +59,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 // launchArgs drops the -psn_0_NNN argument macOS may pass to an app the
 // Finder launches for the first time (a Carbon process serial number):
 // Mew.app's first launch would otherwise be an unknown command and exit.
+// Only a first argument of exactly that form goes: the same text later
+// (`mew answer ID -psn_0_1`, an argument of a command) is the person's.
 func launchArgs(args []string) []string {
-	out := args[:0:0]
-	for _, a := range args {
-		if strings.HasPrefix(a, "-psn_") && len(a) > len("-psn_") {
-			continue
-		}
-		out = append(out, a)
+	if len(args) > 0 && psnArg.MatchString(args[0]) {
+		return args[1:]
 	}
-	return out
+	return args
 }
+
+// psnArg is a process serial number as LaunchServices passes it.
+var psnArg = regexp.MustCompile(`^-psn_[0-9]+_[0-9]+$`)
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "Mew shows which coding-agent sessions need you.")

@@ -22,6 +22,10 @@ func TestLaunchArgsDropTheProcessSerialNumber(t *testing.T) {
 		{[]string{"-psn_0_12345"}, nil},
 		{[]string{"-psn_0_12345", "status", "--json"}, []string{"status", "--json"}},
 		{[]string{"status", "-psn_"}, []string{"status", "-psn_"}},
+		// Only a first argument of that form: later it is the person's.
+		{[]string{"status", "-psn_0_12345"}, []string{"status", "-psn_0_12345"}},
+		{[]string{"answer", "x", "-psn_0_1"}, []string{"answer", "x", "-psn_0_1"}},
+		{[]string{"-psn_0_1x", "status"}, []string{"-psn_0_1x", "status"}},
 		{[]string{"answer", "x", "1"}, []string{"answer", "x", "1"}},
 	} {
 		if got := launchArgs(c.in); !slices.Equal(got, c.want) {
