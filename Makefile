@@ -360,6 +360,9 @@ else
 SIGN_FLAGS := --force --timestamp --options runtime --sign "$(SIGN_IDENTITY)"
 APP_SIGN_FLAGS := $(SIGN_FLAGS) --entitlements $(ENTITLEMENTS)
 endif
+# The cask for the zip just built (bin/app/mew.rb): its checksum, and the
+# caveats of its signing ($(1): adhoc or notarized).
+CASK = $(GO) run ./packaging/bundle-check -cask $(1) -sha256 "$$(shasum -a 256 $(APP_ZIP) | cut -d' ' -f1)" packaging/mew.rb > $(APP_OUT)/mew.rb
 .PHONY: sign notarize
 app:
 	@if [ "$$(uname -s)" != Darwin ]; then \
@@ -380,6 +383,7 @@ app:
 	$(GO) run ./packaging/bundle-check -macho arm64,amd64 $(APP_OUT)/Mew.app
 	ditto -c -k --keepParent $(APP_OUT)/Mew.app $(APP_ZIP)
 	shasum -a 256 $(APP_ZIP)
+	$(call CASK,adhoc)
 
 # Signs bin/app/Mew.app: the hook first (an inner binary is signed before
 # the bundle that seals it; no --deep, which would sign it again without
@@ -398,13 +402,16 @@ notarize:
 		echo "make notarize needs macOS (xcrun); DRY_RUN=1 prints its commands" >&2; \
 		exit 1; \
 	fi
-	$(RUN) xcrun notarytool submit $(APP_ZIP) --keychain-profile "$(NOTARY_PROFILE)" --wait
+	@# notarytool exits 0 on an Invalid verdict: bundle-check reads the
+	@# verdict and fails with Apple's log on anything but Accepted.
+	@$(GO) run ./packaging/bundle-check -notarize -profile "$(NOTARY_PROFILE)" $(if $(DRY_RUN),-dry) $(APP_ZIP)
 	$(RUN) xcrun stapler staple $(APP_OUT)/Mew.app
 	$(RUN) xcrun stapler validate $(APP_OUT)/Mew.app
 	$(RUN) spctl --assess --type execute --verbose=2 $(APP_OUT)/Mew.app
 	$(RUN) rm -f $(APP_ZIP)
 	$(RUN) ditto -c -k --keepParent $(APP_OUT)/Mew.app $(APP_ZIP)
 	$(RUN) shasum -a 256 $(APP_ZIP)
+	$(if $(DRY_RUN),@echo "bundle-check -cask notarized -sha256 <the zip's> packaging/mew.rb > $(APP_OUT)/mew.rb",$(call CASK,notarized))
 
 # The "verified" column of README.md's agent table, from the recordings and
 # e2e tests (go test ./tools/agentstable fails when the README disagrees).

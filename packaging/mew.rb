@@ -1,10 +1,13 @@
-# Homebrew cask for Mew. Publish it in a tap (a repository named
-# homebrew-mew with this file under Casks/), then:
+# Homebrew cask for Mew, the template: `make app` writes bin/app/mew.rb
+# from it for the zip it built (bundle-check -cask: its SHA-256 in place of
+# :no_check, the [ad-hoc: …] marker lines gone, and the caveats of its
+# signing: an ad-hoc build keeps the block between the markers, a
+# notarized one, written again by `make notarize`, drops it).
+# Publish that file in a tap (a repository named homebrew-mew, under
+# Casks/), then:
 #   brew install --cask mew-dev/mew/mew
-# `make app` on a Mac builds bin/Mew-<version>.zip and prints its SHA-256;
-# attach the zip to the GitHub release v<version> and put the checksum
-# below in place of :no_check. packaging/bundle-check's tests keep the
-# version, zip name and macOS floor here in step with Info.plist.
+# packaging/bundle-check's tests keep the version, zip name and macOS floor
+# here in step with Info.plist.
 cask "mew" do
   version "0.1.0"
   sha256 :no_check
@@ -26,6 +29,8 @@ cask "mew" do
   app "Mew.app"
   # The same executable is the command line: mew status, mew install, ...
   binary "#{appdir}/Mew.app/Contents/MacOS/mew"
+  # The hook, for agents set up by hand (mew install copies it to ~/.mew/bin).
+  binary "#{appdir}/Mew.app/Contents/MacOS/mew-hook"
 
   uninstall quit: "dev.mew.Mew"
 
@@ -37,6 +42,7 @@ cask "mew" do
   ]
 
   caveats <<~EOS
+    [ad-hoc: begin]
     This build of Mew is ad-hoc signed, not notarized, so after every
     install and every upgrade:
       1. macOS quarantines it again (Homebrew no longer has --no-quarantine):
@@ -48,6 +54,7 @@ cask "mew" do
          the switch on. Reset the permission, then allow it at the prompt:
            tccutil reset AppleEvents dev.mew.Mew
 
+    [ad-hoc: end]
     Run `mew install` to register Mew's hook with Claude Code, and
     `mew uninstall` before removing Mew to take it out again.
   EOS

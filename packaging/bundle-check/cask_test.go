@@ -66,3 +66,47 @@ func TestCaskSaysWhatAnAdHocUpgradeNeeds(t *testing.T) {
 		t.Errorf("the cask uses a removed or deprecated form")
 	}
 }
+
+// The cask links both binaries, and its caveats follow the signing: an
+// ad-hoc build's tell what every upgrade undoes, a notarized build's do not
+// send the person to xattr and tccutil for nothing.
+func TestCaskLinksBothBinariesAndCaveatsFollowSigning(t *testing.T) {
+	data, err := os.ReadFile("../mew.rb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	template := string(data)
+	for _, b := range []string{"mew", "mew-hook"} {
+		if !strings.Contains(template, `binary "#{appdir}/Mew.app/Contents/MacOS/`+b+`"`) {
+			t.Errorf("the cask does not link %s", b)
+		}
+	}
+	sum := strings.Repeat("ab", 32)
+	adhoc, err := caskFor(template, false, sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notarized, err := caskFor(template, true, sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"ad-hoc", "tccutil", "com.apple.quarantine"} {
+		if !strings.Contains(adhoc, w) {
+			t.Errorf("ad-hoc caveats lack %q", w)
+		}
+		if strings.Contains(notarized, w) {
+			t.Errorf("notarized caveats say %q", w)
+		}
+	}
+	for name, c := range map[string]string{"adhoc": adhoc, "notarized": notarized} {
+		if strings.Contains(c, "[ad-hoc:") || strings.Contains(c, ":no_check") || !strings.Contains(c, `sha256 "`+sum+`"`) {
+			t.Errorf("%s cask: markers or checksum wrong:\n%s", name, c)
+		}
+		if !strings.Contains(c, "mew install") || !strings.Contains(c, "EOS") {
+			t.Errorf("%s cask lost the common caveats", name)
+		}
+	}
+	if _, err := caskFor(template, true, "nothex"); err == nil {
+		t.Error("a bad checksum accepted")
+	}
+}

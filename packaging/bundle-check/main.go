@@ -11,6 +11,9 @@
 //	                                                     build the bundle, then check it
 //	bundle-check -macho arm64,amd64 Mew.app              also require Mach-O binaries
 //	                                                     holding these architectures
+//	bundle-check -cask adhoc|notarized [-sha256 HEX] mew.rb  print the cask for a build
+//	bundle-check -notarize -profile P [-dry] ZIP         xcrun notarytool submit --wait,
+//	                                                     failing with Apple's log unless Accepted
 package main
 
 import (
@@ -35,8 +38,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	hookBin := flags.String("hook", "", "with -assemble: the mew-hook binary")
 	icon := flags.String("icon", "assets/Mew.icns", "with -assemble: the .icns icon")
 	machoArches := flags.String("macho", "", "comma-separated GOARCH values every executable must hold as Mach-O")
+	doNotarize := flags.Bool("notarize", false, "submit ZIP to Apple's notary service and wait for the verdict")
+	profile := flags.String("profile", "", "with -notarize: the notarytool keychain profile")
+	dry := flags.Bool("dry", false, "with -notarize: print the commands instead")
+	caskMode := flags.String("cask", "", "print the cask from the template for an adhoc or a notarized build")
+	caskSum := flags.String("sha256", "", "with -cask: the zip's SHA-256")
+	xcrun := flags.String("xcrun", "xcrun", "with -notarize: the xcrun program")
 	if err := flags.Parse(args); err != nil {
 		return 2
+	}
+	if *caskMode != "" {
+		return printCask(*caskMode, *caskSum, flags.Args(), stdout, stderr)
+	}
+	if *doNotarize {
+		if flags.NArg() != 1 || *profile == "" {
+			fmt.Fprintln(stderr, "bundle-check: -notarize needs -profile and one zip")
+			return 2
+		}
+		return notarize(*xcrun, *profile, flags.Arg(0), *dry, stdout, stderr)
 	}
 	if flags.NArg() > 1 {
 		fmt.Fprintln(stderr, "bundle-check: give at most one bundle path")
@@ -88,6 +107,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "bundle-check: %s ok\n", subject)
 	return 0
+}
+
+func printCask(mode, sum string, args []string, stdout, stderr io.Writer) int {
+	if (mode != "adhoc" && mode != "notarized") || len(args) != 1 {
+		fmt.Fprintln(stderr, "bundle-check: -cask adhoc|notarized [-sha256 HEX] TEMPLATE")
+		return 2
+	}
+	data, err := os.ReadFile(args[0])
+	if err == nil {
+		var cask string
+		if cask, err = caskFor(string(data), mode == "notarized", sum); err == nil {
+			fmt.Fprint(stdout, cask)
+			return 0
+		}
+	}
+	fmt.Fprintln(stderr, "bundle-check:", err)
+	return 1
 }
 
 func report(w io.Writer, subject string, problems []string) {

@@ -68,13 +68,15 @@ func TestNotarizeSubmitsWaitsAndStaples(t *testing.T) {
 	}
 	zip := "bin/app/Mew-" + info["CFBundleShortVersionString"].(string) + ".zip"
 	want := []string{
-		"xcrun notarytool submit " + zip + " --keychain-profile my-profile --wait",
+		"xcrun notarytool submit " + zip + " --keychain-profile my-profile --wait --output-format json",
+		"xcrun notarytool log <id> --keychain-profile my-profile   # unless Accepted, then fail",
 		"xcrun stapler staple bin/app/Mew.app",
 		"xcrun stapler validate bin/app/Mew.app",
 		"spctl --assess --type execute --verbose=2 bin/app/Mew.app",
 		"rm -f " + zip,
 		"ditto -c -k --keepParent bin/app/Mew.app " + zip, // the stapled app, zipped again
 		"shasum -a 256 " + zip,
+		"bundle-check -cask notarized -sha256 <the zip's> packaging/mew.rb > bin/app/mew.rb", // no ad-hoc caveats
 	}
 	if got := lines(out); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("make notarize:\n%s\nwant:\n%s", out, strings.Join(want, "\n"))
@@ -101,5 +103,37 @@ func TestEntitlementsAllowAppleEvents(t *testing.T) {
 	}
 	if ent["com.apple.security.automation.apple-events"] != true || len(ent) != 1 {
 		t.Errorf("entitlements: %v", ent)
+	}
+}
+
+// notarytool exits 0 with an "Invalid" verdict: make notarize fails on any
+// verdict but Accepted and shows Apple's log (a fake xcrun answers as
+// notarytool does).
+func TestNotarizeFailsWithAppleLogUnlessAccepted(t *testing.T) {
+	dir := t.TempDir()
+	xcrun := filepath.Join(dir, "xcrun")
+	script := `#!/bin/sh
+case "$2" in
+submit) printf '{"id":"2efe2717-52ef-43a5-96dc-0797e4ca1041","status":"%s","message":"Processing complete"}\n' "$VERDICT" ;;
+log) echo '{"issues":[{"severity":"error","path":"Mew.zip/Mew.app/Contents/MacOS/mew-hook","message":"The signature does not include a secure timestamp."}]}' ;;
+esac
+exit 0
+`
+	if err := os.WriteFile(xcrun, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		verdict string
+		code    int
+	}{{"Invalid", 1}, {"Rejected", 1}, {"In Progress", 1}, {"Accepted", 0}} {
+		t.Setenv("VERDICT", c.verdict)
+		var out, errb strings.Builder
+		code := run([]string{"-notarize", "-profile", "p", "-xcrun", xcrun, "Mew.zip"}, &out, &errb)
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d (%s)", c.verdict, code, c.code, errb.String())
+		}
+		if c.code != 0 && !strings.Contains(errb.String(), "secure timestamp") {
+			t.Errorf("%s: Apple's log not shown: %s", c.verdict, errb.String())
+		}
 	}
 }
