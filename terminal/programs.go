@@ -115,8 +115,20 @@ func Find(name string, dirs []string, isExec func(string) bool) string {
 
 // loginEnvScript prints the PATH and TMUX_TMPDIR between marks, on one
 // line, so whatever the profile itself prints (a banner, a fortune) is not
-// taken for them. The mark comes in as $1, never spliced into the script.
-const loginEnvScript = `printf '\n%s%s%s%s%s\n' "$1" "$PATH" "$1" "$TMUX_TMPDIR" "$1"`
+// taken for them. The mark comes in as $0. It is POSIX sh: the login
+// shell itself only runs /bin/sh with it (LoginEnvCommand).
+const loginEnvScript = `printf "\n%s%s%s%s%s\n" "$0" "$PATH" "$0" "$TMUX_TMPDIR" "$0"`
+
+// LoginEnvCommand is the command line the login shell runs (`shell -l -c
+// COMMAND`): /bin/sh with loginEnvScript in single quotes and the mark,
+// which reads the same in sh, bash, zsh, fish and nushell (no $ or escape
+// outside the quotes, none of them interprets the inside), so the
+// environment the login shell set up reaches sh, whatever the shell's own
+// syntax ("$1" is an error in fish and nushell). mark is letters and
+// digits only.
+func LoginEnvCommand(mark string) string {
+	return "/bin/sh -c '" + loginEnvScript + "' " + mark
+}
 
 // LoginEnv is what Mew takes from the person's login shell.
 type LoginEnv struct {
@@ -170,7 +182,7 @@ func LoginShell(shellEnv, goos string) string {
 }
 
 // AskLoginShell asks shell, started as a login shell, for its PATH and
-// TMUX_TMPDIR (`shell -l -c script mark`), within loginShellTimeout and
+// TMUX_TMPDIR (`shell -l -c COMMAND`, LoginEnvCommand), within loginShellTimeout and
 // with its output bounded (RunProcess). The shell gets no terminal and no
 // input.
 func AskLoginShell(ctx context.Context, shell string) (LoginEnv, error) {
@@ -183,7 +195,7 @@ func AskLoginShell(ctx context.Context, shell string) (LoginEnv, error) {
 	mark := "MEWENV" + strconv.FormatUint(rand.Uint64(), 36) + strconv.FormatUint(rand.Uint64(), 36)
 	ctx, cancel := context.WithTimeout(ctx, loginShellTimeout)
 	defer cancel()
-	out, err := RunProcess(ctx, []string{shell, "-l", "-c", loginEnvScript, "mew", mark}, "", nil)
+	out, err := RunProcess(ctx, []string{shell, "-l", "-c", LoginEnvCommand(mark)}, "", nil)
 	if env, ok := ParseLoginEnv(out, mark); ok && len(env.Path) > 0 {
 		return env, nil
 	}
