@@ -36,6 +36,7 @@ import (
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
+	"github.com/mew-dev/mew/store"
 	"github.com/mew-dev/mew/terminal"
 )
 
@@ -85,17 +86,11 @@ var appDelegate *appkit.ApplicationDelegate
 // the main goroutine (cmd/mew's main), which init locked to thread 0.
 func Run(stdout, stderr io.Writer) int {
 	logger = log.New(stderr, "mew app: ", log.LstdFlags)
-	// launchd gives the app no TMUX_TMPDIR: take the login shell's, so
-	// the tmux source looks for the default server where it is.
-	if dir := terminal.LoginTmuxTmpdir(); dir != "" {
-		os.Setenv("TMUX_TMPDIR", dir)
-	}
-	opts, err := monitor.Default()
-	if err != nil {
+	var err error
+	if mewHome, err = store.Home(); err != nil {
 		fmt.Fprintf(stderr, "mew app: %v\n", err)
 		return 1
 	}
-	mewHome = opts.Store.Home
 	// Started from Finder or at login, the app's stderr goes nowhere a
 	// person can read: everything it says goes to $MEW_HOME/mew.log too
 	// (Show Log, mew doctor).
@@ -111,6 +106,18 @@ func Run(stdout, stderr io.Writer) int {
 		return 0
 	}
 	defer release()
+	// launchd gives the app no TMUX_TMPDIR: take the login shell's, so
+	// the tmux source looks for the default server where it is. Asked
+	// after the instance lock: a second launch says "already running" at
+	// once, not after up to 3 s of the person's shell profile.
+	if dir := terminal.LoginTmuxTmpdir(); dir != "" {
+		os.Setenv("TMUX_TMPDIR", dir)
+	}
+	opts, err := monitor.Default()
+	if err != nil {
+		fmt.Fprintf(stderr, "mew app: %v\n", err)
+		return 1
+	}
 	logStart()
 	if settings, err = loadSettings(mewHome); err != nil {
 		logger.Printf("settings: %v (using the defaults)", err)
