@@ -2,6 +2,7 @@ package app
 
 import (
 	"strings"
+	"time"
 
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/terminal"
@@ -86,4 +87,25 @@ func parseFocus(bundle, out string) board.Focus {
 		}
 	}
 	return f
+}
+
+// frontAppWait bounds waiting for the main thread to read the front app.
+const frontAppWait = 500 * time.Millisecond
+
+// frontAppNow is the frontmost app when the alert is decided: read on the
+// main thread (AppKit only there) through onMain, waited for at most wait;
+// a main thread busy for longer leaves last, the app read before. The
+// sinks are handed an update before the main thread sees it, so the app
+// noted at each update was the previous update's.
+func frontAppNow(onMain func(func()), read func() string, last string, wait time.Duration) string {
+	ch := make(chan string, 1)
+	onMain(func() { ch <- read() })
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case b := <-ch:
+		return b
+	case <-t.C:
+		return last
+	}
 }

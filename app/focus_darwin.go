@@ -19,13 +19,15 @@ import (
 var frontBundle atomic.Value
 
 // noteFrontApp reads the frontmost app; main thread.
-func noteFrontApp() {
+func noteFrontApp() { frontBundle.Store(readFrontApp()) }
+
+// readFrontApp is the frontmost app's bundle id; main thread.
+func readFrontApp() string {
 	app := appkit.Workspace_SharedWorkspace().FrontmostApplication()
 	if app.IsNil() {
-		frontBundle.Store("")
-		return
+		return ""
 	}
-	frontBundle.Store(app.BundleIdentifier())
+	return app.BundleIdentifier()
 }
 
 // focusScriptTimeout bounds the Apple Event: a hung terminal must not
@@ -39,7 +41,9 @@ const focusScriptTimeout = 2 * time.Second
 // in front). Any goroutine. It only reports; board.FocusedSessions
 // decides.
 func frontFocus(ctx context.Context) board.Focus {
-	bundle, _ := frontBundle.Load().(string)
+	last, _ := frontBundle.Load().(string)
+	bundle := frontAppNow(mainAsync, readFrontApp, last, frontAppWait)
+	frontBundle.Store(bundle)
 	f := board.Focus{App: bundle}
 	if script := focusAsk(bundle, terminal.AppleEvents.Has); script != "" {
 		sctx, cancel := context.WithTimeout(ctx, focusScriptTimeout)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/internal/applescript"
@@ -78,3 +79,27 @@ func TestFocusAsksOnlyAnAppAPersonsStepReached(t *testing.T) {
 type okExec struct{}
 
 func (okExec) Run(context.Context, jump.Step) (string, error) { return "ok", nil }
+
+// The sinks and the ring decide with the front app of the update that is
+// due: read when asked (on the main thread), not the app noted at the
+// update before; a main thread that does not answer in time leaves the
+// app read last.
+func TestFrontAppIsReadForTheUpdateDue(t *testing.T) {
+	front := "com.apple.Terminal" // noted at the previous update
+	main := make(chan func(), 1)
+	go func() {
+		for f := range main {
+			f()
+		}
+	}()
+	defer close(main)
+	onMain := func(f func()) { main <- f }
+	front = "com.apple.Safari" // the person switched before this update
+	if got := frontAppNow(onMain, func() string { return front }, "com.apple.Terminal", time.Minute); got != "com.apple.Safari" {
+		t.Errorf("front app %q, want the one in front now", got)
+	}
+	busy := func(func()) {} // the main thread never runs it
+	if got := frontAppNow(busy, func() string { return front }, "com.apple.Terminal", time.Millisecond); got != "com.apple.Terminal" {
+		t.Errorf("busy main thread: %q", got)
+	}
+}
