@@ -206,12 +206,32 @@ func verifyFront(v *Verify, run func(Step) (string, bool), res *Result) bool {
 		return true
 	}
 	run(v.Reopen)
-	if id2, ok := front(); ok {
-		id = id2
+	// open -b returns once LaunchServices took the request, before the
+	// app is in front: look a few times before calling it refused.
+	for i := range reopenChecks {
+		if i > 0 {
+			pause(reopenPause)
+		}
+		if id2, ok := front(); ok {
+			id = id2
+			if id == v.BundleID {
+				break
+			}
+		}
 	}
 	res.Front = id
 	return id == v.BundleID
 }
+
+// How long verifyFront looks for the app in front after open -b: up to
+// reopenChecks checks, reopenPause apart (about 1 s in all).
+const (
+	reopenChecks = 6
+	reopenPause  = 200 * time.Millisecond
+)
+
+// pause waits between front checks (a variable for tests).
+var pause = time.Sleep
 
 // validASN is what `lsappinfo front` prints: an application serial number.
 var validASN = regexp.MustCompile(`^ASN:0x[0-9a-fA-F]+-0x[0-9a-fA-F]+:$`)

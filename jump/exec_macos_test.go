@@ -211,3 +211,28 @@ func TestAmbiguousIsSaid(t *testing.T) {
 		t.Fatalf("%s: %s", res.Precision, res.Message)
 	}
 }
+
+// open -b returns before the app is in front: the check after it waits
+// (a few looks, paused) instead of calling the jump refused at once.
+func TestTheFrontCheckAfterOpenWaits(t *testing.T) {
+	var paused []time.Duration
+	defer func(p func(time.Duration)) { pause = p }(pause)
+	pause = func(d time.Duration) { paused = append(paused, d) }
+	checks := 0
+	fronts := []string{"com.apple.Safari", "com.apple.Safari", "com.apple.Safari", "com.apple.Terminal"}
+	e := &scripted{answer: func(s Step) (string, error) {
+		switch {
+		case s.Argv[0] == lsappinfoPath && s.Argv[1] == "front":
+			return "ASN:0x0-0x2b02b:", nil
+		case s.Argv[0] == lsappinfoPath:
+			app := fronts[min(checks, len(fronts)-1)]
+			checks++
+			return "bundleID=\"" + app + "\"", nil
+		}
+		return "ok", nil
+	}}
+	res := ExecuteWith(context.Background(), e, terminalPlan(), Options{})
+	if res.Precision != Tab || len(paused) == 0 {
+		t.Fatalf("precision %s after %d checks, paused %v: %s", res.Precision, checks, paused, res.Message)
+	}
+}
