@@ -36,6 +36,13 @@ type Terminal interface {
 	Type(ctx context.Context, live Live) error
 }
 
+// A SlowReader is a Terminal whose every read is costly (iTerm2: an
+// osascript process and an Apple Event): Do reads it, while waiting for
+// the prompt to go, no more often than MinPoll.
+type SlowReader interface {
+	MinPoll() time.Duration
+}
+
 // A PromptReader is a Terminal that reads its prompt itself and gives
 // only that, not its rows (a `mew run` wrapper: its socket answers any
 // local process). Do checks the prompt it reports (CheckShown) instead of
@@ -278,6 +285,9 @@ func firstDiff(was, now string) string {
 // Mew cannot tell which, so it never calls that answered.
 func Do(ctx context.Context, term Terminal, set *rules.Set, w Want, o Options) Result {
 	o.fill()
+	if sr, ok := term.(SlowReader); ok && sr.MinPoll() > o.Poll {
+		o.Poll = sr.MinPoll()
+	}
 	res := Result{Started: o.Now()}
 	fail := func(out Outcome, format string, args ...any) Result {
 		res.Outcome, res.Message = out, fmt.Sprintf(format, args...)

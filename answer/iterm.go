@@ -20,20 +20,37 @@ import (
 // Neither launches iTerm2 when it is not running.
 var (
 	// scriptITermRead prints "ok", the session's height in rows, its name
-	// (its title) and its contents, one per line, for the session whose
-	// unique ID is item 1 of argv; or a word saying why not. `contents`
-	// is the whole scrollback, oldest first, then the screen: the screen
-	// is its last rows lines (ScreenRows), and the rows and the name come
-	// first so that the runner's cap (the head and the tail of a long
-	// output) keeps both them and the screen.
-	scriptITermRead = terminal.ITermScript("unique ID",
-		[]string{`return "ok" & linefeed & (rows of s) & linefeed & (name of s) & linefeed & (contents of s)`})
+	// (its title) and its text, one per line, for the session whose
+	// unique ID is item 1 of argv; or a word saying why not. The text is
+	// the session's `text` (its visible contents, per iTerm2's
+	// dictionary), else, on an iTerm2 without it, `contents`, which can be
+	// the whole scrollback, oldest first, then the screen: either way the
+	// screen is its last rows lines (ScreenRows), and the rows and the
+	// name come first so that the runner's cap (the head and the tail of
+	// a long output) keeps both them and the screen.
+	scriptITermRead = terminal.ITermScript("unique ID", []string{
+		"set c to missing value",
+		"try",
+		"\tset c to text of s",
+		"end try",
+		"if c is missing value then set c to contents of s",
+		`return "ok" & linefeed & (rows of s) & linefeed & (name of s) & linefeed & c`,
+	})
 	// scriptITermWrite types item 2 of argv into the session whose
 	// unique ID is item 1, as if typed (no newline added).
 	scriptITermWrite = terminal.ITermScript("unique ID",
 		[]string{"tell s to write text typed newline no", `return "ok"`},
 		"set typed to item 2 of argv")
 )
+
+// iTermPoll is how often an answer reads iTerm2 while waiting for the
+// prompt to go (Poll is 20 ms): each read is an osascript process and an
+// Apple Event that copies the session's text, and 100 of them in 2 s kept
+// iTerm2 and osascript busy for nothing.
+const iTermPoll = 200 * time.Millisecond
+
+// MinPoll implements SlowReader.
+func (t *ITermTerminal) MinPoll() time.Duration { return iTermPoll }
 
 // iTermStepTimeout bounds one osascript call once iTerm2 took Mew's Apple
 // Events; iTermPromptTimeout the first one, which may wait for the person

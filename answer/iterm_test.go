@@ -178,3 +178,26 @@ func BenchmarkITermScreenRows(b *testing.B) {
 		})
 	}
 }
+
+// An iTerm2 answer whose prompt stays: while it waits the 2 s for the
+// prompt to go it reads iTerm2 about every iTermPoll, not every 20 ms (100
+// osascript processes, each copying the session's text).
+func TestITermAnswerDoesNotReadEvery20ms(t *testing.T) {
+	reads := 0
+	screen := "ok\n8\nclaude\n" + bash + "\n"
+	term := &ITermTerminal{Session: "0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9", Run: func(_ context.Context, script string, _ ...string) (string, error) {
+		if script == scriptITermRead {
+			reads++
+			return screen, nil
+		}
+		return "ok", nil
+	}}
+	c := &clock{now: time.Unix(100, 0)}
+	res := Do(context.Background(), term, claude, seen(t, bash, 1), c.opts())
+	if res.Outcome != Stuck {
+		t.Fatalf("%+v", res)
+	}
+	if max := int(Confirm/iTermPoll) + 3; reads > max {
+		t.Errorf("%d reads of iTerm2 in %v, want at most %d", reads, Confirm, max)
+	}
+}

@@ -6,7 +6,12 @@ on run argv
 			repeat with t in tabs of w
 				repeat with s in sessions of t
 					if unique ID of s is wanted then
-						return "ok" & linefeed & (rows of s) & linefeed & (name of s) & linefeed & (contents of s)
+						set c to missing value
+						try
+							set c to text of s
+						end try
+						if c is missing value then set c to contents of s
+						return "ok" & linefeed & (rows of s) & linefeed & (name of s) & linefeed & c
 					end if
 				end repeat
 			end repeat
