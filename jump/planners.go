@@ -349,7 +349,11 @@ func (g *planning) planWezTerm() {
 		p.Target.WezTermPane = pane
 		p.Inner = append(p.Inner, step)
 		p.InnerShowsHost = true
-		g.say("WezTerm: pane %s", pane)
+		// activate-pane selects the pane and its tab inside its WezTerm
+		// window (the GUI's focus_pane_and_containing_tab); wezterm cli
+		// has no command to raise a window or switch workspace
+		// (wezterm#3542), so with several, WezTerm's front one shows.
+		g.say("WezTerm: pane %s and its tab (with several WezTerm windows or workspaces, WezTerm's front one comes forward: wezterm cli cannot raise another)", pane)
 	}
 }
 
