@@ -274,3 +274,21 @@ func (a launchAgentJob) Disable(ctx context.Context) error {
 	}
 	return nil
 }
+
+// translocated reports whether app is a copy macOS runs from a random
+// read-only folder (App Translocation: a quarantined app opened where it
+// was downloaded, ~/Downloads). A login item registered from there points
+// at a path that is gone after the next restart, so it never starts.
+func translocated(app string) bool {
+	return strings.Contains(filepath.ToSlash(app), "/AppTranslocation/")
+}
+
+// loginUnavailableFor says why the Mew at exeResolved (symlinks resolved)
+// cannot be a login item where it runs, "" when it can: the menu item
+// shows it and does nothing.
+func loginUnavailableFor(exeResolved string) string {
+	if app, ok := bundleOf(exeResolved); ok && translocated(app) {
+		return "move Mew.app to Applications and open it from there"
+	}
+	return ""
+}

@@ -19,6 +19,8 @@ var (
 	launchAgent  launchAgentJob
 	// loginBusy: a launchAgentJob change is running on its goroutine.
 	loginBusy bool
+	// loginWhy: this copy cannot be a login item (loginUnavailableFor).
+	loginWhy string
 )
 
 // loadFramework loads a system framework darwinkit does not link
@@ -39,6 +41,7 @@ func classNamed(framework, class string) (objc.Class, bool) {
 }
 
 func setupLogin() {
+	loginWhy = loginUnavailableFor(exePath)
 	_, inBundle := bundleOf(exePath)
 	var hasService bool
 	appService, hasService = classNamed("ServiceManagement", "SMAppService")
@@ -61,6 +64,9 @@ func mainAppService() objc.Object {
 func loginStatus() loginState {
 	if loginBusy {
 		return loginState{Unavailable: "changing…"}
+	}
+	if loginWhy != "" {
+		return loginState{Unavailable: loginWhy} // a translocated copy
 	}
 	if loginBackend == loginAppService {
 		return loginStatusFromSM(objc.Call[int](mainAppService(), objc.Sel("status"))) // NSInteger; objc:SMAppService

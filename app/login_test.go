@@ -248,3 +248,26 @@ func TestLaunchAgentStatusOtherApp(t *testing.T) {
 		t.Fatalf("corrupt plist: %+v", s)
 	}
 }
+
+// Mew.app opened in ~/Downloads runs translocated (a random read-only
+// copy): its login item would point at a path gone after a restart. The
+// menu says what to do instead, and a click registers nothing.
+func TestTranslocatedAppSaysMoveItToApplications(t *testing.T) {
+	exe := "/private/var/folders/x1/abc/T/AppTranslocation/6F1B7F0E-0000-4000-8000-000000000000/d/Mew.app/Contents/MacOS/mew"
+	why := loginUnavailableFor(exe)
+	if !strings.Contains(why, "Applications") {
+		t.Fatalf("translocated: %q", why)
+	}
+	s := loginState{Unavailable: why}
+	if it := loginItem(s); it.Enabled || !strings.Contains(it.Title, "move Mew.app to Applications") {
+		t.Errorf("menu item %+v", it)
+	}
+	if loginToggle(s) != loginNothing {
+		t.Error("a click would register the translocated copy")
+	}
+	for _, ok := range []string{"/Applications/Mew.app/Contents/MacOS/mew", "/Users/me/Downloads/Mew.app/Contents/MacOS/mew", "/usr/local/bin/mew"} {
+		if why := loginUnavailableFor(ok); why != "" {
+			t.Errorf("%s: %q", ok, why)
+		}
+	}
+}
