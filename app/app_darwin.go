@@ -164,10 +164,17 @@ func Run(stdout, stderr io.Writer) int {
 		// No Dock icon, no app menu (LSUIElement in Info.plist does the
 		// same for Mew.app before this line runs).
 		nsApp.SetActivationPolicy(appkit.ApplicationActivationPolicyAccessory)
+		// ⌘C, ⌘A... in the message window go through the main menu.
+		setupMainMenu()
 		appDelegate = &appkit.ApplicationDelegate{}
 		appDelegate.SetApplicationDidFinishLaunching(func(foundation.Notification) {
 			startUI()
 			go feedUpdates(updates)
+		})
+		// Mew.app opened again while it runs: show the panel (onReopen).
+		appDelegate.SetApplicationShouldHandleReopenHasVisibleWindows(func(appkit.Application, bool) bool {
+			apply(onReopen(ctrl, time.Now()))
+			return false
 		})
 		// A display added, removed or rearranged: the top-right corner moved.
 		appDelegate.SetApplicationDidChangeScreenParameters(func(foundation.Notification) {

@@ -46,6 +46,24 @@ func panelRect(visible rect, frameW, frameH int, pointsPerPixel float64) rect {
 	}
 }
 
+// bannerClearance is the strip at the top right of the visible frame that
+// macOS's notification banners take (a banner is about 64 pt tall, inset
+// about 16 pt from the menu bar and the edge): an estimate, not measured
+// here (no Mac).
+const bannerClearance = 88
+
+// belowBanners is the visible frame the panel is placed in: when Mew posts
+// its own banners, without the strip where they show, so a banner does not
+// cover the panel's top rows (the sessions that need the person). A screen
+// too short for that keeps its whole frame.
+func belowBanners(visible rect, banners bool) rect {
+	if !banners || visible.H < 3*bannerClearance {
+		return visible
+	}
+	visible.H -= bannerClearance
+	return visible
+}
+
 // toLogical turns a point in the panel view's own coordinates (points,
 // origin at the top left: the view is flipped) into board pixels for
 // Frame.HitTest.

@@ -130,24 +130,44 @@ func setupPanel() {
 }
 
 // placePanel sizes the panel for the current frame at the top right of
-// the main screen's visible area (panelRect).
+// the visible area of the screen with Mew's menu-bar item (panelScreen),
+// below where Mew's own banners show (belowBanners, panelRect).
 func placePanel() {
 	f, ok := ctrl.Frame()
 	if !ok {
 		return
 	}
-	screen := appkit.Screen_MainScreen()
+	screen := panelScreen()
 	if screen.IsNil() {
 		return // no screen (display asleep, being reconfigured): keep where it is
 	}
 	pointsPerPixel = pointsPerPixelFor(screen.BackingScaleFactor())
 	vf := screen.VisibleFrame()
-	r := panelRect(rect{X: vf.Origin.X, Y: vf.Origin.Y, W: vf.Size.Width, H: vf.Size.Height}, f.W, f.H, pointsPerPixel)
+	visible := belowBanners(rect{X: vf.Origin.X, Y: vf.Origin.Y, W: vf.Size.Width, H: vf.Size.Height}, notifyState().Post)
+	r := panelRect(visible, f.W, f.H, pointsPerPixel)
 	frameW, frameH = float64(f.W)*pointsPerPixel, float64(f.H)*pointsPerPixel
 	panel.SetFrameDisplay(foundation.Rect{
 		Origin: foundation.Point{X: r.X, Y: r.Y},
 		Size:   foundation.Size{Width: r.W, Height: r.H},
 	}, true)
+}
+
+// panelScreen is the screen the panel goes on: the one whose menu bar
+// shows Mew's item (its button's window), else the primary screen (the
+// first, with the menu bar). Not mainScreen: that is the screen of the
+// key window, which follows whatever app the person uses.
+func panelScreen() appkit.Screen {
+	if !statusItem.IsNil() {
+		if w := statusItem.Button().Window(); !w.IsNil() {
+			if s := w.Screen(); !s.IsNil() {
+				return s
+			}
+		}
+	}
+	if all := appkit.Screen_Screens(); len(all) > 0 {
+		return all[0]
+	}
+	return appkit.Screen{}
 }
 
 // showPanel puts the panel in front without activating Mew (the point of
