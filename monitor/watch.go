@@ -116,6 +116,11 @@ func newWatcher(ctx context.Context, o Options) (*watcher, error) {
 		return nil, err
 	}
 	storeDir := o.Store.Dir()
+	// The store's folder is made now (the hook makes it too, 0700): while
+	// it is missing only the tick would find it, the watch stopping at
+	// $MEW_HOME (addWatches), and on Linux the tick can be a minute. A
+	// folder that cannot be made is looked for on the tick.
+	_ = o.Store.EnsureDir()
 	wt := &watcher{
 		ctx: ctx, o: o, out: make(chan Update, 1),
 		fw: fw, storeDir: storeDir, dirs: []string{storeDir}, watched: map[string]bool{},
