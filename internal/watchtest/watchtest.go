@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // fileID is a folder as inotify names it: its device and inode.
@@ -95,5 +96,18 @@ func NoneAtOrAbove(t testing.TB, dir string) {
 		if filepath.Dir(p) == p {
 			return
 		}
+	}
+}
+
+// WaitWatched waits (up to 30 s) until this process watches dir: a source
+// finds a folder that appeared on its periodic pass.
+func WaitWatched(t testing.TB, dir string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !Watched(t, dir) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never watched after it appeared", dir)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -41,16 +41,7 @@ func TestWatchNeverAtOrAboveHome(t *testing.T) {
 	if err := os.MkdirAll(codexHome, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !watchtest.Watched(t, codexHome) {
-		if time.Now().After(deadline) {
-			t.Fatal("~/.codex never watched after it appeared")
-		}
-		select {
-		case <-out:
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	watchtest.WaitWatched(t, codexHome)
 	watchtest.NoneAtOrAbove(t, home)
 	cancel()
 	<-done

@@ -35,16 +35,7 @@ func TestWatchNeverAtOrAboveHome(t *testing.T) {
 	if err := os.MkdirAll(claude, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !watchtest.Watched(t, claude) {
-		if time.Now().After(deadline) {
-			t.Fatal("~/.claude never watched after it appeared")
-		}
-		select {
-		case <-out:
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	watchtest.WaitWatched(t, claude)
 	watchtest.NoneAtOrAbove(t, home)
 	cancel()
 	<-done
