@@ -329,7 +329,8 @@ bundle-check:
 	$(GO) run ./packaging/bundle-check -assemble -mew "$$tmp/mew" -hook "$$tmp/mew-hook" "$$tmp/Mew.app"
 
 # Mew.app for macOS 13+: mew built with cgo for AppKit and the hook without,
-# both universal (arm64 + amd64), signed (make sign), zipped for the cask.
+# both universal (arm64 + amd64), signed (make sign), zipped for the cask,
+# and the cask for that zip written to bin/app/mew.rb (CASK below).
 #
 # Signing: without SIGN_IDENTITY the app is ad-hoc signed (codesign -s -):
 # it runs, but Gatekeeper quarantines every download and macOS forgets its
