@@ -15,6 +15,7 @@ require (
 	github.com/mailru/easyjson v0.9.2
 	github.com/progrium/darwinkit v0.5.0
 	github.com/shirou/gopsutil/v3 v3.24.5
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 	github.com/tidwall/gjson v1.20.2
 	github.com/vito/midterm v0.2.5
 	golang.org/x/sys v0.50.0
