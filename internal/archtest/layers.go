@@ -76,6 +76,8 @@ var Placement = map[string]Layer{
 	"internal/fakeagent": Test,
 	"internal/fixture":   Test,
 	"internal/archtest":  Test,
+	// Drives a real Chromium for the web board's tests.
+	"internal/browsertest": Test,
 }
 
 // MayImport says which layers each layer may import besides its own.
