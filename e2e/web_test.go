@@ -238,4 +238,3 @@ func TestWebAnswerCodexDenied(t *testing.T) {
 	}
 	w.b.Screenshot(browsertest.ScreenshotDir(), t.Name()+"-denied")
 }
-

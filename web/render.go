@@ -418,15 +418,20 @@ const roomW = 82
 
 // catPNG draws row r as the board draws it and keeps its room: the cat.
 func catPNG(r board.Row, now time.Time, scale int) ([]byte, error) {
+	return roomPNG(r, now, scale, 0, roomW)
+}
+
+// roomPNG draws row r and keeps the logical columns [x0, x1) of its row.
+func roomPNG(r board.Row, now time.Time, scale, x0, x1 int) ([]byte, error) {
 	f := board.Draw([]board.Row{r}, now, 0)
 	img, err := board.Image(f, scale)
 	if err != nil {
 		return nil, err
 	}
-	rect := image.Rect(0, 0, roomW, f.H)
+	rect := image.Rect(x0, 0, x1, f.H)
 	for _, h := range f.Hits {
 		if h.Choice == 0 && h.ID == r.Session.ID {
-			rect = image.Rect(h.X, h.Y, h.X+roomW, h.Y+min(h.H, 28))
+			rect = image.Rect(h.X+x0, h.Y, h.X+x1, h.Y+min(h.H, 28))
 		}
 	}
 	rect = image.Rect(rect.Min.X*scale, rect.Min.Y*scale, rect.Max.X*scale, rect.Max.Y*scale).Intersect(img.Bounds())
@@ -466,7 +471,9 @@ func (s *Server) icon(w http.ResponseWriter, r *http.Request, _ Device) {
 		if len(rows) == 0 {
 			return nil, errNoIcon
 		}
-		return catPNG(rows[0], now, 6)
+		// The square at the front of the room, where the waiting cat
+		// sits: a home-screen icon is square.
+		return roomPNG(rows[0], now, 6, roomW-2-28, roomW-2)
 	})
 	if err != nil {
 		http.Error(w, "no icon", http.StatusInternalServerError)

@@ -23,7 +23,7 @@ import (
 
 // rig is a server with a fake answerer, over real HTTP on loopback.
 type rig struct {
-	t   *testing.T
+	t   testing.TB
 	s   *Server
 	ts  *httptest.Server
 	now time.Time
@@ -42,7 +42,7 @@ func waiting(id, cwd string) session.Shown {
 	}
 }
 
-func newRig(t *testing.T, o Options) *rig {
+func newRig(t testing.TB, o Options) *rig {
 	t.Helper()
 	r := &rig{t: t, now: time.Now()}
 	home := t.TempDir()
