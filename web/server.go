@@ -255,11 +255,15 @@ func constantEqual(a, b string) bool {
 	return len(a) == len(b) && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
-// setCookie gives a newly paired browser its token.
-func (s *Server) setCookie(w http.ResponseWriter, token string) {
+// setCookie gives a newly paired browser its token: Secure when the
+// browser reached the page over https, directly or through a proxy
+// (tailscale serve says so in X-Forwarded-Proto; a forged header only
+// makes the cookie stricter).
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, token string) {
+	secure := s.o.TLS || r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"
 	http.SetCookie(w, &http.Cookie{
 		Name: CookieName, Value: token, Path: "/",
-		MaxAge: 400 * 24 * 3600, HttpOnly: true, Secure: s.o.TLS, SameSite: http.SameSiteStrictMode,
+		MaxAge: 400 * 24 * 3600, HttpOnly: true, Secure: secure, SameSite: http.SameSiteStrictMode,
 	})
 }
 
