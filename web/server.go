@@ -25,6 +25,7 @@ import (
 
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/board"
+	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/internal/alertprefs"
 	"github.com/mew-dev/mew/session"
 )
@@ -351,4 +352,17 @@ func boardConfig() board.Config {
 	cfg := board.DefaultConfig()
 	cfg.ShowQuiet = true
 	return cfg
+}
+
+// PromptFrom is Options.Prompt over the boards' lookup: the session as it
+// is now, looked up again the way the panel does before it answers.
+func PromptFrom(sessions *act.Sessions, home string) func(id string) (session.Shown, bool) {
+	return func(id string) (session.Shown, bool) {
+		f, ok := sessions.Get(id)
+		if !ok {
+			return session.Shown{}, false
+		}
+		shown, _ := act.Prompt(f, home)
+		return shown, true
+	}
 }

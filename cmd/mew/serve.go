@@ -22,7 +22,6 @@ import (
 	"github.com/mew-dev/mew/internal/weblink"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
-	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
 	"github.com/mew-dev/mew/web"
 )
@@ -202,14 +201,7 @@ func runHeadlessServing(ctx context.Context, o monitor.Options, stdout, stderr i
 	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
 	opts.Home = o.Store.Home
 	opts.Prefs = &alertprefs.Store{Home: o.Store.Home}
-	opts.Prompt = func(id string) (session.Shown, bool) {
-		f, ok := sessions.Get(id)
-		if !ok {
-			return session.Shown{}, false
-		}
-		shown, _ := act.Prompt(f, o.Store.Home)
-		return shown, true
-	}
+	opts.Prompt = web.PromptFrom(sessions, o.Store.Home)
 	opts.Submit = answers.Submit
 	opts.Watched = os.Getenv("MEW_TMUX_SOCKET")
 	opts.Log = func(format string, args ...any) { fmt.Fprintf(stderr, "mew serve: "+format+"\n", args...) }
