@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mew-dev/mew/internal/privfile"
@@ -47,6 +48,16 @@ type devicesFile struct {
 type Devices struct {
 	Home string
 	mu   sync.Mutex
+	// The list as last read, and the file's identity then: a request
+	// re-parses the file only when it changed (a stat, not a parse).
+	cached  []Device
+	cacheID fileID
+}
+
+type fileID struct {
+	size  int64
+	mtime time.Time
+	ino   uint64
 }
 
 func (d *Devices) path() string { return filepath.Join(d.Home, DevicesName) }
@@ -61,14 +72,20 @@ func (d *Devices) List() ([]Device, error) {
 func (d *Devices) load() ([]Device, error) {
 	f, err := os.Open(d.path())
 	if errors.Is(err, os.ErrNotExist) {
+		d.cached, d.cacheID = nil, fileID{}
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", DevicesName)
+	}
+	id := fileID{size: st.Size(), mtime: st.ModTime(), ino: inode(st)}
+	if id == d.cacheID && d.cached != nil {
+		return append([]Device(nil), d.cached...), nil
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxDevicesFile+1))
 	if err != nil {
@@ -81,7 +98,17 @@ func (d *Devices) load() ([]Device, error) {
 	if err := json.Unmarshal(b, &df); err != nil {
 		return nil, fmt.Errorf("%s: %v", DevicesName, err)
 	}
-	return df.Devices, nil
+	d.cached, d.cacheID = df.Devices, id
+	return append([]Device(nil), df.Devices...), nil
+}
+
+// inode is the file's inode number (a rename puts another file in place
+// with another one, even within the same second and size).
+func inode(st os.FileInfo) uint64 {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(s.Ino)
+	}
+	return 0
 }
 
 // Add pairs a new device named name and returns its token (shown to the
