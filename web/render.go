@@ -215,9 +215,7 @@ func (s *Server) pairPost(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no Origin: refused", http.StatusForbidden)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "bad form", http.StatusBadRequest)
+	if !readForm(w, r, 4<<10) {
 		return
 	}
 	now := s.o.Now()
@@ -332,23 +330,31 @@ func (s *Server) listedID(r *http.Request) (string, bool) {
 	return "", false
 }
 
-func (s *Server) mutePost(w http.ResponseWriter, r *http.Request, dev Device) {
+// togglePref runs toggle on the form's session (one the board lists) and
+// answers with what it says.
+func (s *Server) togglePref(w http.ResponseWriter, r *http.Request, toggle func(id string) (string, error)) {
 	id, ok := s.listedID(r)
 	if !ok || s.o.Prefs == nil {
 		s.reply(w, r, http.StatusNotFound, "no such session")
 		return
 	}
-	muted, err := s.o.Prefs.ToggleMute(id)
+	said, err := toggle(id)
 	if err != nil {
 		s.reply(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
-	s.Publish(s.currentShown())
-	if muted {
-		s.reply(w, r, http.StatusOK, "muted: its alerts stay silent")
-	} else {
-		s.reply(w, r, http.StatusOK, "unmuted")
-	}
+	s.Publish(s.currentShown()) // every open page shows it
+	s.reply(w, r, http.StatusOK, said)
+}
+
+func (s *Server) mutePost(w http.ResponseWriter, r *http.Request, dev Device) {
+	s.togglePref(w, r, func(id string) (string, error) {
+		muted, err := s.o.Prefs.ToggleMute(id)
+		if muted {
+			return "muted: its alerts stay silent", err
+		}
+		return "unmuted", err
+	})
 }
 
 // SnoozeFor is how long the page's Snooze holds a session's alerts (the
@@ -356,22 +362,13 @@ func (s *Server) mutePost(w http.ResponseWriter, r *http.Request, dev Device) {
 const SnoozeFor = time.Hour
 
 func (s *Server) snoozePost(w http.ResponseWriter, r *http.Request, dev Device) {
-	id, ok := s.listedID(r)
-	if !ok || s.o.Prefs == nil {
-		s.reply(w, r, http.StatusNotFound, "no such session")
-		return
-	}
-	until, err := s.o.Prefs.ToggleSnooze(id, s.o.Now(), SnoozeFor)
-	if err != nil {
-		s.reply(w, r, http.StatusInternalServerError, err.Error())
-		return
-	}
-	s.Publish(s.currentShown())
-	if until.IsZero() {
-		s.reply(w, r, http.StatusOK, "snooze ended")
-	} else {
-		s.reply(w, r, http.StatusOK, "snoozed until "+until.Local().Format("15:04"))
-	}
+	s.togglePref(w, r, func(id string) (string, error) {
+		until, err := s.o.Prefs.ToggleSnooze(id, s.o.Now(), SnoozeFor)
+		if until.IsZero() {
+			return "snooze ended", err
+		}
+		return "snoozed until " + until.Local().Format("15:04"), err
+	})
 }
 
 func (s *Server) currentShown() []session.Shown {
@@ -456,13 +453,7 @@ func (s *Server) catImage(w http.ResponseWriter, r *http.Request, _ Device) {
 			continue
 		}
 		b, err := s.cats.get(id+"\x00"+catKey(row), func() ([]byte, error) { return catPNG(row, now, catScale) })
-		if err != nil {
-			http.Error(w, "no picture", http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "image/png")
-		w.Header().Set("Cache-Control", "private, max-age=3600")
-		w.Write(b)
+		writePNG(w, b, err, "3600")
 		return
 	}
 	http.Error(w, "no such session", http.StatusNotFound)
@@ -480,12 +471,17 @@ func (s *Server) icon(w http.ResponseWriter, r *http.Request, _ Device) {
 		// sits: a home-screen icon is square.
 		return roomPNG(rows[0], now, 6, roomW-2-28, roomW-2)
 	})
+	writePNG(w, b, err, "86400")
+}
+
+// writePNG answers with picture b, kept by the browser for maxAge seconds.
+func writePNG(w http.ResponseWriter, b []byte, err error, maxAge string) {
 	if err != nil {
-		http.Error(w, "no icon", http.StatusInternalServerError)
+		http.Error(w, "no picture", http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "image/png")
-	w.Header().Set("Cache-Control", "private, max-age=86400")
+	w.Header().Set("Cache-Control", "private, max-age="+maxAge)
 	w.Write(b)
 }
 

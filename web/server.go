@@ -235,9 +235,7 @@ func (s *Server) changing(next deviceHandler) deviceHandler {
 			http.Error(w, "no Origin: refused", http.StatusForbidden)
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
-		if err := r.ParseForm(); err != nil {
-			http.Error(w, "bad form", http.StatusBadRequest)
+		if !readForm(w, r, 8<<10) {
 			return
 		}
 		got := r.PostForm.Get("csrf")
@@ -250,6 +248,16 @@ func (s *Server) changing(next deviceHandler) deviceHandler {
 		}
 		next(w, r, dev)
 	}
+}
+
+// readForm parses a POST's form of at most limit bytes, or answers 400.
+func readForm(w http.ResponseWriter, r *http.Request, limit int64) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "bad form", http.StatusBadRequest)
+		return false
+	}
+	return true
 }
 
 func constantEqual(a, b string) bool {
