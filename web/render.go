@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,6 +67,7 @@ type pageView struct {
 	Rows    []rowView
 	Message string
 	Code    string // the pairing form's code (from a QR code's link)
+	Again   string // a same-origin link to the page asked for (after a cross-site link)
 	Shut    bool
 }
 
@@ -196,7 +198,18 @@ func (s *Server) rowsFragment(w http.ResponseWriter, r *http.Request, dev Device
 
 func (s *Server) unauthorized(w http.ResponseWriter, r *http.Request) {
 	_, _, open := s.pairing.Code(s.o.Now())
-	s.render(w, http.StatusUnauthorized, "pair", pageView{Shut: !open, Message: "This browser is not paired with Mew yet."})
+	v := pageView{Shut: !open, Message: "This browser is not paired with Mew yet."}
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" && r.Method == http.MethodGet {
+		// A link from another site (an alert): the browser held the
+		// device's cookie back (SameSite=Strict). A link from this page
+		// carries it.
+		v.Message = "Opened from a link on another site, so your browser held back Mew's cookie. If this browser is paired, open the board from here:"
+		v.Again = "/"
+		if id := onlyID(r); r.URL.Path == "/s" && id != "" {
+			v.Again = "/s?id=" + url.QueryEscape(id)
+		}
+	}
+	s.render(w, http.StatusUnauthorized, "pair", v)
 }
 
 func (s *Server) pairPage(w http.ResponseWriter, r *http.Request) {

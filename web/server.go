@@ -164,7 +164,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			http.Error(w, "cross-origin request refused", http.StatusForbidden)
 			return
 		}
-		if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		// Another site's page may link here (an alert in a chat's web
+		// page): a GET navigation passes, without the device's cookie
+		// (SameSite=Strict); anything else it sends is refused.
+		if r.Header.Get("Sec-Fetch-Site") == "cross-site" && !(r.Method == http.MethodGet && r.Header.Get("Sec-Fetch-Mode") == "navigate") {
 			http.Error(w, "cross-site request refused", http.StatusForbidden)
 			return
 		}

@@ -506,3 +506,19 @@ func TestEventsFollowUpdates(t *testing.T) {
 		t.Fatalf("after an update %q", got)
 	}
 }
+
+// A link from another site (an alert in a chat's web page) opens without
+// the cookie (SameSite=Strict): the page says so and links to itself; no
+// data. A cross-site request that is not a navigation is refused.
+func TestCrossSiteLinkShowsNothingAndLinksBack(t *testing.T) {
+	r := newRig(t, Options{})
+	c := r.pair()
+	resp, body := r.do(r.client(), "GET", "/s?id=s1", nil, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, `href="/s?id=s1"`) || strings.Contains(body, "secret-project") {
+		t.Errorf("cross-site link: %s\n%s", resp.Status, body)
+	}
+	resp, _ = r.do(c, "GET", "/rows", nil, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"})
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site fetch: %s", resp.Status)
+	}
+}
