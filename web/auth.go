@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -315,21 +316,43 @@ type tickets struct {
 	mu    sync.Mutex
 	m     map[string]ticket
 	order []string
+	// shown is the unused ticket of each button (device, session, its
+	// prompt's start, choice, label): a page drawn again shows the same
+	// one, so an unchanged row is the same HTML (rowCache).
+	shown map[string]string
 }
 
-func (t *tickets) issue(tk ticket) string {
+func (tk ticket) key(since time.Time) string {
+	return tk.device + "\x00" + tk.id + "\x00" + since.UTC().Format(time.RFC3339Nano) + "\x00" + strconv.Itoa(tk.n) + "\x00" + tk.label
+}
+
+// issue returns the ticket of a button shown for the prompt that started
+// at since: the one already shown when it is unused and has a while to go,
+// else a new one.
+func (t *tickets) issue(tk ticket, since time.Time, now time.Time) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
-		t.m = map[string]ticket{}
+		t.m, t.shown = map[string]ticket{}, map[string]string{}
+	}
+	k := tk.key(since)
+	if n, ok := t.shown[k]; ok {
+		if old, live := t.m[n]; live && old.expires.Sub(now) > ticketLife/2 {
+			return n
+		}
+		delete(t.shown, k)
 	}
 	for len(t.order) >= maxTickets {
 		delete(t.m, t.order[0])
 		t.order = t.order[1:]
 	}
+	if len(t.shown) >= maxTickets {
+		clear(t.shown) // only a cache: the tickets stay good
+	}
 	n := randomString(18)
 	t.m[n] = tk
 	t.order = append(t.order, n)
+	t.shown[k] = n
 	return n
 }
 

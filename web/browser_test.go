@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,9 @@ func TestBrowserPairsSeesAndAnswers(t *testing.T) {
 				if !strings.Contains(txt, want) {
 					t.Errorf("the page does not show %q:\n%s", want, txt)
 				}
+			}
+			if !regexp.MustCompile(`waiting · permission · (59s|1m)`).MatchString(txt) {
+				t.Errorf("no age on the row (the page's script writes it):\n%s", txt)
 			}
 			yes := b.WaitButton("Yes", 5*time.Second)
 			if c.vp.Mobile && (yes.H < 44 || yes.W < 0.8*float64(c.vp.W)-40) {

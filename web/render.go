@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"image"
 	"image/png"
@@ -50,8 +51,12 @@ type choiceView struct {
 // HTML, and no terminal escape survives to reach a person's screen.
 type rowView struct {
 	ID, Project, Agent, Where string
-	State, Reason, Age        string
-	Prompt                    string
+	State, Reason             string
+	// SinceMS is when the session entered its state (Unix ms, the
+	// server's clock): the page's script shows the age from it, so a row
+	// that did not change is the same HTML from one update to the next.
+	SinceMS int64
+	Prompt  string
 	Group                     string
 	CatKey                    string
 	Choices                   []choiceView
@@ -60,11 +65,19 @@ type rowView struct {
 	Snoozed                   string
 }
 
+// rowData is what the row template draws: the row and the device's CSRF
+// token for its forms.
+type rowData struct {
+	rowView
+	CSRF string
+}
+
 type pageView struct {
 	Paired  bool
 	CSRF    string
-	Only    string // the session page's session
-	Rows    []rowView
+	Only    string          // the session page's session
+	Rows    []template.HTML // each row drawn by the "row" template
+	NowMS   int64           // the server's clock, for the ages
 	Message string
 	Code    string // the pairing form's code (from a QR code's link)
 	Again   string // a same-origin link to the page asked for (after a cross-site link)
@@ -83,19 +96,6 @@ func groupClass(g board.Group) string {
 	return "quiet"
 }
 
-// age is how long ago, as the boards say it.
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return strconv.Itoa(int(d/time.Second)) + "s"
-	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + "m"
-	case d < 48*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + "h"
-	}
-	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
-}
-
 // promptText is what the session shows the person: the tool and its
 // detail while it waits, else its last message.
 func promptText(s session.Shown, st session.State) string {
@@ -108,9 +108,24 @@ func promptText(s session.Shown, st session.State) string {
 	return s.LastMessage
 }
 
-// rows lists the sessions for device dev (only: one session), issuing a
+// rows draws the sessions for device dev (only: one session), with a
 // ticket for each answer button shown.
-func (s *Server) rows(dev Device, only string) []rowView {
+func (s *Server) rows(dev Device, only string) []template.HTML {
+	var out []template.HTML
+	csrf := csrfFor(s.key, dev)
+	for _, v := range s.rowViews(dev, only) {
+		h, err := s.rowHTML.draw(rowData{rowView: v, CSRF: csrf})
+		if err != nil {
+			s.o.Log("web: row: %v", err)
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// rowViews lists the sessions for device dev (only: one session).
+func (s *Server) rowViews(dev Device, only string) []rowView {
 	shown, _ := s.snapshot()
 	now := s.o.Now()
 	var muted map[string]bool
@@ -132,7 +147,7 @@ func (s *Server) rows(dev Device, only string) []rowView {
 			Where:   text.OneLine(board.Where(r.Session, s.o.Watched), 60),
 			State:   string(r.State),
 			Reason:  text.OneLine(string(r.Reason), 40),
-			Age:     age(r.Age),
+			SinceMS: now.Add(-r.Age).UnixMilli(),
 			Prompt:  text.OneLine(promptText(r.Session, r.State), 400),
 			Group:   groupClass(r.Group),
 			CatKey:  catKey(r),
@@ -152,7 +167,7 @@ func (s *Server) rows(dev Device, only string) []rowView {
 					label := text.OneLine(c.Label, 80)
 					v.Choices = append(v.Choices, choiceView{N: c.N, Label: label, Ticket: s.tickets.issue(ticket{
 						device: dev.Hash, id: r.Session.ID, n: c.N, label: c.Label, expires: now.Add(ticketLife),
-					})})
+					}, r.Session.Since, now)})
 				}
 			}
 		}
@@ -189,11 +204,45 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request, dev Device) {
 			return
 		}
 	}
-	s.render(w, http.StatusOK, "page", pageView{Paired: true, CSRF: csrfFor(s.key, dev), Only: only, Rows: s.rows(dev, only)})
+	s.render(w, http.StatusOK, "page", pageView{Paired: true, CSRF: csrfFor(s.key, dev), Only: only, Rows: s.rows(dev, only), NowMS: s.o.Now().UnixMilli()})
 }
 
 func (s *Server) rowsFragment(w http.ResponseWriter, r *http.Request, dev Device) {
-	s.render(w, http.StatusOK, "rows", pageView{Paired: true, CSRF: csrfFor(s.key, dev), Rows: s.rows(dev, onlyID(r))})
+	s.render(w, http.StatusOK, "rows", pageView{Paired: true, CSRF: csrfFor(s.key, dev), Rows: s.rows(dev, onlyID(r)), NowMS: s.o.Now().UnixMilli()})
+}
+
+// rowCache keeps each row's HTML by everything drawn in it: on an update
+// only the rows that changed are drawn again (html/template was most of
+// an open page's cost).
+type rowCache struct {
+	mu sync.Mutex
+	m  map[string]template.HTML
+}
+
+// maxCachedRows bounds the cache; it starts over when full.
+const maxCachedRows = 2048
+
+func (c *rowCache) draw(d rowData) (template.HTML, error) {
+	key := fmt.Sprintf("%#v", d)
+	c.mu.Lock()
+	h, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	var buf bytes.Buffer
+	if err := pages.ExecuteTemplate(&buf, "row", d); err != nil {
+		return "", err
+	}
+	// Drawn by html/template, which escaped every field: safe as HTML.
+	h = template.HTML(buf.String())
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedRows {
+		c.m = map[string]template.HTML{}
+	}
+	c.m[key] = h
+	c.mu.Unlock()
+	return h, nil
 }
 
 func (s *Server) unauthorized(w http.ResponseWriter, r *http.Request) {

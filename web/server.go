@@ -64,6 +64,7 @@ type Server struct {
 	tickets tickets
 	key     []byte // this run's CSRF key
 	cats    catCache
+	rowHTML rowCache
 
 	mu      sync.Mutex
 	shown   []session.Shown

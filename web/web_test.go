@@ -522,3 +522,26 @@ func TestCrossSiteLinkShowsNothingAndLinksBack(t *testing.T) {
 		t.Errorf("cross-site fetch: %s", resp.Status)
 	}
 }
+
+// A row that did not change is the same HTML on the next update (its
+// tickets stay until used), so it is drawn once; a used ticket is
+// replaced.
+func TestUnchangedRowsAreTheSameHTML(t *testing.T) {
+	r := newRig(t, Options{})
+	c := r.pair()
+	_, a := r.do(c, "GET", "/rows", nil, nil)
+	r.s.Publish([]session.Shown{r.prompt})
+	_, b := r.do(c, "GET", "/rows", nil, nil)
+	strip := regexp.MustCompile(`data-now="\d+"`)
+	if strip.ReplaceAllString(a, "") != strip.ReplaceAllString(b, "") {
+		t.Fatalf("the same row drew differently:\n%s\n%s", a, b)
+	}
+	csrf, tickets, _ := r.page(c)
+	if resp, _ := r.do(c, "POST", "/answer", url.Values{"csrf": {csrf}, "t": {tickets["No"]}}, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("answer: %s", resp.Status)
+	}
+	_, again, _ := r.page(c)
+	if again["No"] == tickets["No"] || again["Yes"] != tickets["Yes"] {
+		t.Errorf("tickets after No was used: %v, before %v", again, tickets)
+	}
+}

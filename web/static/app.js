@@ -8,6 +8,28 @@
   const live = document.getElementById('live');
   const only = rows.dataset.session || '';
   let busy = false, again = false;
+  let skew = 0; // the server's clock minus this one's
+
+  // Ages as the boards write them, from each row's data-since (server
+  // time): a row that did not change is the same HTML.
+  function fmtAge(ms) {
+    const s = Math.max(0, Math.floor(ms / 1000));
+    if (s < 60) return s + 's';
+    if (s < 3600) return Math.floor(s / 60) + 'm';
+    if (s < 172800) return Math.floor(s / 3600) + 'h';
+    return Math.floor(s / 86400) + 'd';
+  }
+  function ages() {
+    const clock = document.getElementById('clock');
+    if (clock && clock.dataset.now) {
+      skew = Number(clock.dataset.now) - Date.now();
+      clock.dataset.now = '';
+    }
+    const now = Date.now() + skew;
+    for (const e of rows.querySelectorAll('[data-since]')) {
+      e.textContent = ' · ' + fmtAge(now - Number(e.dataset.since));
+    }
+  }
 
   async function refresh() {
     if (busy) { again = true; return; }
@@ -15,7 +37,7 @@
     try {
       const r = await fetch('/rows' + (only ? '?id=' + encodeURIComponent(only) : ''), { cache: 'no-store' });
       if (r.status === 401) { location.href = '/pair'; return; }
-      if (r.ok) rows.innerHTML = await r.text();
+      if (r.ok) { rows.innerHTML = await r.text(); ages(); }
     } catch (e) {
       live.textContent = 'offline';
     } finally {
@@ -46,6 +68,8 @@
   const es = new EventSource('/events');
   es.addEventListener('change', function () { live.textContent = 'live'; refresh(); });
   es.onerror = function () { live.textContent = 'reconnecting…'; };
-  // Ages move on without an update.
+  ages();
+  setInterval(ages, 1000);
+  // Mute and snooze ends, and anything missed while the stream was down.
   setInterval(refresh, 30000);
 })();
