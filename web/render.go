@@ -55,14 +55,14 @@ type rowView struct {
 	// SinceMS is when the session entered its state (Unix ms, the
 	// server's clock): the page's script shows the age from it, so a row
 	// that did not change is the same HTML from one update to the next.
-	SinceMS int64
-	Prompt  string
-	Group                     string
-	CatKey                    string
-	Choices                   []choiceView
-	Elsewhere                 string
-	Muted                     bool
-	Snoozed                   string
+	SinceMS   int64
+	Prompt    string
+	Group     string
+	CatKey    string
+	Choices   []choiceView
+	Elsewhere string
+	Muted     bool
+	Snoozed   string
 }
 
 // rowData is what the row template draws: the row and the device's CSRF
