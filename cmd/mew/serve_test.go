@@ -148,3 +148,11 @@ func TestServePublicURL(t *testing.T) {
 		t.Errorf("GET /pair for the public host: %s", resp.Status)
 	}
 }
+
+// `mew watch --serve` is the login service's switch: with --headless only.
+func TestWatchServeNeedsHeadless(t *testing.T) {
+	c := newCLI(t)
+	if _, errOut, code := c.run(t, "watch", "--serve"); code != 2 || !strings.Contains(errOut, "--headless") {
+		t.Errorf("mew watch --serve: %d %q", code, errOut)
+	}
+}

@@ -49,6 +49,10 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew watch: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	if *serve && !*headless {
+		fmt.Fprintln(stderr, "mew watch: --serve goes with --headless (or run `mew serve`)")
+		return 2
+	}
 	o, err := monitor.Default()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
