@@ -71,7 +71,8 @@ func (d *Devices) List() ([]Device, error) {
 }
 
 func (d *Devices) load() ([]Device, error) {
-	f, err := os.Open(d.path())
+	// O_NONBLOCK: a FIFO put in its place must not hang every request.
+	f, err := os.OpenFile(d.path(), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		d.cached, d.cacheID = nil, fileID{}
 		return nil, nil

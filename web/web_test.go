@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -543,5 +544,30 @@ func TestUnchangedRowsAreTheSameHTML(t *testing.T) {
 	_, again, _ := r.page(c)
 	if again["No"] == tickets["No"] || again["Yes"] != tickets["Yes"] {
 		t.Errorf("tickets after No was used: %v, before %v", again, tickets)
+	}
+}
+
+// A FIFO (or anything but a file) in the devices file's place lets
+// nobody in and hangs nothing.
+func TestDevicesFileFIFO(t *testing.T) {
+	r := newRig(t, Options{})
+	if err := syscall.Mkfifo(filepath.Join(r.s.o.Home, DevicesName), 0o600); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan int)
+	go func() {
+		resp, _ := r.do(r.client(), "GET", "/", nil, map[string]string{"Cookie": CookieName + "=x"})
+		done <- resp.StatusCode
+	}()
+	select {
+	case code := <-done:
+		if code != http.StatusUnauthorized {
+			t.Errorf("status %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a FIFO as the devices file hung the request")
+	}
+	if _, _, err := r.s.Devices().Add("x", time.Now()); err == nil {
+		t.Error("paired over a FIFO")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/mew-dev/mew/internal/privfile"
 )
@@ -50,7 +51,8 @@ func Save(home, base string) error {
 // Load is the public URL, "" when none is set (or the file is unreadable:
 // alerts then go without a link).
 func Load(home string) string {
-	f, err := os.Open(filepath.Join(home, Name))
+	// O_NONBLOCK: a FIFO in its place must not hang an alert.
+	f, err := os.OpenFile(filepath.Join(home, Name), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return ""
 	}

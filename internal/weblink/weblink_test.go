@@ -3,7 +3,9 @@ package weblink
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestSaveLoadAndSessionLink(t *testing.T) {
@@ -31,5 +33,22 @@ func TestSaveLoadAndSessionLink(t *testing.T) {
 	}
 	if err := Save(home, ""); err != nil || Load(home) != "" || Session("", "x") != "" {
 		t.Error("not forgotten")
+	}
+}
+
+func TestLoadFIFOHangsNothing(t *testing.T) {
+	home := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(home, Name), 0o600); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan string)
+	go func() { done <- Load(home) }()
+	select {
+	case got := <-done:
+		if got != "" {
+			t.Errorf("Load %q", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Load hung on a FIFO")
 	}
 }
