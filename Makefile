@@ -64,6 +64,7 @@ race:
 	CGO_ENABLED=1 $(GO) test -race -skip TestRealSSH ./source/remote
 	CGO_ENABLED=1 $(GO) test -race -short ./screen/... ./rules
 	CGO_ENABLED=1 $(GO) test -race ./board/... ./app ./jump ./answer ./notify ./internal/alertprefs
+	CGO_ENABLED=1 $(GO) test -race -skip TestBrowser ./web
 	CGO_ENABLED=1 $(GO) test -race ./e2e/fakeapi ./e2e/fakellm ./e2e/fakeresponses ./e2e/driver ./tools/record-fixture
 	CGO_ENABLED=1 $(GO) test -race -skip 'TestRealDarwinkitCode|TestSelectorCheckCatches' ./tools/checkdarwin
 
@@ -271,8 +272,8 @@ record-fixture: claude-code
 # ========================== benchmarks ============================
 # Timing goals, reported as ratios and percentiles (never as timed tests);
 # MEASUREMENTS.md says what each prints and the numbers last measured.
-.PHONY: bench bench-hook bench-board bench-idle bench-remote bench-screen bench-answer bench-procscan
-bench: bench-hook bench-board bench-remote bench-screen bench-answer bench-procscan
+.PHONY: bench bench-hook bench-board bench-idle bench-remote bench-screen bench-answer bench-procscan bench-serve
+bench: bench-hook bench-board bench-remote bench-screen bench-answer bench-procscan bench-serve
 
 # The hook vs a no-op Go binary; 2000 hooks at once under load (events
 # lost, seconds to exit); registry write → `mew status --watch` line.
@@ -302,6 +303,11 @@ bench-screen:
 	$(GO) test ./source/tmux -run '^$$' -bench Sweep -benchtime 200x
 	$(GO) test ./source/tmux -run '^$$' -bench ListClients -benchtime 50x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLoad -benchtime 1x
+# One web board open (`mew serve`, 20 sessions, 2 changes a second) vs
+# the watcher alone, in % of a core; a rows fetch and a cat picture.
+bench-serve:
+	$(GO) test ./cmd/mew -run '^$$' -bench ServeBoardOpen -benchtime 1x
+	$(GO) test ./web -run '^$$' -bench . -benchtime 300x
 # `mew answer` started → the dialog gone, over 20 answers in real tmux.
 bench-answer:
 	$(GO) test ./cmd/mew -run '^$$' -bench AnswerLatency -benchtime 20x

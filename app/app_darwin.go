@@ -56,8 +56,10 @@ var (
 	jumper   *act.Jumper
 	answers  *act.Answerer
 	sessions *act.Sessions // the latest update's, what the panel shows
-	logger   *log.Logger
-	appLog   *logfile.Log // $MEW_HOME/mew.log
+	// webServer is the web board, started by the menu's pairing item.
+	webServer webBoard
+	logger    *log.Logger
+	appLog    *logfile.Log // $MEW_HOME/mew.log
 	// notifyOK: UNUserNotificationCenter may be used (notificationsAvailable).
 	notifyOK  bool
 	notifyWhy string
@@ -210,6 +212,7 @@ func feedUpdates(updates <-chan monitor.Update) {
 		recs := u.Records
 		latestRecords.Store(&recs)
 		notify.Offer(notifyCh, u)
+		webServer.publish(u.Sessions)
 		if pendingUpdate.Put(u) {
 			mainAsync(func() {
 				noteFrontApp()

@@ -28,6 +28,7 @@ const (
 	actionQuit
 	actionToggleMute   // mute menuItem.SessionID's alerts, or unmute it
 	actionToggleSnooze // snooze them for an hour, or end the snooze
+	actionPairDevice   // start the web board (once) and show a pairing code
 )
 
 // menuItem is one line of the status item's menu. A zero menuItem with
@@ -168,6 +169,8 @@ func buildMenu(st menuState) []menuItem {
 			ToolTip: "Check that Mew can see your sessions (mew doctor)"},
 		menuItem{Title: "Show Log", Action: actionShowLog, Enabled: true,
 			ToolTip: "What Mew did last: jumps, answers, problems ($MEW_HOME/mew.log)"},
+		menuItem{Title: "Pair a Phone or Browser…", Action: actionPairDevice, Enabled: true,
+			ToolTip: "Serve the web board on 127.0.0.1:7733 and show a pairing code (mew serve)"},
 		sep,
 		menuItem{Title: "Sounds", Action: actionToggleSounds, Enabled: true, Checked: st.Sounds},
 		toggleItem("Notifications", actionToggleNotifications, st.Notifications),

@@ -50,6 +50,7 @@ func TestMenuSessionsThenCommands(t *testing.T) {
 		"Install Hooks…",
 		"Doctor…",
 		"Show Log",
+		"Pair a Phone or Browser…",
 		"---",
 		"Sounds",
 		"Notifications",

@@ -11,6 +11,7 @@ import (
 	"github.com/progrium/darwinkit/objc"
 
 	"github.com/mew-dev/mew/internal/alertprefs"
+	"github.com/mew-dev/mew/internal/weblink"
 )
 
 // App-lifetime objects (darwinkit rule "retained globals"): package
@@ -143,6 +144,20 @@ func menuAction(it menuItem) {
 		if _, err := alertPrefs.ToggleSnooze(it.SessionID, now, time.Hour); err != nil {
 			logger.Printf("snooze %s: %v", it.SessionID, err)
 		}
+	case actionPairDevice:
+		// Listening and the devices file are I/O: off the main thread,
+		// the message back on it.
+		go func() {
+			srv, base, err := webServer.start(context.Background(), webListen, mewHome, sessions, answers, logger.Printf)
+			var d dialog
+			if err != nil {
+				d = pairingDialog("", "", "", now, false, err)
+			} else {
+				code, exp, open := srv.PairCode()
+				d = pairingDialog(base, weblink.Load(mewHome), code, exp, open, nil)
+			}
+			mainAsync(func() { showDialog(d) })
+		}()
 	}
 }
 

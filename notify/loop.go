@@ -27,6 +27,9 @@ type Loop struct {
 	Log     Logger
 	// Now is the clock (tests); nil is time.Now.
 	Now func() time.Time
+	// Link is the web board's page of a session ("" or nil: no link; see
+	// internal/weblink).
+	Link func(id string) string
 }
 
 // Run reads updates until they end or ctx does.
@@ -127,6 +130,10 @@ func (l *Loop) alert(ctx context.Context, alerts []board.Alert, u monitor.Update
 			}
 			continue
 		}
-		l.Send(MessageFor(d.Alert, byID[d.ID]))
+		m := MessageFor(d.Alert, byID[d.ID])
+		if l.Link != nil {
+			m.Link = l.Link(d.ID)
+		}
+		l.Send(m)
 	}
 }

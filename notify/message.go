@@ -26,6 +26,10 @@ type Message struct {
 	Body   string         `json:"body,omitempty"`
 	// Session is the session as `mew status --json` shows it.
 	Session session.Shown `json:"session"`
+	// Link is the session's page on the web board (`mew serve
+	// --public-url`), when one is configured: it opens only on a paired
+	// device.
+	Link string `json:"link,omitempty"`
 	// Test is set for `mew notify test`.
 	Test bool `json:"test,omitempty"`
 }
@@ -133,11 +137,18 @@ func webhookBody(preset string, m Message) (body []byte, ctype string, headers m
 			msg = m.Title
 		}
 		// Header values must be one line of text; Title is already.
-		return []byte(msg), "text/plain; charset=utf-8", map[string]string{"Title": m.Title, "Tags": string(m.Event)}, nil
+		h := map[string]string{"Title": m.Title, "Tags": string(m.Event)}
+		if m.Link != "" {
+			h["Click"] = m.Link // ntfy opens it when the notification is tapped
+		}
+		return []byte(msg), "text/plain; charset=utf-8", h, nil
 	case PresetSlack:
 		t := m.Title
 		if m.Body != "" {
 			t += "\n" + m.Body
+		}
+		if m.Link != "" {
+			t += "\n" + m.Link
 		}
 		b, err := json.Marshal(map[string]string{"text": t})
 		return b, "application/json", nil, err

@@ -118,3 +118,26 @@ func TestQueueDropsWhenFullAndRateLimits(t *testing.T) {
 		}
 	}
 }
+
+// With the web board's public URL configured, every preset carries the
+// link to the session's page.
+func TestWebhookPresetsCarryTheLink(t *testing.T) {
+	m := Message{Event: session.Waiting, Title: "shop needs your permission", Body: "Bash: make test", Link: "https://box.tail1.ts.net/s?id=abc"}
+	_, _, h, _ := webhookBody(PresetNtfy, m)
+	if h["Click"] != m.Link {
+		t.Errorf("ntfy headers %v", h)
+	}
+	body, _, _, _ := webhookBody(PresetSlack, m)
+	if !strings.Contains(string(body), m.Link) {
+		t.Errorf("slack: %s", body)
+	}
+	body, _, _, _ = webhookBody("", m)
+	var back Message
+	if json.Unmarshal(body, &back) != nil || back.Link != m.Link {
+		t.Errorf("json: %s", body)
+	}
+	m.Link = ""
+	if _, _, h, _ := webhookBody(PresetNtfy, m); h["Click"] != "" {
+		t.Errorf("a Click header without a link: %v", h)
+	}
+}

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"github.com/mew-dev/mew/internal/weblink"
 	"sync"
 	"time"
 
@@ -93,6 +94,7 @@ func StartService(ctx context.Context, home string, log Logger, h *Holder, sessi
 	loop := &Loop{
 		Board: board.DefaultConfig(), Prefs: &alertprefs.Store{Home: home},
 		Focus: focus, Sending: h.Holds, Send: d.Send, Log: log, Now: time.Now,
+		Link: func(id string) string { return weblink.Session(weblink.Load(home), id) },
 	}
 	go loop.Run(ctx, ch)
 	return ch

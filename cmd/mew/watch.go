@@ -37,6 +37,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	once := fs.Bool("once", false, "print the board once and exit (also when the output is not a terminal)")
 	fs.Float64Var(&quotaAlert, "quota-alert", board.DefaultQuotaThreshold, "ring once when a quota window (5 h, weekly) reaches this `percent`")
 	headless := fs.Bool("headless", false, "no board: only send the alerts to the sinks of `mew notify` (a login service)")
+	serve := fs.Bool("serve", false, "with --headless: also serve the web board on "+defaultListen+" (see `mew serve`)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -48,6 +49,10 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew watch: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	if *serve && !*headless {
+		fmt.Fprintln(stderr, "mew watch: --serve goes with --headless (or run `mew serve`)")
+		return 2
+	}
 	o, err := monitor.Default()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
@@ -56,8 +61,18 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	if *headless {
 		ctx, stop := untilStopped()
 		defer stop()
+		if *serve {
+			sf := serveFlags{listen: defaultListen}
+			ln, opts, err := sf.open(o.Store.Home, stderr)
+			if err != nil {
+				fmt.Fprintf(stderr, "mew watch: %v\n", err)
+				return 1
+			}
+			attachRemotes(ctx, &o, true, stderr, "watch")
+			return runHeadlessServing(ctx, o, stdout, stderr, ln, opts)
+		}
 		attachRemotes(ctx, &o, true, stderr, "watch")
-		return runHeadless(ctx, o, stderr)
+		return runHeadless(ctx, o, stderr, nil, nil)
 	}
 	if *once || !isTerminal(stdout) {
 		attachRemotes(context.Background(), &o, false, stderr, "watch")
@@ -145,7 +160,9 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 // runHeadless sends the alerts with no board, until ctx ends: `mew watch
 // --headless`, for a login service. It waits for the sending lock when
 // another Mew holds it (the app, a `mew watch`), and sends once it quits.
-func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
+// sessions (nil: its own) and publish (nil: none) are the web board's
+// (`mew serve`).
+func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer, sessions *act.Sessions, publish func(monitor.Update)) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	l := openLog(o.Store.Home, "watch --headless")
@@ -157,8 +174,10 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
 		return 1
 	}
 	defer letGo(cancel, updates)
-	hub, _ := o.Remote.(*remote.Hub)
-	sessions := &act.Sessions{Remotes: func() *remote.Hub { return hub }}
+	if sessions == nil {
+		hub, _ := o.Remote.(*remote.Hub)
+		sessions = &act.Sessions{Remotes: func() *remote.Hub { return hub }}
+	}
 	send := &notify.Holder{Home: o.Store.Home, Log: l}
 	defer send.Release()
 	send.Holds() // say at once who sends
@@ -175,6 +194,9 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
 			problems.note(u.Errors)
 			sessions.Set(u.Records)
 			notify.Offer(sinks, u)
+			if publish != nil {
+				publish(u)
+			}
 		}
 	}
 }

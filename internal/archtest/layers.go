@@ -26,7 +26,7 @@ const (
 	Show    Layer = "show"    // the platform-neutral board and the terminal board
 	Action  Layer = "action"  // jump, answer, install (and their remote halves)
 	Act     Layer = "act"     // board/act: one lookup and one action path for a session, for every board and command
-	App     Layer = "app"     // the macOS panel
+	App     Layer = "app"     // the macOS panel and the web board
 	Program Layer = "program" // commands and the demo: wiring, may use everything
 	Test    Layer = "test"    // e2e suite, stand-ins, tools and packaging checks: outside the product
 )
@@ -62,6 +62,7 @@ var Placement = map[string]Layer{
 	"answer":           Action,
 	"install":          Action,
 	"app":              App,
+	"web":              App, // the web board (`mew serve`): a panel in a browser
 	"cmd":              Program,
 	"demo":             Program,
 	"replay":           Program,
@@ -75,6 +76,8 @@ var Placement = map[string]Layer{
 	"internal/fakeagent": Test,
 	"internal/fixture":   Test,
 	"internal/archtest":  Test,
+	// Drives a real Chromium for the web board's tests.
+	"internal/browsertest": Test,
 }
 
 // MayImport says which layers each layer may import besides its own.
