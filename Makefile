@@ -281,6 +281,7 @@ bench-hook:
 	$(GO) test ./hookbin -run '^$$' -bench HookBurst -benchtime 1x
 	$(GO) test ./hookbin -run '^$$' -bench StatuslineWrapper -benchtime 300x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLatency -benchtime 200x
+	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchNeedsYou -benchtime 100x
 # Frames per second and the unchanged-tick share.
 bench-board:
 	$(GO) test ./board -run '^$$' -bench . -benchtime 4000x
