@@ -279,6 +279,7 @@ bench: bench-hook bench-board bench-remote bench-screen bench-answer bench-procs
 bench-hook:
 	$(GO) test ./hookbin -run '^$$' -bench HookProcess -benchtime 400x
 	$(GO) test ./hookbin -run '^$$' -bench HookBurst -benchtime 1x
+	$(GO) test ./hookbin -run '^$$' -bench HookSpooled -benchtime 300x
 	$(GO) test ./hookbin -run '^$$' -bench StatuslineWrapper -benchtime 300x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLatency -benchtime 200x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchNeedsYou -benchtime 100x
