@@ -280,6 +280,7 @@ bench-hook:
 	$(GO) test ./hookbin -run '^$$' -bench HookProcess -benchtime 400x
 	$(GO) test ./hookbin -run '^$$' -bench HookBurst -benchtime 1x
 	$(GO) test ./hookbin -run '^$$' -bench HookSpooled -benchtime 300x
+	$(GO) test ./hookbin -run '^$$' -bench HookPlugin -benchtime 300x
 	$(GO) test ./hookbin -run '^$$' -bench StatuslineWrapper -benchtime 300x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLatency -benchtime 200x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchNeedsYou -benchtime 100x
