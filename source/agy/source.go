@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
@@ -24,6 +26,10 @@ const maxTail = 256 << 10
 // poll is how often the transcripts are looked at while watching.
 const poll = 500 * time.Millisecond
 
+// relistEvery is how often Watch lists the sessions although StoreDir's
+// watch says nothing changed (a missed event must not hide a session).
+const relistEvery = time.Minute
+
 // Known is an agy session its hooks reported, with the transcript they
 // named.
 type Known struct{ ID, Transcript string }
@@ -33,6 +39,11 @@ type Known struct{ ID, Transcript string }
 type Source struct {
 	Brain    string
 	Sessions func() []Known
+	// StoreDir is where Sessions looks (the store's folder): Watch lists
+	// the sessions again only when something there changed (fsnotify),
+	// and reads transcripts only while there are some; "" lists them
+	// every poll.
+	StoreDir string
 
 	mu       sync.Mutex
 	tails    map[string]tail // transcript path → what was read
@@ -57,7 +68,7 @@ func New(st store.Store) (*Source, error) {
 		}
 		home = h
 	}
-	return &Source{Brain: filepath.Join(home, ".gemini", "antigravity-cli", "brain"), Sessions: FromStore(st)}, nil
+	return &Source{Brain: filepath.Join(home, ".gemini", "antigravity-cli", "brain"), Sessions: FromStore(st), StoreDir: st.Dir()}, nil
 }
 
 // FromStore lists the stored agy sessions whose hooks named a transcript
@@ -84,17 +95,37 @@ func (s *Source) Problems() []error {
 
 // Scan implements source.Source.
 func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
-	obs := s.observe()
+	obs := s.observe(s.Sessions())
 	return obs, errors.Join(s.Problems()...)
 }
 
-// Watch implements source.Source.
+// Watch implements source.Source. It reads the known sessions'
+// transcripts every poll, and lists the sessions again when StoreDir
+// changed (at most once a poll, and at least every relistEvery): with no
+// agy session, a quiet store costs nothing, however many sessions of
+// other agents it holds.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
-	t := time.NewTicker(poll)
+	var changes <-chan fsnotify.Event
+	var errs <-chan error
+	if s.StoreDir != "" {
+		if fw, err := fsnotify.NewWatcher(); err == nil {
+			defer fw.Close()
+			if fw.Add(s.StoreDir) == nil {
+				changes, errs = fw.Events, fw.Errors
+			}
+		}
+	}
+	t := time.NewTimer(poll)
 	defer t.Stop()
 	var last []source.Observation
+	var known []Known
+	var listed time.Time
+	stale := true
 	for first := true; ; first = false {
-		obs := s.observe()
+		if stale || changes == nil || time.Since(listed) >= relistEvery {
+			known, listed, stale = s.Sessions(), time.Now(), false
+		}
+		obs := s.observe(known)
 		if first || !reflect.DeepEqual(obs, last) {
 			select {
 			case out <- obs:
@@ -103,16 +134,42 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			}
 			last = obs
 		}
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return nil
+		// Transcripts to follow, or no watch of the store: poll. Else
+		// wait for the store to change.
+		wait := relistEvery
+		if len(known) > 0 || changes == nil {
+			wait = poll
+		}
+		t.Reset(wait)
+	wait:
+		for {
+			select {
+			case _, ok := <-changes:
+				if !ok {
+					changes = nil
+					break wait
+				}
+				if !stale {
+					stale = true
+					// At most one listing a poll: a busy store (hundreds of
+					// sessions' hooks) gathers its changes meanwhile.
+					if d := poll - time.Since(listed); d < wait && len(known) == 0 {
+						t.Reset(max(d, 0))
+					}
+				}
+			case <-errs: // an overflow: list again
+				stale = true
+			case <-t.C:
+				break wait
+			case <-ctx.Done():
+				return nil
+			}
 		}
 	}
 }
 
-// observe reads each known session's transcript that changed.
-func (s *Source) observe() []source.Observation {
+// observe reads the transcript of each known session that changed.
+func (s *Source) observe(known []Known) []source.Observation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tails == nil {
@@ -121,7 +178,7 @@ func (s *Source) observe() []source.Observation {
 	s.problems = nil
 	seen := map[string]bool{}
 	var out []source.Observation
-	for _, k := range s.Sessions() {
+	for _, k := range known {
 		path, err := s.check(k.ID, k.Transcript)
 		if err != nil {
 			s.problems = append(s.problems, err)
