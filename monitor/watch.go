@@ -449,7 +449,14 @@ func (wt *watcher) emit(force bool) bool {
 	for i, e := range errs {
 		msgs[i] = e.Error()
 	}
-	if !force && reflect.DeepEqual(shown, wt.last) && slices.Equal(msgs, wt.lastErrs) {
+	// Every pass goes through here, so the world's changed (this list
+	// against the last pass's) is this list against the last one sent;
+	// the other machines' sessions are compared whole.
+	same := !wt.world.changed
+	if o.Remote != nil {
+		same = reflect.DeepEqual(shown, wt.last)
+	}
+	if !force && same && slices.Equal(msgs, wt.lastErrs) {
 		return true
 	}
 	wt.last, wt.lastErrs = shown, msgs
