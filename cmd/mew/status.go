@@ -182,14 +182,23 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 		}
 		now := time.Now()
 		clear(present)
-		ids := make([]string, 0, len(u.Sessions)+len(seen))
-		for _, s := range u.Sessions {
-			ids = append(ids, s.ID)
+		// The short ids are worked out only for a line that shows one (a
+		// sort of every id: most updates of hundreds of sessions print one
+		// line, and JSON none).
+		var short func(string) string
+		shortID := func(id string) string {
+			if short == nil {
+				ids := make([]string, 0, len(u.Sessions)+len(seen))
+				for _, s := range u.Sessions {
+					ids = append(ids, s.ID)
+				}
+				for w := range seen {
+					ids = append(ids, w.id)
+				}
+				short = shortIDs(ids)
+			}
+			return short(id)
 		}
-		for w := range seen {
-			ids = append(ids, w.id)
-		}
-		shortID := shortIDs(ids)
 		for _, s := range u.Sessions {
 			w := where{s.Host, s.ID}
 			present[w] = true
@@ -212,7 +221,6 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 		}
 		for w := range seen {
 			if !present[w] {
-				delete(seen, w)
 				if asJSON {
 					line := map[string]string{"id": w.id, "state": "forgotten"}
 					if w.host != "" {
@@ -224,6 +232,7 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 				} else {
 					fmt.Fprintf(stdout, "%s  %s  forgotten\n", now.Format("15:04:05"), shortID(w.id))
 				}
+				delete(seen, w) // after its line: the short ids take it in
 			}
 		}
 	}
