@@ -31,8 +31,12 @@ const poll = 500 * time.Millisecond
 const relistEvery = time.Minute
 
 // Known is an agy session its hooks reported, with the transcript they
-// named.
-type Known struct{ ID, Transcript string }
+// named; or, Other, a session of another agent (listed so that Watch
+// knows whose changes need no listing).
+type Known struct {
+	ID, Transcript string
+	Other          bool
+}
 
 // Source reads the transcripts of the agy sessions Sessions lists; only
 // files under Brain (`~/.gemini/antigravity-cli/brain`) are read.
@@ -71,13 +75,13 @@ func New(st store.Store) (*Source, error) {
 	return &Source{Brain: filepath.Join(home, ".gemini", "antigravity-cli", "brain"), Sessions: FromStore(st), StoreDir: st.Dir()}, nil
 }
 
-// FromStore lists the stored agy sessions whose hooks named a transcript
-// (re-reading only the session files that changed).
+// FromStore lists the stored sessions, agy's with the transcript its
+// hooks named ("" until one does), re-reading only the session files that
+// changed.
 func FromStore(st store.Store) func() []Known {
 	return store.Cached(st, func(r session.Record) (Known, bool) {
-		ok := r.Agent == session.AgentAgy && r.Hook != nil && r.Hook.TranscriptPath != ""
-		if !ok {
-			return Known{}, false
+		if r.Agent != session.AgentAgy || r.Hook == nil {
+			return Known{ID: r.ID, Other: true}, true
 		}
 		return Known{ID: r.ID, Transcript: r.Hook.TranscriptPath}, true
 	})
@@ -100,10 +104,11 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 }
 
 // Watch implements source.Source. It reads the known sessions'
-// transcripts every poll, and lists the sessions again when StoreDir
-// changed (at most once a poll, and at least every relistEvery): with no
-// agy session, a quiet store costs nothing, however many sessions of
-// other agents it holds.
+// transcripts every poll, and lists the sessions again when a file in
+// StoreDir changed (at most once a poll, and at least every relistEvery)
+// that is not another agent's: with no agy session, a quiet store costs
+// nothing, and a busy one a listing per session of another agent, however
+// many changes they make.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
 	var changes <-chan fsnotify.Event
 	var errs <-chan error
@@ -121,9 +126,22 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	var known []Known
 	var listed time.Time
 	stale := true
+	// others are the sessions of other agents as last listed (a session's
+	// agent never changes): their changes list nothing.
+	others := map[string]bool{}
+	agys := 0
 	for first := true; ; first = false {
 		if stale || changes == nil || time.Since(listed) >= relistEvery {
 			known, listed, stale = s.Sessions(), time.Now(), false
+			clear(others)
+			agys = 0
+			for _, k := range known {
+				if k.Other {
+					others[k.ID] = true
+				} else {
+					agys++
+				}
+			}
 		}
 		obs := s.observe(known)
 		if first || !reflect.DeepEqual(obs, last) {
@@ -137,23 +155,31 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		// Transcripts to follow, or no watch of the store: poll. Else
 		// wait for the store to change.
 		wait := relistEvery
-		if len(known) > 0 || changes == nil {
+		if agys > 0 || changes == nil {
 			wait = poll
 		}
 		t.Reset(wait)
 	wait:
 		for {
 			select {
-			case _, ok := <-changes:
+			case ev, ok := <-changes:
 				if !ok {
 					changes = nil
 					break wait
+				}
+				base := filepath.Base(ev.Name)
+				id, ok := strings.CutSuffix(base, ".json")
+				if !ok || strings.HasPrefix(base, ".") {
+					continue // a lock, a temporary file, a spool
+				}
+				if others[id] && ev.Op&fsnotify.Remove == 0 {
+					continue
 				}
 				if !stale {
 					stale = true
 					// At most one listing a poll: a busy store (hundreds of
 					// sessions' hooks) gathers its changes meanwhile.
-					if d := poll - time.Since(listed); d < wait && len(known) == 0 {
+					if d := poll - time.Since(listed); d < wait && agys == 0 {
 						t.Reset(max(d, 0))
 					}
 				}
@@ -179,6 +205,9 @@ func (s *Source) observe(known []Known) []source.Observation {
 	seen := map[string]bool{}
 	var out []source.Observation
 	for _, k := range known {
+		if k.Other || k.Transcript == "" {
+			continue // another agent's, or no transcript named yet
+		}
 		path, err := s.check(k.ID, k.Transcript)
 		if err != nil {
 			s.problems = append(s.problems, err)

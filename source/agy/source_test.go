@@ -162,4 +162,24 @@ func TestWatchListsOnlyWhenTheStoreChanges(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a session written to the store was never read")
 	}
+	// Another agent's session: listed once, then its changes cost nothing.
+	count := func() int { mu.Lock(); defer mu.Unlock(); return calls }
+	mu.Lock()
+	known = append(known, Known{ID: "other", Other: true}) // as FromStore lists it
+	mu.Unlock()
+	before := count()
+	other := filepath.Join(s.StoreDir, "other.json")
+	os.WriteFile(other, []byte("{}"), 0o600)
+	for deadline := time.Now().Add(10 * time.Second); count() == before; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a new session file was never listed")
+		}
+	}
+	for range 3 {
+		os.WriteFile(other, []byte("{ }"), 0o600)
+	}
+	time.Sleep(3 * poll)
+	if n := count(); n != before+1 {
+		t.Errorf("another agent's session listed %d times, want once", n-before)
+	}
 }
