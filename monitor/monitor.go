@@ -203,8 +203,13 @@ type world struct {
 	listed  []*shownEntry
 	pass    uint64
 	changed bool
-	// order is the stored records' ids, sorted (redone when one comes or goes).
-	order []string
+	// order is the stored records' ids, sorted (redone when one comes or
+	// goes); sorted, the records in that order, kept up to date for the
+	// ids touched since (merged copies it, rather than look up every
+	// record each pass).
+	order   []string
+	sorted  []session.Record
+	touched map[string]bool
 }
 
 type uint64Map = map[string]uint64
@@ -227,7 +232,39 @@ type shownKey struct {
 }
 
 // touch records that the stored record of id changed.
-func (w *world) touch(id string) { w.gen[id]++ }
+func (w *world) touch(id string) {
+	w.gen[id]++
+	if w.touched == nil {
+		w.touched = map[string]bool{}
+	}
+	w.touched[id] = true
+}
+
+// sortedRecs is a copy of the stored records, sorted by id.
+func (w *world) sortedRecs() []session.Record {
+	ok := len(w.order) == len(w.recs) && len(w.sorted) == len(w.order)
+	for id := range w.touched {
+		if !ok {
+			break
+		}
+		i, listed := slices.BinarySearch(w.order, id)
+		r, stored := w.recs[id]
+		if listed != stored {
+			ok = false // one came or went: sort again
+		} else if listed {
+			w.sorted[i] = r
+		}
+	}
+	if !ok {
+		w.order = sortedKeys(w.recs)
+		w.sorted = w.sorted[:0]
+		for _, id := range w.order {
+			w.sorted = append(w.sorted, w.recs[id])
+		}
+	}
+	clear(w.touched)
+	return slices.Clone(w.sorted)
+}
 
 // joinedChanged records that a stored record that joins another one (a
 // `mew run` screen, screenOnly) changed or went: the session it joined is
@@ -276,21 +313,7 @@ func (w *world) scanSources(o Options) []error {
 // observations, one record per session.
 func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 	now := o.now()
-	recs := make([]session.Record, 0, len(w.recs))
-	for _, id := range w.order {
-		r, ok := w.recs[id]
-		if !ok {
-			break // one went: sort again
-		}
-		recs = append(recs, r)
-	}
-	if len(recs) != len(w.recs) || len(w.order) != len(w.recs) {
-		w.order = sortedKeys(w.recs)
-		recs = recs[:0]
-		for _, id := range w.order {
-			recs = append(recs, w.recs[id])
-		}
-	}
+	recs := w.sortedRecs()
 	var errs []error
 	recorded := map[string]bool{}
 	for _, src := range o.Sources {
@@ -489,6 +512,7 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 	obs = slices.Clone(obs)
 	sort.SliceStable(obs, func(i, j int) bool { return obs[i].ID < obs[j].ID })
 	seen := make(map[string]bool, len(obs))
+	mono := o.mono() // once: a clock read per record is a syscall each
 	for k := range obs {
 		ob := &obs[k]
 		id := ob.ID
@@ -501,7 +525,7 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 		if known {
 			rec = recs[i]
 		}
-		if !src.Record(&rec, ob, now, o.mono()) && known {
+		if !src.Record(&rec, ob, now, mono) && known {
 			continue
 		}
 		if updated, err := persist(o, src, id, ob, now); err == nil {
@@ -525,7 +549,7 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 			continue
 		}
 		gone := recs[i]
-		if !src.Record(&gone, nil, now, o.mono()) {
+		if !src.Record(&gone, nil, now, mono) {
 			continue
 		}
 		recs[i] = gone
