@@ -201,6 +201,7 @@ type world struct {
 	// without comparing it whole.
 	shown   map[string]*shownEntry
 	listed  []*shownEntry
+	last    []session.Shown // the list of listed; never changed once handed out
 	pass    uint64
 	changed bool
 	// order is the stored records' ids, sorted (redone when one comes or
@@ -445,6 +446,11 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 	}
 	// The sessions that did not move keep their order (the order is total:
 	// ties go by id), the others are sorted and merged in.
+	if len(fresh) == 0 && listed == len(w.listed) && w.last != nil {
+		// Every session listed before is listed, unmoved: the same list.
+		w.changed = false
+		return w.last, recs, errs
+	}
 	slices.SortFunc(fresh, func(a, b *shownEntry) int { return compareShown(a.s, b.s) })
 	kept := 0
 	order := make([]*shownEntry, 0, listed)
@@ -467,7 +473,7 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 		e.moved = false
 	}
 	w.changed = len(fresh) > 0 || kept != len(w.listed)
-	w.listed = order
+	w.listed, w.last = order, shown
 	return shown, recs, errs
 }
 
