@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/install"
-	"github.com/mew-dev/mew/internal/testbin"
 )
 
 // BenchmarkHookPlugin is mew-hook through Mew's Claude Code plugin, as
@@ -24,14 +23,7 @@ import (
 //
 //	go test ./hookbin -run '^$' -bench HookPlugin -benchtime 300x
 func BenchmarkHookPlugin(b *testing.B) {
-	hook, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
-	if err != nil {
-		b.Fatal(err)
-	}
-	noop, err := testbin.BuildSource("noop", noopSource)
-	if err != nil {
-		b.Fatal(err)
-	}
+	hook, noop := hookAndNoop(b)
 	root, err := filepath.Abs(filepath.Join("..", "plugins", "mew"))
 	if err != nil {
 		b.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/mew-dev/mew/hookbin"
-	"github.com/mew-dev/mew/internal/testbin"
 )
 
 // BenchmarkHookSpooled is the hook whose session's lock is taken (it
@@ -23,14 +22,7 @@ import (
 //
 //	go test ./hookbin -run '^$' -bench HookSpooled -benchtime 300x
 func BenchmarkHookSpooled(b *testing.B) {
-	hook, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
-	if err != nil {
-		b.Fatal(err)
-	}
-	noop, err := testbin.BuildSource("noop", noopSource)
-	if err != nil {
-		b.Fatal(err)
-	}
+	hook, noop := hookAndNoop(b)
 	home := b.TempDir()
 	sessions := filepath.Join(home, "sessions")
 	if err := os.MkdirAll(sessions, 0o700); err != nil {
