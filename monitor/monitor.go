@@ -188,7 +188,7 @@ type world struct {
 	// the sessions whose inputs changed (hundreds of sessions, tens of
 	// changes a second): a generation per stored record, and one for the
 	// other sources.
-	gen    uint64Map
+	gen    map[string]uint64
 	obsGen uint64
 	// holdEnds is the earliest moment the last compute's verdicts change
 	// by time alone (combine.HoldUntil), zero for none: the watcher passes
@@ -212,8 +212,6 @@ type world struct {
 	sorted  []session.Record
 	touched map[string]bool
 }
-
-type uint64Map = map[string]uint64
 
 // shownEntry is one session's shown state in compute.
 type shownEntry struct {
