@@ -280,8 +280,11 @@ bench: bench-hook bench-board bench-remote bench-screen bench-answer bench-procs
 bench-hook:
 	$(GO) test ./hookbin -run '^$$' -bench HookProcess -benchtime 400x
 	$(GO) test ./hookbin -run '^$$' -bench HookBurst -benchtime 1x
+	$(GO) test ./hookbin -run '^$$' -bench HookSpooled -benchtime 300x
+	$(GO) test ./hookbin -run '^$$' -bench HookPlugin -benchtime 300x
 	$(GO) test ./hookbin -run '^$$' -bench StatuslineWrapper -benchtime 300x
 	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchLatency -benchtime 200x
+	$(GO) test ./cmd/mew -run '^$$' -bench StatusWatchNeedsYou -benchtime 100x
 # Frames per second and the unchanged-tick share.
 bench-board:
 	$(GO) test ./board -run '^$$' -bench . -benchtime 4000x

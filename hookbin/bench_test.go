@@ -31,17 +31,11 @@ const noopSource = "package main\n\nfunc main() {}\n"
 // MEW_BENCH_HOME picks the state directory's file system (default: a
 // directory under the user's cache dir, i.e. the disk ~/.mew lives on).
 func BenchmarkHookProcess(b *testing.B) {
-	hook, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
-	if err != nil {
-		b.Fatal(err)
-	}
-	noop, err := testbin.BuildSource("noop", noopSource)
-	if err != nil {
-		b.Fatal(err)
-	}
+	hook, noop := hookAndNoop(b)
 	home := os.Getenv("MEW_BENCH_HOME")
 	if home == "" {
 		base, _ := os.UserCacheDir()
+		var err error
 		if home, err = os.MkdirTemp(base, "mew-bench-"); err != nil {
 			b.Fatal(err)
 		}
@@ -121,6 +115,18 @@ func BenchmarkHookProcess(b *testing.B) {
 	b.ReportMetric(float64(mStart)/float64(mNoop), "sessionstart-ratio")
 	b.ReportMetric(float64(mPlain)/float64(mNoop), "pretooluse-plain-ratio")
 	b.ReportMetric(float64(median(programs[4].times))/float64(mNoop), "codex-pretooluse-ratio")
+}
+
+// hookAndNoop builds mew-hook and a Go binary that does nothing.
+func hookAndNoop(b *testing.B) (hook, noop string) {
+	hook, err := testbin.Build("github.com/mew-dev/mew/cmd/mew-hook")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if noop, err = testbin.BuildSource("noop", noopSource); err != nil {
+		b.Fatal(err)
+	}
+	return hook, noop
 }
 
 func writePayload(b *testing.B, dir, name, body string) string {

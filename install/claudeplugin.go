@@ -53,15 +53,20 @@ func PluginHooksFile(a Agent) string {
 	return "hooks/hooks-" + a.Name + ".json"
 }
 
-// PluginHookCommand is the command the plugin's hooks run for agent a: the
-// shim, through the variable the agent sets to the plugin's folder. Run by
-// sh, so the script needs no execute bit (an embedded or cached copy may
-// have none).
+// PluginHookCommand is the command the plugin's hooks run for agent a
+// (the agent runs it with sh -c): the mew-hook `mew install` put in
+// $MEW_HOME/bin, exec'd by that shell itself with what the shim would set
+// (a second shell cost a hook ~40 % more); where there is none, the shim,
+// through the variable the agent sets to the plugin's folder, which looks
+// further and stays silent without one. The shim is run by sh, so the
+// script needs no execute bit (an embedded or cached copy may have none).
 func PluginHookCommand(a Agent) string {
-	if a.Name == session.AgentClaude {
-		return `sh "${CLAUDE_PLUGIN_ROOT}/` + pluginShim + `"`
+	root, args := `${CLAUDE_PLUGIN_ROOT}`, ``
+	if a.Name != session.AgentClaude {
+		root, args = `$PLUGIN_ROOT`, ` --agent=`+a.Name
 	}
-	return `sh "$PLUGIN_ROOT/` + pluginShim + `" --agent=` + a.Name
+	return `h="${MEW_HOME:-$HOME/.mew}/bin/mew-hook"; [ -x "$h" ] && MEW_HOOK_VIA=plugin GOMAXPROCS=1 exec "$h"` + args +
+		` >/dev/null 2>&1; exec sh "` + root + `/` + pluginShim + `"` + args
 }
 
 // PluginHooks is the content of the plugin's hooks file for a: Mew's

@@ -20,10 +20,11 @@ type exitEvents struct {
 	w       *exitwatch.Watcher // nil: unsupported
 	watched map[int]bool
 	failed  map[int]bool // pids that could not be watched
+	now     map[int]bool // follow's scratch, kept: it runs every pass
 }
 
 func newExitEvents() *exitEvents {
-	e := &exitEvents{watched: map[int]bool{}, failed: map[int]bool{}}
+	e := &exitEvents{watched: map[int]bool{}, failed: map[int]bool{}, now: map[int]bool{}}
 	if w, err := exitwatch.New(); err == nil {
 		e.w = w
 	}
@@ -50,7 +51,8 @@ func (e *exitEvents) follow(recs []session.Record, dead func(session.Record) boo
 	if e.w == nil {
 		return
 	}
-	now := make(map[int]bool, len(recs))
+	now := e.now
+	clear(now)
 	for _, r := range recs {
 		if pid := pidOf(r); pid > 0 && !dead(r) {
 			now[pid] = true

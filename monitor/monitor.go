@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -187,17 +188,39 @@ type world struct {
 	// the sessions whose inputs changed (hundreds of sessions, tens of
 	// changes a second): a generation per stored record, and one for the
 	// other sources.
-	gen       map[string]uint64
-	obsGen    uint64
-	shownFrom map[string]shownKey
+	gen    map[string]uint64
+	obsGen uint64
 	// holdEnds is the earliest moment the last compute's verdicts change
 	// by time alone (combine.HoldUntil), zero for none: the watcher passes
 	// again then.
 	holdEnds time.Time
-	shown    map[string]session.Shown
-	seen     map[string]bool // scratch of compute
-	// order is the stored records' ids, sorted (redone when one comes or goes).
-	order []string
+	// shown is each session's shown state with what it was computed
+	// from; listed is the last compute's list, in its order (Sort), which
+	// the next one keeps for the sessions that did not change: a pass
+	// sorts only what changed, and knows whether the list did (changed)
+	// without comparing it whole.
+	shown   map[string]*shownEntry
+	listed  []*shownEntry
+	last    []session.Shown // the list of listed; never changed once handed out
+	pass    uint64
+	changed bool
+	// order is the stored records' ids, sorted (redone when one comes or
+	// goes); sorted, the records in that order, kept up to date for the
+	// ids touched since (merged copies it, rather than look up every
+	// record each pass).
+	order   []string
+	sorted  []session.Record
+	touched map[string]bool
+}
+
+// shownEntry is one session's shown state in compute.
+type shownEntry struct {
+	s    session.Shown
+	from shownKey
+	// seen and listed are the last passes that saw the session and that
+	// listed it; moved says this pass's state differs from the last one's.
+	seen, listed uint64
+	moved        bool
 }
 
 // shownKey is what a session's shown state depends on.
@@ -208,7 +231,39 @@ type shownKey struct {
 }
 
 // touch records that the stored record of id changed.
-func (w *world) touch(id string) { w.gen[id]++ }
+func (w *world) touch(id string) {
+	w.gen[id]++
+	if w.touched == nil {
+		w.touched = map[string]bool{}
+	}
+	w.touched[id] = true
+}
+
+// sortedRecs is a copy of the stored records, sorted by id.
+func (w *world) sortedRecs() []session.Record {
+	ok := len(w.order) == len(w.recs) && len(w.sorted) == len(w.order)
+	for id := range w.touched {
+		if !ok {
+			break
+		}
+		i, listed := slices.BinarySearch(w.order, id)
+		r, stored := w.recs[id]
+		if listed != stored {
+			ok = false // one came or went: sort again
+		} else if listed {
+			w.sorted[i] = r
+		}
+	}
+	if !ok {
+		w.order = sortedKeys(w.recs)
+		w.sorted = w.sorted[:0]
+		for _, id := range w.order {
+			w.sorted = append(w.sorted, w.recs[id])
+		}
+	}
+	clear(w.touched)
+	return slices.Clone(w.sorted)
+}
 
 // joinedChanged records that a stored record that joins another one (a
 // `mew run` screen, screenOnly) changed or went: the session it joined is
@@ -228,7 +283,7 @@ func newWorld() *world {
 	return &world{
 		recs: map[string]session.Record{}, files: map[string]fileStamp{}, loadErrs: map[string]error{},
 		obs: map[string][]Observation{}, obsErrs: map[string]error{}, problems: map[string][]error{},
-		gen: map[string]uint64{}, shownFrom: map[string]shownKey{}, shown: map[string]session.Shown{},
+		gen: map[string]uint64{}, shown: map[string]*shownEntry{},
 	}
 }
 
@@ -257,21 +312,7 @@ func (w *world) scanSources(o Options) []error {
 // observations, one record per session.
 func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 	now := o.now()
-	recs := make([]session.Record, 0, len(w.recs))
-	for _, id := range w.order {
-		r, ok := w.recs[id]
-		if !ok {
-			break // one went: sort again
-		}
-		recs = append(recs, r)
-	}
-	if len(recs) != len(w.recs) || len(w.order) != len(w.recs) {
-		w.order = sortedKeys(w.recs)
-		recs = recs[:0]
-		for _, id := range w.order {
-			recs = append(recs, w.recs[id])
-		}
-	}
+	recs := w.sortedRecs()
 	var errs []error
 	recorded := map[string]bool{}
 	for _, src := range o.Sources {
@@ -314,6 +355,9 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 // it, so it goes last: a screen or log of the same process names the
 // session.
 func mergeAll(recs []session.Record, sourced []Observation, alive func(session.Record) bool) []session.Record {
+	if !slices.ContainsFunc(recs, screenOnly) && len(sourced) == 0 {
+		return recs // nothing to merge: no copy of hundreds of records
+	}
 	reports := recs[:0:0]
 	var obs []Observation
 	for _, r := range recs {
@@ -347,14 +391,11 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 	}
 	now := o.now()
 	w.holdEnds = time.Time{}
-	shown := make([]session.Shown, 0, len(recs))
-	if w.seen == nil {
-		w.seen = make(map[string]bool, len(recs))
-	}
-	seen := w.seen
-	clear(seen)
+	w.pass++
+	pass := w.pass
+	var fresh []*shownEntry // listed now, and moved or not listed before
+	listed, seen := 0, 0
 	for _, rec := range recs {
-		seen[rec.ID] = true
 		liveness := live.check(rec)
 		until := combine.HoldUntil(rec)
 		held := now.Before(until)
@@ -362,12 +403,20 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 			w.holdEnds = until
 		}
 		key := shownKey{gen: w.gen[rec.ID], obs: w.obsGen, live: live.gen, liveness: liveness, held: held}
-		s, ok := w.shown[rec.ID]
-		if !ok || w.shownFrom[rec.ID] != key {
-			s = w.combine(rec, liveness, now)
-			w.shown[rec.ID], w.shownFrom[rec.ID] = s, key
+		e := w.shown[rec.ID]
+		if e == nil {
+			e = &shownEntry{s: w.combine(rec, liveness, now), from: key, moved: true}
+			w.shown[rec.ID] = e
+		} else if e.from != key {
+			s := w.combine(rec, liveness, now)
+			e.moved = e.moved || !reflect.DeepEqual(s, e.s)
+			e.s, e.from = s, key
 		}
-		if s.State == session.Exited && o.ForgetAfter > 0 && now.Sub(s.Since) > o.ForgetAfter {
+		if e.seen != pass {
+			seen++
+		}
+		e.seen = pass
+		if e.s.State == session.Exited && o.ForgetAfter > 0 && now.Sub(e.s.Since) > o.ForgetAfter {
 			if _, stored := w.recs[rec.ID]; stored {
 				if err := o.Store.Remove(rec.ID, o.lockTimeout()); err != nil && !errors.Is(err, store.ErrLockTimeout) {
 					errs = append(errs, fmt.Errorf("forgetting %s: %w", rec.ID, err))
@@ -377,15 +426,52 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 			}
 			continue
 		}
-		shown = append(shown, s)
+		if e.listed == pass {
+			continue // one id twice: listed once
+		}
+		if e.moved || e.listed != pass-1 {
+			fresh = append(fresh, e)
+		}
+		e.listed = pass
+		listed++
 	}
-	for id := range w.shown {
-		if !seen[id] {
-			delete(w.shown, id)
-			delete(w.shownFrom, id)
+	if seen != len(w.shown) {
+		for id, e := range w.shown {
+			if e.seen != pass {
+				delete(w.shown, id)
+			}
 		}
 	}
-	Sort(shown)
+	// The sessions that did not move keep their order (the order is total:
+	// ties go by id), the others are sorted and merged in.
+	if len(fresh) == 0 && listed == len(w.listed) && w.last != nil {
+		// Every session listed before is listed, unmoved: the same list.
+		w.changed = false
+		return w.last, recs, errs
+	}
+	slices.SortFunc(fresh, func(a, b *shownEntry) int { return compareShown(a.s, b.s) })
+	kept := 0
+	order := make([]*shownEntry, 0, listed)
+	shown := make([]session.Shown, 0, listed)
+	f := 0
+	for _, e := range w.listed {
+		if e.listed != pass || e.moved {
+			continue
+		}
+		kept++
+		for ; f < len(fresh) && compareShown(fresh[f].s, e.s) < 0; f++ {
+			order, shown = append(order, fresh[f]), append(shown, fresh[f].s)
+		}
+		order, shown = append(order, e), append(shown, e.s)
+	}
+	for ; f < len(fresh); f++ {
+		order, shown = append(order, fresh[f]), append(shown, fresh[f].s)
+	}
+	for _, e := range fresh {
+		e.moved = false
+	}
+	w.changed = len(fresh) > 0 || kept != len(w.listed)
+	w.listed, w.last = order, shown
 	return shown, recs, errs
 }
 
@@ -420,13 +506,17 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 	var errs []error
 	persisted := map[string]session.Record{}
 	known := len(recs) // recs come sorted; only sessions added here need sorting
-	byID := make(map[string]int, len(recs))
-	for i, r := range recs {
-		byID[r.ID] = i
+	var byID map[string]int
+	if len(obs) > 0 { // none: no session to find (hundreds of records)
+		byID = make(map[string]int, len(recs))
+		for i, r := range recs {
+			byID[r.ID] = i
+		}
 	}
 	obs = slices.Clone(obs)
 	sort.SliceStable(obs, func(i, j int) bool { return obs[i].ID < obs[j].ID })
 	seen := make(map[string]bool, len(obs))
+	mono := o.mono() // once: a clock read per record is a syscall each
 	for k := range obs {
 		ob := &obs[k]
 		id := ob.ID
@@ -439,7 +529,7 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 		if known {
 			rec = recs[i]
 		}
-		if !src.Record(&rec, ob, now, o.mono()) && known {
+		if !src.Record(&rec, ob, now, mono) && known {
 			continue
 		}
 		if updated, err := persist(o, src, id, ob, now); err == nil {
@@ -463,7 +553,7 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 			continue
 		}
 		gone := recs[i]
-		if !src.Record(&gone, nil, now, o.mono()) {
+		if !src.Record(&gone, nil, now, mono) {
 			continue
 		}
 		recs[i] = gone
@@ -500,15 +590,18 @@ func persist(o Options, src source.Recorder, id string, ob *Observation, now tim
 // first), then done and failed, then working, then the rest (headless
 // sessions that wait or are done among them); ties by id.
 func Sort(s []session.Shown) {
-	slices.SortStableFunc(s, func(a, b session.Shown) int {
-		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra - rb
-		}
-		if c := a.Since.Compare(b.Since); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortStableFunc(s, compareShown)
+}
+
+// compareShown is Sort's order.
+func compareShown(a, b session.Shown) int {
+	if ra, rb := rank(a), rank(b); ra != rb {
+		return ra - rb
+	}
+	if c := a.Since.Compare(b.Since); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
 }
 
 func rank(s session.Shown) int {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +26,9 @@ const (
 	// busyWindow ago: under a stream of changes (hundreds of sessions) one
 	// pass takes in all that came meanwhile, and a lone change still shows
 	// within coalesce.
+	// A change that makes a session need the person (urgent) waits for
+	// neither: it is shown at once (Claude Code's PermissionRequest comes
+	// a few ms after its PreToolUse, well within busyWindow).
 	busyCoalesce = 40 * time.Millisecond
 	busyWindow   = 100 * time.Millisecond
 	// tick re-checks liveness (a process can die without touching a file)
@@ -207,6 +211,9 @@ func (wt *watcher) run() {
 	if !wt.first() {
 		return
 	}
+	// Starting (the rules, every source's first read) leaves garbage the
+	// runtime would keep for a while: a watcher runs all day, idle.
+	debug.FreeOSMemory()
 	wt.loop()
 }
 
@@ -246,8 +253,13 @@ func (wt *watcher) loop() {
 			if !ok {
 				return
 			}
-			wt.storeEvent(ev)
-			if wt.dirty {
+			urgent := wt.storeEvent(ev)
+			switch {
+			case urgent:
+				if !wt.passNow() {
+					return
+				}
+			case wt.dirty:
 				wt.schedule()
 			}
 		case <-wt.fw.Errors:
@@ -255,10 +267,16 @@ func (wt *watcher) loop() {
 			wt.rescan()
 			wt.schedule()
 		case u := <-wt.reports:
-			wt.take(u)
+			urgent := wt.take(u)
 			wt.dirty = true
 			if reports(u.obs) {
 				wt.nudge()
+			}
+			if urgent {
+				if !wt.passNow() {
+					return
+				}
+				continue
 			}
 			wt.schedule()
 		case pid := <-wt.exits.exits():
@@ -273,8 +291,7 @@ func (wt *watcher) loop() {
 				return
 			}
 		case <-wt.pending:
-			wt.pending, wt.dirty, wt.lastPass = nil, false, time.Now()
-			if !wt.emit(false) {
+			if !wt.passNow() {
 				return
 			}
 		case <-wt.ticker.C:
@@ -288,9 +305,17 @@ func (wt *watcher) loop() {
 	}
 }
 
+// passNow runs the pending pass now (a pending timer is dropped: this
+// pass takes in what it waited for); false once ctx ended.
+func (wt *watcher) passNow() bool {
+	wt.pending, wt.dirty, wt.lastPass = nil, false, time.Now()
+	return wt.emit(false)
+}
+
 // storeEvent re-reads what a file event in (or above) the store's
-// directory names.
-func (wt *watcher) storeEvent(ev fsnotify.Event) {
+// directory names. It reports whether the event is urgent: a hook's
+// report that the session needs the person.
+func (wt *watcher) storeEvent(ev fsnotify.Event) (urgent bool) {
 	dir, base := filepath.Dir(ev.Name), filepath.Base(ev.Name)
 	switch {
 	case slices.Contains(wt.dirs, ev.Name) || aboveAny(ev.Name, wt.dirs):
@@ -304,8 +329,47 @@ func (wt *watcher) storeEvent(ev fsnotify.Event) {
 		wt.dirty = wt.world.reloadStoreFile(wt.o, base) || wt.dirty
 		if after := wt.world.recs[id].Hook; after != nil && (before == nil || !after.At.Equal(before.At)) {
 			wt.nudge() // a hook or plugin reported
+			return needsYou(after.State) && (before == nil || before.State != after.State || before.Reason != after.Reason)
 		}
 	}
+	return false
+}
+
+// needsYou: a state in which the session waits for the person.
+func needsYou(s session.State) bool {
+	return s == session.Waiting || s == session.Done || s == session.Failed
+}
+
+// obsNeedsYou: an observation that by itself says its session needs the
+// person (its agent's registry or log, or a dialog on its screen).
+func obsNeedsYou(o Observation) bool {
+	return (o.Registry != nil && o.Registry.Status == "waiting") ||
+		(o.Log != nil && needsYou(o.Log.State)) ||
+		(o.Screen != nil && o.Screen.State == session.ScreenBlocked)
+}
+
+// newlyNeedsYou reports whether obs has an observation that needs the
+// person where before (the same source's previous report) had none of the
+// same session.
+func newlyNeedsYou(before, obs []Observation) bool {
+	var had map[[2]string]bool
+	for _, o := range obs {
+		if !obsNeedsYou(o) {
+			continue
+		}
+		if had == nil {
+			had = make(map[[2]string]bool, len(before))
+			for _, b := range before {
+				if obsNeedsYou(b) {
+					had[[2]string{b.ID, b.Fallback}] = true
+				}
+			}
+		}
+		if !had[[2]string{o.ID, o.Fallback}] {
+			return true
+		}
+	}
+	return false
 }
 
 // nudge has the screen sources read now (source.Nudger): a report just
@@ -338,21 +402,25 @@ func (wt *watcher) rescan() {
 	wt.dirty = true
 }
 
-// take keeps a source's report.
-func (wt *watcher) take(u sourceUpdate) {
+// take keeps a source's report; it reports whether the report is urgent
+// (newlyNeedsYou).
+func (wt *watcher) take(u sourceUpdate) (urgent bool) {
 	w := wt.world
 	if u.err != nil {
 		w.obsErrs[u.name] = u.err
-		return
+		return false
 	}
+	urgent = newlyNeedsYou(w.obs[u.name], u.obs)
 	delete(w.obsErrs, u.name)
 	w.obs[u.name] = u.obs
 	w.problems[u.name] = u.problems
 	w.obsGen++
+	return urgent
 }
 
 // schedule sets the next pass, unless one is set: coalesce from now, or
-// busyCoalesce when the last pass was less than busyWindow ago.
+// busyCoalesce when the last pass was less than busyWindow ago. An urgent
+// change does not come here: it runs its pass at once (passNow).
 func (wt *watcher) schedule() {
 	if wt.pending != nil {
 		return
@@ -382,7 +450,14 @@ func (wt *watcher) emit(force bool) bool {
 	for i, e := range errs {
 		msgs[i] = e.Error()
 	}
-	if !force && reflect.DeepEqual(shown, wt.last) && slices.Equal(msgs, wt.lastErrs) {
+	// Every pass goes through here, so the world's changed (this list
+	// against the last pass's) is this list against the last one sent;
+	// the other machines' sessions are compared whole.
+	same := !wt.world.changed
+	if o.Remote != nil {
+		same = reflect.DeepEqual(shown, wt.last)
+	}
+	if !force && same && slices.Equal(msgs, wt.lastErrs) {
 		return true
 	}
 	wt.last, wt.lastErrs = shown, msgs

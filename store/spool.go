@@ -150,7 +150,7 @@ func help(p, id string, until time.Time) (notes string) {
 		return ""
 	}
 	for {
-		if len(pendingEntries(spoolDir(p), true)) == 0 {
+		if !hasPending(spoolDir(p)) {
 			return notes
 		}
 		if time.Now().After(until) {
@@ -221,6 +221,29 @@ func pendingEntries(dir string, withClaimed bool) []string {
 	}
 	sort.Slice(kept, func(i, j int) bool { return entryKey(kept[i]) < entryKey(kept[j]) })
 	return kept
+}
+
+// hasPending reports whether a spool holds an entry (pending, or left
+// claimed by a writer that died), reading no more of its listing than it
+// must: every writer asks after its write, so listing and sorting the
+// whole spool here made a burst O(n²).
+func hasPending(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for {
+		names, err := f.Readdirnames(64)
+		for _, n := range names {
+			if !strings.HasPrefix(n, ".") || strings.HasPrefix(n, claimedPrefix) {
+				return true
+			}
+		}
+		if err != nil || len(names) == 0 {
+			return false
+		}
+	}
 }
 
 // entryKey is the name an entry was spooled under, claimed or not.

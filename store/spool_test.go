@@ -305,3 +305,32 @@ func TestClaimedEntries(t *testing.T) {
 		t.Fatalf("still spooled: %v", left)
 	}
 }
+
+// hasPending sees what pendingEntries would fold, without listing it all:
+// a temporary or set-aside file is nothing, a claimed one (a writer died
+// mid-commit) is, and so is any entry among many.
+func TestHasPending(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s.json.spool")
+	if hasPending(dir) {
+		t.Fatal("no spool: pending")
+	}
+	os.Mkdir(dir, 0o700)
+	for _, n := range []string{".tmp-1", ".bad-00000000000000000001-1-1"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o600)
+	}
+	if hasPending(dir) {
+		t.Fatal("only a temporary and a set-aside file: pending")
+	}
+	os.WriteFile(filepath.Join(dir, claimedPrefix+"00000000000000000002-1-1"), nil, 0o600)
+	if !hasPending(dir) {
+		t.Fatal("a claimed entry: not pending")
+	}
+	os.Remove(filepath.Join(dir, claimedPrefix+"00000000000000000002-1-1"))
+	for i := range 300 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf(".tmp-%d", i+2)), nil, 0o600)
+	}
+	os.WriteFile(filepath.Join(dir, "00000000000000000003-1-1"), nil, 0o600)
+	if !hasPending(dir) {
+		t.Fatal("an entry among 300 temporary files: not pending")
+	}
+}

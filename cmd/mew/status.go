@@ -173,31 +173,58 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 		offline bool
 	}
 	type where struct{ host, id string }
-	seen := map[where]key{}
-	present := map[where]bool{} // reused: hundreds of sessions, tens of updates a second
+	// seen holds what was printed of each session and the last update
+	// that listed it: one lookup a session (hundreds of sessions, tens of
+	// updates a second), and the list is searched for the ones gone only
+	// when fewer of those it had were listed.
+	type shown struct {
+		key
+		update uint64
+	}
+	seen := map[where]*shown{}
+	var update uint64
 	enc := json.NewEncoder(stdout)
 	for u := range updates {
 		for _, e := range u.Errors {
 			fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
 		}
 		now := time.Now()
-		clear(present)
-		ids := make([]string, 0, len(u.Sessions)+len(seen))
-		for _, s := range u.Sessions {
-			ids = append(ids, s.ID)
+		update++
+		had, still := len(seen), 0
+		// The short ids are worked out only for a line that shows one (a
+		// sort of every id: most updates of hundreds of sessions print one
+		// line, and JSON none).
+		var short func(string) string
+		shortID := func(id string) string {
+			if short == nil {
+				ids := make([]string, 0, len(u.Sessions)+len(seen))
+				for _, s := range u.Sessions {
+					ids = append(ids, s.ID)
+				}
+				for w := range seen {
+					ids = append(ids, w.id)
+				}
+				short = shortIDs(ids)
+			}
+			return short(id)
 		}
-		for w := range seen {
-			ids = append(ids, w.id)
-		}
-		shortID := shortIDs(ids)
 		for _, s := range u.Sessions {
 			w := where{s.Host, s.ID}
-			present[w] = true
 			k := key{s.State, s.Reason, s.Offline}
-			if old, ok := seen[w]; ok && old == k {
-				continue
+			old := seen[w]
+			if old == nil {
+				old = &shown{update: update}
+				seen[w] = old
+			} else if old.update != update {
+				old.update = update
+				still++
+				if old.key == k {
+					continue
+				}
+			} else {
+				continue // listed twice: printed once
 			}
-			seen[w] = k
+			old.key = k
 			if asJSON {
 				if enc.Encode(s) != nil {
 					return 1 // stdout closed
@@ -210,9 +237,11 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 			}
 			fmt.Fprintf(stdout, "%s  %s  %-8s %-10s %s  %s\n", now.Format("15:04:05"), id, s.State, dash(string(s.Reason)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
 		}
-		for w := range seen {
-			if !present[w] {
-				delete(seen, w)
+		for w, e := range seen {
+			if still == had {
+				break // every session it had is still listed
+			}
+			if e.update != update {
 				if asJSON {
 					line := map[string]string{"id": w.id, "state": "forgotten"}
 					if w.host != "" {
@@ -224,6 +253,7 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 				} else {
 					fmt.Fprintf(stdout, "%s  %s  forgotten\n", now.Format("15:04:05"), shortID(w.id))
 				}
+				delete(seen, w) // after its line: the short ids take it in
 			}
 		}
 	}

@@ -13,8 +13,10 @@ import (
 // BenchmarkStatusWatchTmux is what `mew status --watch` costs next to a
 // tmux server, in % of one core: mew, the tmux processes it runs (reaped,
 // so counted in its children's time) and the tmux server together.
-// "shells": 5 panes with an idle shell; "agents": 20 panes each showing an
-// agent's permission dialog (read every sweep).
+// "shells": 5 panes with an idle shell; "agents10" and "agents": 10 and 20
+// panes each showing an agent's permission dialog (read every sweep; goal
+// with 10: ≤ 0.5 %). rss-MiB is mew's resident set at the end (goal idle
+// ≤ 16 MiB).
 //
 //	go test ./cmd/mew -run '^$' -bench StatusWatchTmux -benchtime 1x
 //
@@ -41,6 +43,7 @@ func BenchmarkStatusWatchTmux(b *testing.B) {
 		waiting int
 	}{
 		{"shells", 5, "sh", 0},
+		{"agents10", 10, agent, 10},
 		{"agents", 20, agent, 20},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -79,8 +82,26 @@ func BenchmarkStatusWatchTmux(b *testing.B) {
 				used := cpuTicks(b, w.cmd.Process.Pid) + cpuTicks(b, server) - before
 				b.ReportMetric(float64(used)/clockTicks/window.Seconds()*100, "%cpu")
 			}
+			b.ReportMetric(float64(rssKiB(b, w.cmd.Process.Pid))/1024, "rss-MiB")
 		})
 	}
+}
+
+// rssKiB is a process's resident set (VmRSS), in KiB.
+func rssKiB(t testing.TB, pid int) int64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	t.Fatal("no VmRSS")
+	return 0
 }
 
 // clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times (100 on

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
@@ -24,15 +26,28 @@ const maxTail = 256 << 10
 // poll is how often the transcripts are looked at while watching.
 const poll = 500 * time.Millisecond
 
+// relistEvery is how often Watch lists the sessions although StoreDir's
+// watch says nothing changed (a missed event must not hide a session).
+const relistEvery = time.Minute
+
 // Known is an agy session its hooks reported, with the transcript they
-// named.
-type Known struct{ ID, Transcript string }
+// named; or, Other, a session of another agent (listed so that Watch
+// knows whose changes need no listing).
+type Known struct {
+	ID, Transcript string
+	Other          bool
+}
 
 // Source reads the transcripts of the agy sessions Sessions lists; only
 // files under Brain (`~/.gemini/antigravity-cli/brain`) are read.
 type Source struct {
 	Brain    string
 	Sessions func() []Known
+	// StoreDir is where Sessions looks (the store's folder): Watch lists
+	// the sessions again only when something there changed (fsnotify),
+	// and reads transcripts only while there are some; "" lists them
+	// every poll.
+	StoreDir string
 
 	mu       sync.Mutex
 	tails    map[string]tail // transcript path → what was read
@@ -57,16 +72,16 @@ func New(st store.Store) (*Source, error) {
 		}
 		home = h
 	}
-	return &Source{Brain: filepath.Join(home, ".gemini", "antigravity-cli", "brain"), Sessions: FromStore(st)}, nil
+	return &Source{Brain: filepath.Join(home, ".gemini", "antigravity-cli", "brain"), Sessions: FromStore(st), StoreDir: st.Dir()}, nil
 }
 
-// FromStore lists the stored agy sessions whose hooks named a transcript
-// (re-reading only the session files that changed).
+// FromStore lists the stored sessions, agy's with the transcript its
+// hooks named ("" until one does), re-reading only the session files that
+// changed.
 func FromStore(st store.Store) func() []Known {
 	return store.Cached(st, func(r session.Record) (Known, bool) {
-		ok := r.Agent == session.AgentAgy && r.Hook != nil && r.Hook.TranscriptPath != ""
-		if !ok {
-			return Known{}, false
+		if r.Agent != session.AgentAgy || r.Hook == nil {
+			return Known{ID: r.ID, Other: true}, true
 		}
 		return Known{ID: r.ID, Transcript: r.Hook.TranscriptPath}, true
 	})
@@ -84,17 +99,51 @@ func (s *Source) Problems() []error {
 
 // Scan implements source.Source.
 func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
-	obs := s.observe()
+	obs := s.observe(s.Sessions())
 	return obs, errors.Join(s.Problems()...)
 }
 
-// Watch implements source.Source.
+// Watch implements source.Source. It reads the known sessions'
+// transcripts every poll, and lists the sessions again when a file in
+// StoreDir changed (at most once a poll, and at least every relistEvery)
+// that is not another agent's: with no agy session, a quiet store costs
+// nothing, and a busy one a listing per session of another agent, however
+// many changes they make.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
-	t := time.NewTicker(poll)
+	var changes <-chan fsnotify.Event
+	var errs <-chan error
+	if s.StoreDir != "" {
+		if fw, err := fsnotify.NewWatcher(); err == nil {
+			defer fw.Close()
+			if fw.Add(s.StoreDir) == nil {
+				changes, errs = fw.Events, fw.Errors
+			}
+		}
+	}
+	t := time.NewTimer(poll)
 	defer t.Stop()
 	var last []source.Observation
+	var known []Known
+	var listed time.Time
+	stale := true
+	// others are the sessions of other agents as last listed (a session's
+	// agent never changes): their changes list nothing.
+	others := map[string]bool{}
+	agys := 0
 	for first := true; ; first = false {
-		obs := s.observe()
+		if stale || changes == nil || time.Since(listed) >= relistEvery {
+			known, listed, stale = s.Sessions(), time.Now(), false
+			clear(others)
+			agys = 0
+			for _, k := range known {
+				if k.Other {
+					others[k.ID] = true
+				} else {
+					agys++
+				}
+			}
+		}
+		obs := s.observe(known)
 		if first || !reflect.DeepEqual(obs, last) {
 			select {
 			case out <- obs:
@@ -103,16 +152,50 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			}
 			last = obs
 		}
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return nil
+		// Transcripts to follow, or no watch of the store: poll. Else
+		// wait for the store to change.
+		wait := relistEvery
+		if agys > 0 || changes == nil {
+			wait = poll
+		}
+		t.Reset(wait)
+	wait:
+		for {
+			select {
+			case ev, ok := <-changes:
+				if !ok {
+					changes = nil
+					break wait
+				}
+				base := filepath.Base(ev.Name)
+				id, ok := strings.CutSuffix(base, ".json")
+				if !ok || strings.HasPrefix(base, ".") {
+					continue // a lock, a temporary file, a spool
+				}
+				if others[id] && ev.Op&fsnotify.Remove == 0 {
+					continue
+				}
+				if !stale {
+					stale = true
+					// At most one listing a poll: a busy store (hundreds of
+					// sessions' hooks) gathers its changes meanwhile.
+					if d := poll - time.Since(listed); d < wait && agys == 0 {
+						t.Reset(max(d, 0))
+					}
+				}
+			case <-errs: // an overflow: list again
+				stale = true
+			case <-t.C:
+				break wait
+			case <-ctx.Done():
+				return nil
+			}
 		}
 	}
 }
 
-// observe reads each known session's transcript that changed.
-func (s *Source) observe() []source.Observation {
+// observe reads the transcript of each known session that changed.
+func (s *Source) observe(known []Known) []source.Observation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tails == nil {
@@ -121,7 +204,10 @@ func (s *Source) observe() []source.Observation {
 	s.problems = nil
 	seen := map[string]bool{}
 	var out []source.Observation
-	for _, k := range s.Sessions() {
+	for _, k := range known {
+		if k.Other || k.Transcript == "" {
+			continue // another agent's, or no transcript named yet
+		}
 		path, err := s.check(k.ID, k.Transcript)
 		if err != nil {
 			s.problems = append(s.problems, err)

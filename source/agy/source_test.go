@@ -5,9 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
 )
 
 func newSource(t *testing.T, known ...Known) (*Source, string) {
@@ -114,5 +117,69 @@ func TestScanRefusesAPathTheHooksShouldNotName(t *testing.T) {
 	}
 	if obs, err := s.Scan(context.Background()); len(obs) != 0 || err != nil {
 		t.Errorf("a transcript not written yet: %+v, %v", obs, err)
+	}
+}
+
+// With no agy session, Watch neither lists the store nor reads anything
+// while the store is quiet (500 sessions of other agents cost it nothing);
+// a session file written there is listed at once, and its transcript read.
+func TestWatchListsOnlyWhenTheStoreChanges(t *testing.T) {
+	id := "0f4c9a1e-5b7d-4e2a-9c3f-1a2b3c4d5e6f"
+	s, brain := newSource(t)
+	s.StoreDir = t.TempDir()
+	var mu sync.Mutex
+	var known []Known
+	calls := 0
+	s.Sessions = func() []Known {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		return known
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := make(chan []source.Observation, 8)
+	go s.Watch(ctx, out)
+	if obs := <-out; len(obs) != 0 {
+		t.Fatalf("first report: %+v", obs)
+	}
+	time.Sleep(3 * poll)
+	mu.Lock()
+	if calls != 1 {
+		t.Errorf("the sessions were listed %d times over a quiet store, want once", calls)
+	}
+	p := writeTranscript(t, brain, id, steps(sprintf(user, 1), sprintf(reply, 2)))
+	known = []Known{{ID: id, Transcript: p}}
+	mu.Unlock()
+	if err := os.WriteFile(filepath.Join(s.StoreDir, id+".json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case obs := <-out:
+		if len(obs) != 1 || obs[0].ID != id || obs[0].Log.State != session.Done {
+			t.Fatalf("after the store changed: %+v", obs)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a session written to the store was never read")
+	}
+	// Another agent's session: listed once, then its changes cost nothing.
+	count := func() int { mu.Lock(); defer mu.Unlock(); return calls }
+	mu.Lock()
+	known = append(known, Known{ID: "other", Other: true}) // as FromStore lists it
+	mu.Unlock()
+	before := count()
+	other := filepath.Join(s.StoreDir, "other.json")
+	os.WriteFile(other, []byte("{}"), 0o600)
+	for deadline := time.Now().Add(10 * time.Second); count() == before; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a new session file was never listed")
+		}
+	}
+	for range 3 {
+		os.WriteFile(other, []byte("{ }"), 0o600)
+	}
+	time.Sleep(3 * poll)
+	if n := count(); n != before+1 {
+		t.Errorf("another agent's session listed %d times, want once", n-before)
 	}
 }

@@ -59,6 +59,10 @@ type Source struct {
 	// writes to its old day's folder), and their working directory stands
 	// in for one the rollout does not give.
 	Hooked func() []Hooked
+	// StoreDir is where Hooked looks (the store's folder): Watch calls
+	// Hooked again only once something there changed (fsnotify), or
+	// idlePoll passed; "" calls it every refresh.
+	StoreDir string
 	// Procs lists the Codex processes (default: procscan.List of "codex").
 	Procs func(ctx context.Context) ([]procscan.Proc, error)
 	// Environ reads a process's jump variables (default proctree.Environ).
@@ -68,10 +72,15 @@ type Source struct {
 	// day folders, in case an event was missed).
 	Poll time.Duration
 
-	tails   map[string]*Tail
-	hooked  []Hooked
-	uiSince map[string]time.Time // session id → when its UI was first seen
-	goneAt  map[string]time.Time // session id → when its UI was seen gone
+	tails  map[string]*Tail
+	hooked []Hooked
+	// hookedAt is when Hooked was last called; hookedStale says the store
+	// changed since (both only while Watch watches StoreDir).
+	hookedAt     time.Time
+	hookedStale  bool
+	storeWatched bool
+	uiSince      map[string]time.Time // session id → when its UI was first seen
+	goneAt       map[string]time.Time // session id → when its UI was seen gone
 	// lastUI is the UI process that last showed each session: a gone
 	// Terminal still names it (its pane, its pid and start), so the last
 	// screen of that pane stays this session's (package identity).
@@ -174,9 +183,12 @@ func (s *Source) refresh() []error {
 			}
 		}
 	}
-	s.hooked = nil
-	if s.Hooked != nil {
-		s.hooked = s.Hooked()
+	if s.Hooked == nil {
+		s.hooked = nil
+	} else if !s.storeWatched || s.hookedStale || s.hookedAt.IsZero() || time.Since(s.hookedAt) >= idlePoll {
+		// Listing the store costs a stat per session of every agent:
+		// not again while it is quiet.
+		s.hooked, s.hookedAt, s.hookedStale = s.Hooked(), time.Now(), false
 	}
 	for _, h := range s.hooked {
 		// Whatever its age: the store lists the session anyway (and forgets
@@ -401,6 +413,17 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		return err
 	}
 	defer fw.Close()
+	var storeChanged <-chan fsnotify.Event
+	var storeErrs <-chan error
+	if s.StoreDir != "" && s.Hooked != nil {
+		if sw, err := fsnotify.NewWatcher(); err == nil {
+			defer sw.Close()
+			if sw.Add(s.StoreDir) == nil {
+				storeChanged, storeErrs, s.storeWatched = sw.Events, sw.Errors, true
+				defer func() { s.storeWatched = false }()
+			}
+		}
+	}
 	watched := map[string]bool{}
 	addWatches := func() { s.watchDays(fw.Add, watched) }
 	poll := s.Poll
@@ -464,6 +487,15 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			}
 		case <-fw.Errors:
 			addWatches()
+		case _, ok := <-storeChanged:
+			if !ok {
+				storeChanged, s.storeWatched = nil, false
+			}
+			s.hookedStale = true
+			continue
+		case <-storeErrs:
+			s.hookedStale = true
+			continue
 		case <-ticker.C:
 			addWatches()
 			s.refresh()
@@ -526,6 +558,7 @@ func Sources(st store.Store) []source.Source {
 		return nil
 	}
 	src.Hooked = HookedFromStore(st)
+	src.StoreDir = st.Dir()
 	src.Memory = filepath.Join(st.Home, "screens", "codex-ui.json")
 	return []source.Source{src}
 }

@@ -358,3 +358,47 @@ func TestAutoReviewRolloutIsNoSession(t *testing.T) {
 		t.Fatalf("the parent: %+v", obs)
 	}
 }
+
+// Watch lists the store (Hooked: a stat per session of every agent) again
+// only once the store changed, not every poll; a change is taken in at
+// the next refresh.
+func TestWatchListsTheStoreOnlyWhenItChanged(t *testing.T) {
+	store := t.TempDir()
+	var mu sync.Mutex
+	calls := 0
+	s := &Source{
+		Home: t.TempDir(), Poll: 20 * time.Millisecond, StoreDir: store,
+		Procs: func(context.Context) ([]procscan.Proc, error) { return nil, nil },
+		Hooked: func() []Hooked {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			return nil
+		},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := make(chan []source.Observation, 8)
+	go s.Watch(ctx, out)
+	<-out
+	time.Sleep(10 * s.Poll)
+	mu.Lock()
+	if calls != 1 {
+		t.Errorf("Hooked called %d times over a quiet store, want once", calls)
+	}
+	mu.Unlock()
+	if err := os.WriteFile(filepath.Join(store, "s.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(s.Poll) {
+		mu.Lock()
+		n := calls
+		mu.Unlock()
+		if n >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a changed store was never listed again")
+		}
+	}
+}

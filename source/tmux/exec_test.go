@@ -251,6 +251,9 @@ func TestSweepSaysWhichPanesItCouldNotRead(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	for _, p := range src.panes {
+		p.rowsOK = false // to be captured, not taken as unchanged since
+	}
 	obs, err := src.sweep(ctx, failingRunner{Exec{Socket: s.socket}, b}, rules.Embedded())
 	var unread *UnreadPanes
 	if !errors.As(err, &unread) || len(unread.IDs) != 1 || unread.IDs[0] != b || !strings.Contains(err.Error(), "server busy") {
@@ -294,5 +297,49 @@ func TestRunWithoutSocketIsNoServer(t *testing.T) {
 	t.Setenv("TMUX_TMPDIR", dir)
 	if _, err := (Exec{}).Run(context.Background(), "list-panes", "-a"); !errors.Is(err, ErrNoServer) {
 		t.Errorf("no default socket under TMUX_TMPDIR: %v, want ErrNoServer", err)
+	}
+}
+
+// A pane whose screen did not change since it was captured (no output to
+// its window since, at the same size) is not captured again: a sweep of a
+// dialog nobody answers runs list-panes alone, and still reports it. The
+// next output is captured.
+func TestUnchangedPaneIsNotCapturedAgain(t *testing.T) {
+	s := startServer(t)
+	agent := s.fakeAgent(promptScreen, idleScreen)
+	s.tmux("send-keys", "-t", "work", agent, "Enter")
+	src := newSource(s)
+	ctx := context.Background()
+	calls := 0
+	r := countingRunner{Exec{Socket: s.socket}, &calls}
+	state := func() string {
+		t.Helper()
+		obs, err := src.sweep(ctx, r, rules.Embedded())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(obs) != 1 {
+			return ""
+		}
+		return obs[0].Screen.State
+	}
+	for deadline := time.Now().Add(60 * time.Second); state() != session.ScreenBlocked; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the dialog was never read")
+		}
+	}
+	// tmux keeps the last output's time in seconds: a capture asked in a
+	// later second has seen it.
+	time.Sleep(1100 * time.Millisecond)
+	state()
+	calls = 0
+	if got := state(); got != session.ScreenBlocked || calls != 1 {
+		t.Errorf("an unchanged dialog: %q with %d tmux processes, want blocked with 1 (list-panes)", got, calls)
+	}
+	s.tmux("send-keys", "-t", "work", "Enter")
+	for deadline := time.Now().Add(60 * time.Second); state() != session.ScreenIdle; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the screen after the dialog was never read")
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -182,7 +183,17 @@ type pane struct {
 	// The agent's process when it was last the foreground job.
 	agentPid   int
 	agentStart int64
+	// rows is the screen last captured, at capturedAt (asked then), of a
+	// pane of size size; rowsOK says it is there to be used again.
+	rows       []string
+	capturedAt time.Time
+	size       string
+	rowsOK     bool
 }
+
+// recaptureEvery bounds how long a pane's screen is taken as unchanged on
+// its window's activity time alone (a clock step must not freeze it).
+const recaptureEvery = 10 * time.Second
 
 // closedFor is how long a pane that closed under a running agent is still
 // reported, as the agent gone from its terminal: until its process is seen
@@ -206,10 +217,14 @@ type paneInfo struct {
 	id, tty, title string
 	pid, serverPid int
 	dead           bool
+	// activity is the last output to the pane's window (Unix seconds);
+	// size, the pane's.
+	activity int64
+	size     string
 }
 
 // The title goes last: it is the person's text and may hold a tab.
-const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{pane_title}"
+const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{window_activity}\t#{pane_width}x#{pane_height}\t#{pane_title}"
 
 func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	lines, err := r.Run(ctx, "list-panes", "-a", "-F", listFormat)
@@ -218,13 +233,14 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	}
 	out := make([]paneInfo, 0, len(lines))
 	for _, l := range lines {
-		f := strings.SplitN(l, "\t", 6)
-		if len(f) < 6 || !terminal.ValidTmuxPane(f[0]) {
+		f := strings.SplitN(l, "\t", 8)
+		if len(f) < 8 || !terminal.ValidTmuxPane(f[0]) {
 			continue
 		}
-		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", title: f[5]}
+		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", size: f[6], title: f[7]}
 		p.pid, _ = strconv.Atoi(f[1])
 		p.serverPid, _ = strconv.Atoi(f[4])
+		p.activity, _ = strconv.ParseInt(f[5], 10, 64)
 		out = append(out, p)
 	}
 	return out, nil
@@ -258,6 +274,7 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 	seen := make(map[string]bool, len(infos))
 	live := infos[:0]
 	var wanted []string
+	listed := map[string]paneInfo{} // the wanted ones
 	for _, info := range infos {
 		if info.dead {
 			continue
@@ -272,10 +289,34 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 		p.pid = info.pid
 		if s.identify(book, p, info) {
 			wanted = append(wanted, info.id)
+			listed[info.id] = info
 		}
 	}
 	s.reading, s.prevSwept, s.swept = len(wanted), s.swept, now
-	screens, unread := captureAll(ctx, r, wanted)
+	// A pane whose window had no output since its last capture was asked
+	// for (in an earlier second: tmux keeps the time in seconds), at the
+	// same size, shows what it showed then: not captured again. A sweep of
+	// dialogs nobody answers runs list-panes alone.
+	var capture []string
+	same := map[string][]string{}
+	wall := time.Now() // tmux's clock, not the source's (tests set it)
+	for _, id := range wanted {
+		p, info := s.panes[id], listed[id]
+		if p.rowsOK && p.size == info.size && info.activity > 0 && info.activity < p.capturedAt.Unix() &&
+			!wall.Before(p.capturedAt) && wall.Sub(p.capturedAt) < recaptureEvery {
+			same[id] = p.rows
+			continue
+		}
+		capture = append(capture, id)
+	}
+	asked := time.Now()
+	screens, unread := captureAll(ctx, r, capture)
+	for _, id := range capture {
+		p := s.panes[id]
+		p.rows, p.rowsOK = screens[id]
+		p.capturedAt, p.size = asked, listed[id].size
+	}
+	maps.Copy(screens, same)
 	var out []source.Observation
 	for _, info := range live {
 		rows, captured := screens[info.id]
