@@ -26,8 +26,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -37,16 +35,8 @@ import (
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/monitor/liveness"
 	"github.com/mew-dev/mew/proctree"
-	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
-	"github.com/mew-dev/mew/source/agy"
-	"github.com/mew-dev/mew/source/codex"
-	"github.com/mew-dev/mew/source/copilot"
-	"github.com/mew-dev/mew/source/procscan"
-	"github.com/mew-dev/mew/source/registry"
-	"github.com/mew-dev/mew/source/remote"
-	"github.com/mew-dev/mew/source/tmux"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -71,7 +61,7 @@ type Options struct {
 	LockTimeout time.Duration
 	// ScanTimeout bounds one Scan of each source in Snapshot.
 	ScanTimeout time.Duration
-	// Remote lists the sessions of other machines (a remote.Hub), merged
+	// Remote lists the sessions of other machines (source/remote's Hub), merged
 	// after this machine's; nil for none.
 	Remote RemoteSessions
 }
@@ -88,7 +78,7 @@ func (o Options) withRemote(shown []session.Shown, errs []error) ([]session.Show
 	if o.Remote == nil {
 		return shown, errs
 	}
-	all, dup := remote.Merge(shown, o.Remote.Sessions())
+	all, dup := mergeRemote(shown, o.Remote.Sessions())
 	Sort(all)
 	return all, append(errs, dup...)
 }
@@ -100,55 +90,17 @@ const DefaultForgetAfter = 30 * time.Minute
 // answer even when tmux hangs.
 const defaultScanTimeout = 2 * time.Second
 
-// Default returns the options for this user: $MEW_HOME (or ~/.mew), Claude
-// Code's registry (source/registry), the process table read the lean way (liveness only
+// ForStore returns the options for the store st and the sources the
+// program wired (cmd/mew is the composition root: the read side knows the
+// source interface only): the process table read the lean way (liveness only
 // needs a process's start time: gopsutil reads much more, every pass), the
-// tmux panes of the server Mew runs under (or the
-// default one), Codex's rollouts and processes, every agent process
-// (procscan), agy's transcripts of the sessions its hooks reported, Copilot
-// CLI's session logs, the real process table.
-func Default() (Options, error) {
-	st, err := store.Open()
-	if err != nil {
-		return Options{}, err
-	}
-	var sources []Source
-	if dir, err := registry.Dir(); err == nil { // no home: run on hooks alone
-		sources = append(sources, registry.New(dir))
-	}
-	book := rules.Cached(rules.Dir(st.Home))
-	sources = append(sources, tmuxSource(st, book))
-	sources = append(sources, processScan(book)...)
-	sources = append(sources, codex.Sources(st)...)
-	if src, err := agy.New(st); err == nil { // no home: agy's hooks alone
-		sources = append(sources, src)
-	}
-	if src := copilot.New(); src != nil {
-		sources = append(sources, src)
-	}
+// real clocks, exited sessions forgotten after DefaultForgetAfter.
+func ForStore(st store.Store, sources []Source) Options {
 	return Options{
 		Store: st, Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
 		Sources: sources,
-	}, nil
-}
-
-// tmuxSource reads the panes of the tmux server Mew runs under; a one-shot
-// read keeps what it saw in $MEW_HOME/screens for the next one.
-func tmuxSource(st store.Store, book func() (*rules.Book, []error)) Source {
-	socket := tmux.SocketFromEnv()
-	src := tmux.New(socket, book)
-	src.Memory = tmux.MemoryFile(filepath.Join(st.Home, "screens"), socket)
-	return src
-}
-
-// processScan is the process discovery source, unless $MEW_PROCSCAN is
-// "off" (tests that must not see the machine's own agents).
-func processScan(book func() (*rules.Book, []error)) []Source {
-	if os.Getenv("MEW_PROCSCAN") == "off" {
-		return nil
 	}
-	return []Source{procscan.New(book)}
 }
 
 // Snapshot reads every source once and returns the shown sessions, needs-you

@@ -48,7 +48,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew watch: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
 		return 1

@@ -130,6 +130,7 @@ func TestClosures(t *testing.T) {
 		because string
 	}{
 		{"monitor", []string{"install", "answer", "screen/run", "hookbin", "jump", "board", "app"}, "the read side reads; it does not act"},
+		{"monitor", []string{"source/*"}, "the read side knows the source interface; cmd/mew wires the concrete sources"},
 		{"source", []string{"hookbin", "reducer", "install", "answer", "jump", "monitor"}, "an input is read by the monitor; it knows nothing downstream"},
 		{"monitor/liveness", []string{"monitor/combine"}, "liveness owns its enum"},
 	} {
@@ -148,6 +149,38 @@ func TestClosures(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The real tree with one import planted: monitor → source/codex (the wiring
+// moving back from cmd/mew) is caught, directly and in the closure, while
+// the tree as it is passes.
+func TestPlantedMonitorToConcreteSource(t *testing.T) {
+	pkgs := load(t, false)
+	if bad := Check(pkgs); len(bad) != 0 {
+		t.Fatalf("the tree itself breaks the table: %q", bad)
+	}
+	i := slices.IndexFunc(pkgs, func(p Package) bool { return p.Path == Module+"/monitor" })
+	if i < 0 {
+		t.Fatal("no package monitor in the tree")
+	}
+	planted := slices.Clone(pkgs)
+	planted[i].Imports = append(slices.Clone(planted[i].Imports), Module+"/source/codex")
+	got := Check(planted)
+	if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "monitor imports source/codex: ") }) {
+		t.Errorf("planted monitor → source/codex not caught: %q", got)
+	}
+	if deps := closure(graph(planted), Module+"/monitor"); !slices.Contains(deps, Module+"/source/codex") {
+		t.Errorf("the closure of the planted monitor misses source/codex: %q", deps)
+	}
+}
+
+// graph is pkgs as a map from a package to its imports.
+func graph(pkgs []Package) map[string][]string {
+	g := make(map[string][]string, len(pkgs))
+	for _, p := range pkgs {
+		g[p.Path] = p.Imports
+	}
+	return g
 }
 
 // The check itself, on a made-up graph: each kind of wrong edge is caught,
@@ -170,13 +203,14 @@ func TestCheckCatchesWrongImports(t *testing.T) {
 		"monitor/liveness imports monitor/combine",
 		"monitor/combine (pure) imports os/exec",
 		"newthing: in no layer",
+		"monitor imports source/registry: the read side depends on the source interface only",
 	} {
 		if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, want) }) {
 			t.Errorf("no finding %q in %q", want, got)
 		}
 	}
-	if len(got) != 5 {
-		t.Errorf("%d findings, want 5 (board and cmd/mew are fine): %q", len(got), got)
+	if len(got) != 6 {
+		t.Errorf("%d findings, want 6 (board and cmd/mew are fine): %q", len(got), got)
 	}
 }
 
