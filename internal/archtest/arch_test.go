@@ -174,6 +174,32 @@ func TestPlantedMonitorToConcreteSource(t *testing.T) {
 	}
 }
 
+// Purity over the whole closure: no pure package links, however far down, a
+// package that starts processes or opens connections.
+func TestPureClosures(t *testing.T) {
+	for _, line := range CheckPureClosures(graph(load(t, false))) {
+		t.Error(line)
+	}
+}
+
+// A planted transitive impurity is caught: board importing terminal (pure
+// itself, no os/exec in board) reaches os/exec through terminal's runner.
+func TestPlantedTransitiveImpurity(t *testing.T) {
+	g := graph(load(t, false))
+	board := Module + "/board"
+	if _, ok := g[board]; !ok {
+		t.Fatal("no package board in the tree")
+	}
+	g[board] = append(slices.Clone(g[board]), Module+"/terminal")
+	got := CheckPureClosures(g)
+	if !slices.Contains(got, "board (pure) reaches os/exec through board → terminal") {
+		t.Errorf("planted board → terminal → os/exec not caught: %q", got)
+	}
+	if bad := Check([]Package{{Path: board, Imports: g[board]}}); len(bad) != 0 {
+		t.Errorf("the direct check should see nothing wrong (that is the point): %q", bad)
+	}
+}
+
 // graph is pkgs as a map from a package to its imports.
 func graph(pkgs []Package) map[string][]string {
 	g := make(map[string][]string, len(pkgs))

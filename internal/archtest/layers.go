@@ -105,6 +105,55 @@ var Pure = []string{"reducer", "monitor/combine", "monitor/identity", "board", "
 // Impure lists standard-library packages a pure package may not import.
 var Impure = []string{"os", "os/exec", "os/signal", "net", "net/http", "syscall", "io/fs"}
 
+// Unreachable lists standard-library packages no package a pure package
+// depends on may import, however far down: a pure package may use a type
+// that lives beside a reader (proctree's), but nothing it links starts a
+// process, sends a signal or opens a connection.
+var Unreachable = []string{"os/exec", "os/signal", "net", "net/http", "plugin"}
+
+// CheckPureClosures returns one line per pure package that reaches an
+// Unreachable package through the module's packages (imports maps every
+// module package to its direct imports), naming the path to it.
+func CheckPureClosures(imports map[string][]string) []string {
+	var bad []string
+	for _, rel := range Pure {
+		from := Module + "/" + rel
+		if _, ok := imports[from]; !ok {
+			continue
+		}
+		// Breadth first, so the path named is a shortest one.
+		via := map[string]string{from: ""}
+		queue := []string{from}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			for _, imp := range imports[p] {
+				if contains(Unreachable, imp) {
+					bad = append(bad, fmt.Sprintf("%s (pure) reaches %s through %s", rel, imp, chain(via, p)))
+					continue
+				}
+				if _, ours := imports[imp]; ours {
+					if _, seen := via[imp]; !seen {
+						via[imp] = p
+						queue = append(queue, imp)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// chain is the path from a pure package to p, as module-relative names.
+func chain(via map[string]string, p string) string {
+	var path []string
+	for ; p != ""; p = via[p] {
+		path = append([]string{strings.TrimPrefix(p, Module+"/")}, path...)
+	}
+	return strings.Join(path, " → ")
+}
+
 // Forbidden narrows the table: from (a package or a prefix) may not import
 // to, for the reason given. A To ending in "/*" means the packages strictly
 // below it, not the package itself ("source/*": every concrete source, but
