@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
 )
@@ -50,7 +50,7 @@ type Agent struct {
 func (a Agent) Path(e Env) string { return filepath.Join(a.Dir(e), a.File) }
 
 // Command is Mew's hook command for the agent: HookCommand, and for every
-// agent but Claude Code the agent's name (hookbin.AgentFlag). It must never
+// agent but Claude Code the agent's name (hookcli.AgentFlag). It must never
 // change between releases for Codex: Codex trusts a hook by a hash of its
 // command line and would ask the person again.
 func (a Agent) Command(mewHome, home string) (string, error) {
@@ -58,7 +58,7 @@ func (a Agent) Command(mewHome, home string) (string, error) {
 	if err != nil || a.Name == session.AgentClaude {
 		return cmd, err
 	}
-	return cmd + " " + hookbin.AgentFlag + a.Name, nil
+	return cmd + " " + hookcli.AgentFlag + a.Name, nil
 }
 
 // Want is what install writes into the agent's file for env.

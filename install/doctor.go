@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/internal/text"
 )
 
@@ -208,9 +208,9 @@ func checkHooks(o DoctorOptions, a Agent, want Want, add addFunc) {
 	hint := installHint(a)
 	switch {
 	case len(wrong) > 0 && onlyOlderForm(other, want.Command):
-		// Same hook binary, written by a mew from before hookbin.RunEnv:
+		// Same hook binary, written by a mew from before hookcli.RunEnv:
 		// it works, each call just starts slower.
-		add(Warning, "Mew's hook in %s is an older mew's command line (%s, without %s, so each call starts slower); run %s to update it", f.path, strings.Join(sortedKeys(other), ", "), hookbin.RunEnv, hint)
+		add(Warning, "Mew's hook in %s is an older mew's command line (%s, without %s, so each call starts slower); run %s to update it", f.path, strings.Join(sortedKeys(other), ", "), hookcli.RunEnv, hint)
 	case len(wrong) > 0:
 		add(Problem, "Mew's hook in %s runs %s, but this mew (MEW_HOME %s) needs %s; run %s", f.path, strings.Join(sortedKeys(other), ", "), o.MewHome, want.Command, hint)
 	case len(missing) == len(want.Events):
@@ -477,7 +477,7 @@ func parseSettings(data []byte, a Agent) (settingsDoc, error) {
 // onlyOlderForm says whether every other Mew command is want without the
 // RunEnv prefix, i.e. what an older mew installed for the same MEW_HOME.
 func onlyOlderForm(other map[string]bool, want string) bool {
-	older, ok := strings.CutPrefix(want, hookbin.RunEnv+" ")
+	older, ok := strings.CutPrefix(want, hookcli.RunEnv+" ")
 	if !ok || len(other) == 0 {
 		return false
 	}

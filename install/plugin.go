@@ -20,7 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -75,7 +75,7 @@ func (p *Plugin) Source(a Agent, e Env) ([]byte, error) {
 	if p.Detached {
 		spawnOpts = ", detached: true"
 	}
-	fmt.Fprintf(&b, forwarder, hookExpr, envExpr, jsString(hookbin.AgentFlag+a.Name), spawnOpts)
+	fmt.Fprintf(&b, forwarder, hookExpr, envExpr, jsString(hookcli.AgentFlag+a.Name), spawnOpts)
 	b.WriteString(p.Body)
 	return []byte(b.String()), nil
 }

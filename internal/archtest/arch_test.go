@@ -133,6 +133,7 @@ func TestClosures(t *testing.T) {
 		{"monitor", []string{"source/*"}, "the read side knows the source interface; cmd/mew wires the concrete sources"},
 		{"source", []string{"hookbin", "reducer", "install", "answer", "jump", "monitor"}, "an input is read by the monitor; it knows nothing downstream"},
 		{"monitor/liveness", []string{"monitor/combine"}, "liveness owns its enum"},
+		{"install", []string{"hookbin"}, "install writes the hook's command line (internal/hookcli); it does not link the hook"},
 	} {
 		for _, p := range load(t, true) {
 			if !under(strings.TrimPrefix(p.Path, Module+"/"), c.pkgs) {

@@ -90,7 +90,7 @@ var MayImport = map[Layer][]Layer{
 	Wrapper: {Shared, Store, Screen},
 	Read:    {Shared, Store, Screen, Input},
 	Show:    {Shared, Read},
-	Action:  {Shared, Reducer, Store, Hook, Screen, Input, Wrapper},
+	Action:  {Shared, Reducer, Store, Screen, Input, Wrapper}, // the hook's command line: internal/hookcli
 	Act:     {Shared, Input, Read, Show, Action},
 	App:     {Shared, Store, Read, Show, Action, Input, Act},
 	Program: {Shared, Reducer, Store, Hook, Screen, Input, Wrapper, Read, Show, Action, Act, App, Program},
