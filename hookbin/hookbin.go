@@ -133,7 +133,7 @@ func (o *Options) logDeadline() {
 // directory (nowhere to write, nothing to say). They are built here, on the
 // heap, to keep Main's stack frame small (see Run).
 func processOptions(now time.Time) *Options {
-	st, err := store.Open()
+	st, err := store.Open(Fold)
 	if err != nil {
 		return nil
 	}

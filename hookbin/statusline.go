@@ -54,7 +54,7 @@ type StatuslineOptions struct {
 // part runs beside it and can only fail silently.
 func Statusline() int {
 	o := StatuslineOptions{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now().UTC()}
-	st, err := store.Open()
+	st, err := store.Open(Fold)
 	if err == nil {
 		o.Store = st
 	}

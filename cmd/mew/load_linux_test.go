@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -29,7 +30,7 @@ func BenchmarkStatusWatchLoad(b *testing.B) {
 		window = time.Duration(s) * time.Second
 	}
 	c := newCLI(b)
-	st := store.Store{Home: c.home}
+	st := store.Store{Home: c.home, Fold: hookbin.Fold}
 	set := func(id string, state session.State, reason session.Reason) {
 		now := time.Now().UTC()
 		_, err := st.Update(id, time.Second, func(rec *session.Record, _ bool) bool {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/agy"
@@ -21,7 +22,7 @@ import (
 // take it), so package monitor depends on the source interface alone.
 // Remote hosts join later (Options.Remote, where a command wants them).
 func monitorOptions() (monitor.Options, error) {
-	st, err := store.Open()
+	st, err := store.Open(hookbin.Fold)
 	if err != nil {
 		return monitor.Options{}, err
 	}
