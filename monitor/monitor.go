@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/clock"
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/monitor/liveness"
 	"github.com/mew-dev/mew/proctree"
@@ -129,7 +130,7 @@ func Records(o Options) ([]session.Record, []error) {
 // sources' observations.
 type world struct {
 	recs     map[string]session.Record // store records by id
-	files    map[string]fileStamp      // store file name → what was read
+	files    map[string]watchfs.Stamp  // store file name → what was read (the store replaces by rename: a new inode)
 	loadErrs map[string]error          // store file name → why it could not be read
 	obs      map[string][]Observation  // by source name
 	obsErrs  map[string]error          // by source name: why it stopped
@@ -178,7 +179,7 @@ func screenOnly(r session.Record) bool {
 
 func newWorld() *world {
 	return &world{
-		recs: map[string]session.Record{}, files: map[string]fileStamp{}, loadErrs: map[string]error{},
+		recs: map[string]session.Record{}, files: map[string]watchfs.Stamp{}, loadErrs: map[string]error{},
 		obs: map[string][]Observation{}, obsErrs: map[string]error{}, problems: map[string][]error{},
 		gen: map[string]uint64{}, shownFrom: map[string]shownKey{}, shown: map[string]session.Shown{},
 	}
@@ -349,7 +350,7 @@ func (w *world) combine(rec session.Record, liveness combine.Liveness, now time.
 		// anything last happened to it (an exited session is then
 		// forgotten ForgetAfter later, not at once).
 		if f, ok := w.files[rec.ID+".json"]; ok {
-			s.Since = f.mod.UTC()
+			s.Since = f.ModTime().UTC()
 		}
 	}
 	return s

@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/store"
@@ -92,16 +92,10 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
 	t := time.NewTicker(poll)
 	defer t.Stop()
-	var last []source.Observation
-	for first := true; ; first = false {
-		obs := s.observe()
-		if first || !reflect.DeepEqual(obs, last) {
-			select {
-			case out <- obs:
-			case <-ctx.Done():
-				return nil
-			}
-			last = obs
+	sender := watchfs.Sender[[]source.Observation]{Out: out}
+	for {
+		if !sender.Send(ctx, s.observe(), false) {
+			return nil
 		}
 		select {
 		case <-t.C:

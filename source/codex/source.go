@@ -8,13 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
@@ -407,20 +407,10 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	if poll <= 0 {
 		poll = defaultPoll
 	}
-	var last []source.Observation
-	first := true
+	sender := watchfs.Sender[[]source.Observation]{Out: out}
 	send := func() bool {
 		obs, _ := s.observe(ctx)
-		if !first && reflect.DeepEqual(obs, last) {
-			return true
-		}
-		first, last = false, obs
-		select {
-		case out <- obs:
-			return true
-		case <-ctx.Done():
-			return false
-		}
+		return sender.Send(ctx, obs, false)
 	}
 	addWatches()
 	s.refresh()
@@ -431,7 +421,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	// the files come by event: the safety-net pass can wait (Mew runs all
 	// day; each wake-up costs).
 	interval := func() time.Duration {
-		if len(last) == 0 && s.Poll <= 0 {
+		if len(sender.Last()) == 0 && s.Poll <= 0 {
 			return idlePoll
 		}
 		if s.justGone() && rejoinPoll < poll {
@@ -490,36 +480,15 @@ func (s *Source) justGone() bool {
 }
 
 // watchDays watches the day folders, and each missing one's nearest
-// existing ancestor under CODEX_HOME's parent: the folder's creation (at
-// midnight, or Codex's first run) is an event there. Codex makes a new day
-// folder and its first rollout at once (mkdir -p, then the file): a folder
-// made between looking for it and watching its parent sends no event to
-// anyone, so the walk is redone until it adds no watch (then the caller's
-// refresh lists what the folders already hold). It reports whether it
-// added one.
+// existing ancestor under CODEX_HOME's parent (watchfs.Folders: never the
+// home folder or above): the folder's creation (at midnight, or Codex's
+// first run) is an event there. Codex makes a new day folder and its first
+// rollout at once (mkdir -p, then the file): the walk is redone until it
+// adds no watch (then the caller's refresh lists what the folders already
+// hold). It reports whether it added one.
 func (s *Source) watchDays(add func(string) error, watched map[string]bool) bool {
-	added := false
-	for range 8 { // a day folder is at most four levels below sessions/
-		more := false
-		for _, d := range s.dayDirs() {
-			for p := d; ; p = filepath.Dir(p) {
-				if _, err := os.Stat(p); err == nil {
-					if !watched[p] && add(p) == nil {
-						watched[p], more = true, true
-					}
-					break
-				}
-				if p == filepath.Dir(s.Home) || filepath.Dir(p) == p {
-					break
-				}
-			}
-		}
-		if !more {
-			break
-		}
-		added = true
-	}
-	return added
+	f := watchfs.Folders{Add: add, Watched: watched, Within: filepath.Dir(s.Home)}
+	return f.Follow(s.dayDirs()...)
 }
 
 // Sources are the Codex sources for a monitor whose store is st (none when

@@ -19,12 +19,12 @@ import (
 	"context"
 	"errors"
 	"os"
-	"reflect"
 	"strconv"
 	"time"
 
 	"github.com/shirou/gopsutil/v3/process"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
@@ -132,17 +132,11 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	var last []source.Observation
-	first := true
+	sender := watchfs.Sender[[]source.Observation]{Out: out}
 	for {
 		obs, err := s.poll(ctx)
-		if err == nil && (first || !reflect.DeepEqual(obs, last)) {
-			first, last = false, obs
-			select {
-			case out <- obs:
-			case <-ctx.Done():
-				return nil
-			}
+		if err == nil && !sender.Send(ctx, obs, false) {
+			return nil
 		}
 		select {
 		case <-ctx.Done():

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
@@ -550,20 +551,8 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 // it changes. Without a server it looks again every few seconds (or at
 // once when its socket appears); it never starts one.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
-	var last []source.Observation
-	first := true
-	send := func(obs []source.Observation, force bool) bool {
-		if !first && !force && sameObservations(obs, last) {
-			return true
-		}
-		first, last = false, obs
-		select {
-		case out <- obs:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
+	sender := watchfs.Sender[[]source.Observation]{Out: out, Same: sameObservations}
+	send := func(obs []source.Observation, force bool) bool { return sender.Send(ctx, obs, force) }
 	sock := SocketPath(s.Socket)
 	// The socket's folder is watched: a server starting makes its socket
 	// there, an event, so no server costs no polling (Mew runs all day next
