@@ -251,6 +251,7 @@ var Mappings = []Mapping{
 	// Screen-only agents: no hook, no plugin; named so the lookups know
 	// them (Continue loads Claude-format hooks but fires none).
 	{Agent: session.AgentContinue},
+	{Agent: session.AgentGrok},
 }
 
 // MappingOf is agent's entry of Mappings (the zero Mapping, Claude-shaped

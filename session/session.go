@@ -51,11 +51,14 @@ const (
 	AgentCline    = "cline"    // Cline CLI
 	AgentKilo     = "kilo"     // Kilo CLI (an OpenCode fork)
 	AgentContinue = "continue" // Continue CLI (cn)
+	// AgentGrok is Grok CLI (@vibe-kit/grok-cli): screen only, measured
+	// against the stand-in in e2e (no hooks).
+	AgentGrok = "grok"
 )
 
 // Agents lists every agent, in the order Mew documents them.
 var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp, AgentAgy,
-	AgentCopilot, AgentQwen, AgentPi, AgentCline, AgentKilo, AgentContinue}
+	AgentCopilot, AgentQwen, AgentPi, AgentCline, AgentKilo, AgentContinue, AgentGrok}
 
 // ValidAgent reports whether name is an agent Mew knows.
 func ValidAgent(name string) bool {
