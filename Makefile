@@ -279,7 +279,7 @@ e2e-if-available:
 	fi
 
 # Records a fixture folder (../shared/fixtures format) of the real CLI:
-# make record-fixture OUT=../shared/fixtures/claude-code-2.2.0 E2E_CLAUDE_VERSION=2.2.0
+# make record-fixture OUT=/tmp/claude-code-2.2.0 E2E_CLAUDE_VERSION=2.2.0
 record-fixture: claude-code
 	@if [ -z "$(OUT)" ]; then echo "usage: make record-fixture OUT=DIR [E2E_CLAUDE_VERSION=$(E2E_CLAUDE_VERSION)]" >&2; exit 2; fi
 	MEW_E2E_CACHE="$(E2E_CACHE)" $(GO) run ./tools/record-fixture -version $(E2E_CLAUDE_VERSION) -out "$(OUT)"

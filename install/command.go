@@ -1,8 +1,13 @@
 // Package install puts Mew's hook into every agent it supports and takes
 // it out again (`mew install`, `mew uninstall`), and checks the set-up
-// (`mew doctor`). The agents are one table (Agents): Claude Code, Codex
-// and Gemini CLI run the hook command from their settings files; OpenCode
-// and Amp load a small plugin file that forwards to it (plugin.go).
+// (`mew doctor`). The agents are one table (Agents), one entry per agent
+// with everything install and the doctor know of it (its file, events,
+// plugin, Checks, Caveat): Claude Code, Codex, Gemini CLI, Qwen Code and
+// Antigravity CLI run the hook command from their settings or hooks files;
+// Copilot CLI from a hooks file of Mew's own; Cline from hook files of Mew's
+// own; OpenCode, Kilo, Amp and pi load a small plugin or extension that
+// forwards to it (plugin.go). Screen-only agents (Continue, Grok CLI) are not
+// in it: there is nothing to install.
 //
 // A settings file is the person's dotfile: only the value of its top-level
 // "hooks" key ever changes, every other byte stays, and the person's own hooks

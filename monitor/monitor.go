@@ -2,9 +2,11 @@
 // the sessions Mew shows. One pass is a pipeline:
 //
 //  1. Sources: the store ($MEW_HOME/sessions: the records the hook and
-//     `mew run` write) and the sources of package source, each read on
-//     its own (Claude Code's registry, Codex's rollouts and processes,
-//     the tmux panes, the process scan).
+//     `mew run` write) and the sources the program hands it
+//     (Options.Sources: cmd/mew builds Claude Code's registry, Codex's
+//     rollouts and processes, Copilot CLI's logs, agy's transcripts, the
+//     tmux panes, the process scan), each read on its own. This package
+//     knows the source interface only.
 //  2. Identity and merge: a Recorder's readings (the registry's) are
 //     folded into the stored record of their session and written back
 //     there; every other observation joins the record of the session it

@@ -44,7 +44,7 @@ const (
 	// consumers: built from its published shapes, not yet recorded.
 	AgentAgy = "agy"
 	// Measured in the census of npm agent CLIs (testdata/fixtures/
-	// <agent>-<version>, ../shared/fixtures/census).
+	// <agent>-<version>).
 	AgentCopilot  = "copilot"  // GitHub Copilot CLI
 	AgentQwen     = "qwen"     // Qwen Code
 	AgentPi       = "pi"       // pi (@mariozechner/pi-coding-agent)

@@ -1,5 +1,6 @@
 // Package archtest holds the layering rules of the module as a table and the
-// check that enforces them (arch_test.go loads the real packages). The table
+// check that enforces them (arch_test.go reads the real packages' imports
+// from their source files, directly and through the module). The table
 // is the executable half of ARCHITECTURE.md: a package that imports against
 // the flow (an input importing the hook program, the read side importing an
 // action) fails `go test ./internal/archtest`, which `make test` runs.

@@ -1,5 +1,5 @@
-// Package recording reads the project's recordings of real agent runs
-// (testdata/fixtures, ../shared/fixtures): Claude Code's hook payloads and
+// Package recording reads recordings of real agent runs (the project's are
+// in testdata/fixtures; ARCHITECTURE.md, "Fixtures"): Claude Code's hook payloads and
 // registry documents in time order with the checkpoints a correct Mew must
 // report, Codex's runs (hooks, rollout lines, keys, marks), and screens.
 // It only parses; package replay plays them through the monitor, and the
