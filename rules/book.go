@@ -145,6 +145,7 @@ func (b *Book) apply(o *Set, replace bool) {
 		Argv:     append(slices.Clone(o.Sniff.Argv), base.Sniff.Argv...),
 		Screen:   append(slices.Clone(o.Sniff.Screen), base.Sniff.Screen...),
 		Title:    append(slices.Clone(o.Sniff.Title), base.Sniff.Title...),
+		Terminal: o.Sniff.Terminal || base.Sniff.Terminal,
 	}
 	merged.InputBox = base.InputBox
 	if o.InputBox != nil {

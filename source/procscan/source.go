@@ -146,6 +146,13 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 }
 
+// daemonWithoutTerminal says whether agent's rules say its processes are
+// sessions only with a terminal (`terminal = true` in [sniff]).
+func daemonWithoutTerminal(book *rules.Book, agent string) bool {
+	set := book.Set(agent)
+	return set != nil && set.Sniff.Terminal
+}
+
 // poll reads the table and returns an observation per agent process that
 // is not a child of another agent process (an agent run by an agent's
 // tool, or the relaunched half of one agent: Gemini CLI runs as two node
@@ -202,11 +209,8 @@ func (s *Source) poll(ctx context.Context) ([]source.Observation, error) {
 	for i := range table {
 		e := &table[i]
 		agent := agentOf(e)
-		if agent == "" || (agent == session.AgentCodex && !e.tty) {
-			continue // Codex's app-server daemon has no terminal: the Codex source handles it
-		}
-		if agent == session.AgentCline && !e.tty {
-			continue // Cline's hub daemon (`cline --cline-hub-daemon`) has none and outlives the TUI
+		if agent == "" || !e.tty && daemonWithoutTerminal(book, agent) {
+			continue // Codex's app-server daemon (the Codex source handles it), Cline's hub (it outlives the TUI)
 		}
 		if underAgent(e, byPid, agentOf) || !s.mine(e) {
 			continue
