@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/mew-dev/mew/board"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // The front tab of the terminals that say which one it is, asked only when
@@ -37,14 +37,14 @@ func parseFocus(bundle, out string) board.Focus {
 	switch bundle {
 	case board.BundleITerm2:
 		id, tty, _ := strings.Cut(out, "\t")
-		if terminal.ValidITermSession(id) {
+		if termid.ValidITermSession(id) {
 			f.ITermSession = id
 		}
-		if terminal.ValidTty("darwin", tty) {
+		if termid.ValidTty("darwin", tty) {
 			f.TTY = tty
 		}
 	case board.BundleTerminal:
-		if terminal.ValidTty("darwin", out) {
+		if termid.ValidTty("darwin", out) {
 			f.TTY = out
 		}
 	}

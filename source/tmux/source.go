@@ -20,7 +20,7 @@ import (
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // nudgeWait gathers a burst of reports (a hook's write, the registry's
@@ -220,7 +220,7 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	out := make([]paneInfo, 0, len(lines))
 	for _, l := range lines {
 		f := strings.SplitN(l, "\t", 6)
-		if len(f) < 6 || !terminal.ValidTmuxPane(f[0]) {
+		if len(f) < 6 || !termid.ValidTmuxPane(f[0]) {
 			continue
 		}
 		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", title: f[5]}
@@ -234,7 +234,7 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 // Capture returns a pane's visible rows (no scrollback: a prompt that
 // scrolled away was answered).
 func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
-	if !terminal.ValidTmuxPane(paneID) {
+	if !termid.ValidTmuxPane(paneID) {
 		return nil, fmt.Errorf("%q is not a tmux pane id", paneID)
 	}
 	return r.Run(ctx, "capture-pane", "-p", "-t", paneID)
