@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // Folders follows folders that may not exist yet with a file watcher
@@ -91,4 +93,20 @@ func Watchable(dir, home string) bool {
 func under(dir, top string) bool {
 	dir, top = filepath.Clean(dir), filepath.Clean(top)
 	return dir == top || strings.HasPrefix(dir, top+string(filepath.Separator))
+}
+
+// Watcher is a file watcher (fsnotify) with the folders it follows.
+type Watcher struct {
+	*fsnotify.Watcher
+	Dirs Folders
+}
+
+// NewWatcher starts a watcher whose Dirs add their watches to it; Close it
+// when done.
+func NewWatcher() (*Watcher, error) {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	return &Watcher{Watcher: fw, Dirs: Folders{Add: fw.Add}}, nil
 }

@@ -192,12 +192,12 @@ func isCopilot(name string, args []string) bool {
 // followed through its nearest existing ancestor below the home folder),
 // re-reading everything every Poll in case an event was missed.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
-	fw, err := fsnotify.NewWatcher()
+	fw, err := watchfs.NewWatcher()
 	if err != nil {
 		return err
 	}
 	defer fw.Close()
-	folders := watchfs.Folders{Add: fw.Add}
+	folders := &fw.Dirs
 	addWatches := func() {
 		folders.Follow(s.stateDir())
 		for dir := range s.tails {

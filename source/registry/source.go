@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
-
 	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
@@ -62,15 +60,14 @@ func (s *Source) Scan(context.Context) ([]source.Observation, error) {
 // only the files an event names, and sends the observations whenever a
 // file changed.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
-	fw, err := fsnotify.NewWatcher()
+	fw, err := watchfs.NewWatcher()
 	if err != nil {
 		return err
 	}
 	defer fw.Close()
 	// Until the folder exists its nearest existing ancestor is watched
 	// (never the home folder or above: then the rescan looks for it).
-	folders := watchfs.Folders{Add: fw.Add}
-	addWatches := func() { folders.Follow(s.Dir) }
+	addWatches := func() { fw.Dirs.Follow(s.Dir) }
 	rescanEvery := s.Rescan
 	if rescanEvery <= 0 {
 		rescanEvery = DefaultRescan
