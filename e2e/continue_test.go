@@ -70,9 +70,15 @@ func startContinue(t *testing.T) *scen {
 // cnTurnEnded is Continue's own moment a turn ended: the first screen
 // showing reply with the working line gone.
 func (s *scen) cnTurnEnded(since time.Time, reply *regexp.Regexp) time.Time {
+	return s.replyWithoutWorking(since, reply, cnWorking)
+}
+
+// replyWithoutWorking is the first screen after since that shows reply with
+// the CLI's working line gone: a screen-only CLI's own moment a turn ended.
+func (s *scen) replyWithoutWorking(since time.Time, reply, working *regexp.Regexp) time.Time {
 	s.t.Helper()
 	snap, err := s.r.WaitScreenFunc(since, "the reply with no working line", func(text string) bool {
-		return reply.MatchString(text) && !cnWorking.MatchString(text)
+		return reply.MatchString(text) && !working.MatchString(text)
 	}, cliTurn)
 	if err != nil {
 		s.t.Fatal(err)

@@ -31,39 +31,10 @@ var (
 	grokDone        = regexp.MustCompile(`⏺ Done\.`)
 )
 
-// startGrok starts grok in a pane, Mew reading the run's tmux server.
-func startGrok(t *testing.T) (*scen, *fakellm.Server) {
-	t.Parallel()
-	b := needCLIBinaries(t, "Grok CLI", driver.GrokVersion, driver.FindGrok, driver.ErrNoCLI, nil)
-	api, err := fakellm.Start(fakellm.DefaultTiming)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := driver.Launch(driver.Options{Agent: driver.AgentGrok, Program: b.program, APIURL: api.OpenAIURL,
-		Dir: t.TempDir(), Mew: b.mew})
-	if err != nil {
-		api.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		r.Close()
-		api.Close()
-		t.Logf("rows per agent: %s", r.RowCounts())
-		if err := r.CheckRows(); err != nil {
-			t.Error(err)
-		}
-		if t.Failed() || os.Getenv("MEW_E2E_TIMELINE") != "" {
-			for _, l := range api.Log() {
-				r.TL.Addf(l.At, "api", "%s %d %s", l.Path, l.Status, l.Why)
-			}
-			t.Logf("timeline:\n%s", r.TL.String())
-		}
-	})
-	if err := r.WaitReady(2 * ready); err != nil {
-		t.Fatal(err)
-	}
-	return &scen{t: t, r: r}, api
-}
+// grokCLI is Grok CLI for the shared scenario runner (startCLI): nothing
+// to install, the stand-in's chat completions API.
+var grokCLI = agentCLI{name: driver.AgentGrok, version: driver.GrokVersion, find: driver.FindGrok,
+	apiURL: func(s *fakellm.Server) string { return s.OpenAIURL }, noInstall: true}
 
 // grokAsked waits for the stand-in to be asked for the reply why
 // ("slow/0"): Grok CLI spends up to a second on a prompt before it sends
@@ -83,19 +54,12 @@ func grokAsked(t *testing.T, api *fakellm.Server, why string) {
 // grokTurnEnded is Grok's own moment a turn ended: the first screen
 // showing reply with the working line gone.
 func (s *scen) grokTurnEnded(since time.Time, reply *regexp.Regexp) time.Time {
-	s.t.Helper()
-	snap, err := s.r.WaitScreenFunc(since, "the reply with no working line", func(text string) bool {
-		return reply.MatchString(text) && !grokWorking.MatchString(text)
-	}, cliTurn)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return snap.At
+	return s.replyWithoutWorking(since, reply, grokWorking)
 }
 
 // grokDialogShown submits the shell scenario and returns when the dialog
 // is on the screen.
-func (s *scen) grokDialogShown() driver.Snap {
+func (s *agentScen) grokDialogShown() driver.Snap {
 	s.t.Helper()
 	sent := s.submit(fakellm.Prompt(fakellm.ShellBrief))
 	shown, err := s.r.WaitScreen(sent, grokDialog, cliTurn)
@@ -111,7 +75,7 @@ func (s *scen) grokDialogShown() driver.Snap {
 // ran, done; `exit` → exited. One row throughout (the screen and the
 // process).
 func TestGrokTurnsAndExit(t *testing.T) {
-	s, _ := startGrok(t)
+	s := startCLI(t, grokCLI)
 	// Brief: a turn shorter than the 700 ms between two reads of the
 	// screen is never seen running.
 	sent := s.submit(fakellm.Prompt(fakellm.Brief))
@@ -148,7 +112,7 @@ func TestGrokTurnsAndExit(t *testing.T) {
 // prompt → working, Escape while it runs ("[Operation cancelled by user]")
 // → idle; an API error (HTTP 400) → failed.
 func TestGrokDenyEscAndError(t *testing.T) {
-	s, api := startGrok(t)
+	s := startCLI(t, grokCLI)
 	shown := s.grokDialogShown()
 	a, err := s.r.Answer(grokDialog, shown.At, "Escape")
 	if err != nil {
@@ -173,7 +137,7 @@ func TestGrokDenyEscAndError(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.expect("prompt sent → working", working.At, screenOnly, stateIs(session.Working))
-	grokAsked(t, api, fakellm.Slow+"/0")
+	grokAsked(t, s.api, fakellm.Slow+"/0")
 	esc := s.press("Escape")
 	stopped, err := s.r.WaitScreen(esc, grokInterrupted, cliTurn)
 	if err != nil {
