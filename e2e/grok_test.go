@@ -9,8 +9,6 @@ package e2e
 // file, these scenarios.
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
@@ -57,55 +55,18 @@ func (s *scen) grokTurnEnded(since time.Time, reply *regexp.Regexp) time.Time {
 	return s.replyWithoutWorking(since, reply, grokWorking)
 }
 
-// grokDialogShown submits the shell scenario and returns when the dialog
-// is on the screen.
-func (s *agentScen) grokDialogShown() driver.Snap {
-	s.t.Helper()
-	sent := s.submit(fakellm.Prompt(fakellm.ShellBrief))
-	shown, err := s.r.WaitScreen(sent, grokDialog, cliTurn)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	s.expect("permission dialog → waiting(permission)", shown.At, screenOnly, waitingFor(session.ReasonPermission))
-	return shown
-}
-
-// A plain turn → done; the dialog → waiting(permission), allowed (Enter on
-// its first option, highlighted as it opens) → not waiting, the command
-// ran, done; `exit` → exited. One row throughout (the screen and the
-// process).
+// Continue's scenario (turnsAndExit): a plain turn, the dialog allowed
+// with Enter, then `exit` typed at its prompt.
 func TestGrokTurnsAndExit(t *testing.T) {
 	s := startCLI(t, grokCLI)
-	// Brief: a turn shorter than the 700 ms between two reads of the
-	// screen is never seen running.
-	sent := s.submit(fakellm.Prompt(fakellm.Brief))
-	if _, err := s.r.WaitScreen(sent, grokWorking, cliTurn); err != nil {
-		t.Fatal(err)
-	}
-	end := s.grokTurnEnded(sent, grokReply)
-	res := s.expect("plain turn ended → done", end, screenOnly, stateIs(session.Done))
-	if res.Shown.Agent != session.AgentGrok {
-		t.Errorf("agent %q, want grok", res.Shown.Agent)
-	}
-
-	shown := s.grokDialogShown()
-	a, err := s.r.Answer(grokDialog, shown.At, "Enter")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.expect("allowed → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
-	end = s.grokTurnEnded(a.Pressed, grokDone)
-	s.expect("turn ended → done", end, screenOnly, stateIs(session.Done))
-	if _, err := os.Stat(filepath.Join(s.r.Project, "made-by-agent")); err != nil {
-		t.Errorf("the allowed %q did not run: %v", fakellm.ShellCommand, err)
-	}
-
-	at := s.submit("exit")
-	quit, ok := s.paneDeadBy(at.Add(gone))
-	if !ok {
-		t.Fatalf("Grok CLI did not exit within %v of `exit`", gone)
-	}
-	s.expect("exit → exited", quit, exit, stateIs(session.Exited))
+	s.turnsAndExit(screenOnlyCLI{agent: session.AgentGrok, working: grokWorking, reply: grokReply, done: grokDone,
+		dialog: grokDialog, quit: func() time.Time {
+			quit, ok := s.paneDeadBy(s.submit("exit").Add(gone))
+			if !ok {
+				t.Fatalf("Grok CLI did not exit within %v of `exit`", gone)
+			}
+			return quit
+		}})
 }
 
 // The dialog cancelled with Escape → not waiting, never waiting again; a
@@ -113,7 +74,7 @@ func TestGrokTurnsAndExit(t *testing.T) {
 // → idle; an API error (HTTP 400) → failed.
 func TestGrokDenyEscAndError(t *testing.T) {
 	s := startCLI(t, grokCLI)
-	shown := s.grokDialogShown()
+	shown := s.shellDialogShown(grokDialog)
 	a, err := s.r.Answer(grokDialog, shown.At, "Escape")
 	if err != nil {
 		t.Fatal(err)
