@@ -174,27 +174,35 @@ func (s *scen) cnQuit() time.Time {
 	return time.Time{}
 }
 
-// The dialog denied with Escape ("Permission denied by user") → not
-// waiting; the turn ends there → done or idle, never waiting again; a
-// prompt → working, Escape while it runs ("Interrupted by user") → idle.
-func TestContinueDenyAndEsc(t *testing.T) {
-	s := startContinue(t)
-	shown := s.cnDialogShown()
-	a, err := s.r.Answer(cnDialog, shown.At, "Escape")
+// deniedWithEscape answers the dialog shown with Escape: not waiting at
+// once, then the CLI's denial on its screen (denied); from the moment
+// settled gives (after the denial's) to now, never waiting again.
+func (s *scen) deniedWithEscape(dialog, denied *regexp.Regexp, shown driver.Snap, settled func(denied time.Time) time.Time) {
+	t := s.t
+	t.Helper()
+	a, err := s.r.Answer(dialog, shown.At, "Escape")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.expect("denied with Escape → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
-	denied, err := s.r.WaitScreen(a.Pressed, cnDenied, cliTurn)
+	d, err := s.r.WaitScreen(a.Pressed, denied, cliTurn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad := s.r.MewDuring(denied.At.Add(screenOnly), time.Now(), func(sh session.Shown, listed bool) bool {
+	if bad := s.r.MewDuring(settled(d.At).Add(screenOnly), time.Now(), func(sh session.Shown, listed bool) bool {
 		return listed && sh.State == session.Waiting
 	}); len(bad) > 0 {
 		sh, _ := bad[0].Find(s.r.SessionID())
 		t.Errorf("after the denial Mew showed %s", driver.ShownString(sh))
 	}
+}
+
+// The dialog denied with Escape ("Permission denied by user") → not
+// waiting; the turn ends there → done or idle, never waiting again; a
+// prompt → working, Escape while it runs ("Interrupted by user") → idle.
+func TestContinueDenyAndEsc(t *testing.T) {
+	s := startContinue(t)
+	s.deniedWithEscape(cnDialog, cnDenied, s.cnDialogShown(), func(denied time.Time) time.Time { return denied })
 
 	sent := s.submit(fakellm.Prompt(fakellm.Slow))
 	working, err := s.r.WaitScreen(sent, cnWorking, cliTurn)
