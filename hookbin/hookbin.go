@@ -266,7 +266,7 @@ func record(o *Options, ev *reducer.Event, payload []byte) {
 		// Only SessionStart pays for a process listing; every other event
 		// touches nothing but the session's own file.
 		proc = captureProcess(o)
-		if o.agent() == session.AgentCodex && proc.Tty == "" {
+		if proc.Tty == "" && reducer.MappingOf(o.agent()).DaemonHooks {
 			// Codex's app-server daemon runs the hooks of every TUI of its
 			// CODEX_HOME: its environment is the first TUI's, not this
 			// session's terminal. The Codex process source finds the TUI.

@@ -120,6 +120,10 @@ type Mapping struct {
 	// LateProcess: the agent fires no SessionStart (or a plugin forwards
 	// its events), so its first event of a session records the process.
 	LateProcess bool
+	// DaemonHooks: the agent's hooks run in a daemon that serves every
+	// terminal of the agent (Codex's app server): the hook's environment
+	// is not the session's terminal, so it is not recorded.
+	DaemonHooks bool
 	Renames     []Rename
 	Like        string // the agent whose renames apply after this one's own
 }
@@ -128,7 +132,7 @@ type Mapping struct {
 // package-level map is built at every start of the hook.
 var Mappings = []Mapping{
 	{Agent: session.AgentClaude, Events: Events},
-	{Agent: session.AgentCodex, Events: CodexEvents, Renames: []Rename{
+	{Agent: session.AgentCodex, Events: CodexEvents, DaemonHooks: true, Renames: []Rename{
 		{codexInterrupt, Interrupted},
 		{SessionStart, SessionStartTurn},
 	}},
