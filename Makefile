@@ -113,7 +113,9 @@ E2E_CLINE_VERSION ?= 3.0.65
 E2E_CLINE_DIR := $(E2E_CACHE)/cline-$(E2E_CLINE_VERSION)
 E2E_COPILOT_VERSION ?= 1.0.102
 E2E_COPILOT_DIR := $(E2E_CACHE)/copilot-$(E2E_COPILOT_VERSION)
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli cline-cli copilot-cli e2e e2e-codex-next e2e-if-available record-fixture
+E2E_GROK_VERSION ?= 0.0.34
+E2E_GROK_DIR := $(E2E_CACHE)/grok-cli-$(E2E_GROK_VERSION)
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli cline-cli copilot-cli grok-cli e2e e2e-codex-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -229,6 +231,19 @@ copilot-cli:
 			"@github/copilot@$(E2E_COPILOT_VERSION)" && \
 		touch "$(E2E_COPILOT_DIR)/.installed"; \
 	fi
+# Grok CLI (@vibe-kit/grok-cli): plain JavaScript on node, any
+# OpenAI-compatible API (--base-url); screen only, no hooks. (Charm's Crush
+# was the first choice: its npm package downloads its binary from GitHub at
+# install, and the Go module proxy here refuses its module.)
+grok-cli:
+	@if [ -f "$(E2E_GROK_DIR)/.installed" ]; then \
+		echo "Grok CLI $(E2E_GROK_VERSION) is installed in $(E2E_GROK_DIR)"; \
+	else \
+		mkdir -p "$(E2E_GROK_DIR)" && \
+		npm install --prefix "$(E2E_GROK_DIR)" --no-audit --no-fund --loglevel=error \
+			"@vibe-kit/grok-cli@$(E2E_GROK_VERSION)" && \
+		touch "$(E2E_GROK_DIR)/.installed"; \
+	fi
 
 # Four scenarios at a time: on two cores eight CLIs starting at once slow
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
@@ -255,6 +270,7 @@ e2e-if-available:
 		$(MAKE) --no-print-directory continue-cli || echo "e2e: could not install the Continue CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory cline-cli || echo "e2e: could not install Cline; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory copilot-cli || echo "e2e: could not install Copilot CLI; its scenarios will skip" >&2; \
+		$(MAKE) --no-print-directory grok-cli || echo "e2e: could not install Grok CLI; its scenarios will skip" >&2; \
 		$(MAKE) --no-print-directory e2e && \
 		if $(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT); then \
 			$(MAKE) --no-print-directory e2e-codex-next; \
@@ -264,7 +280,7 @@ e2e-if-available:
 	fi
 
 # Records a fixture folder (../shared/fixtures format) of the real CLI:
-# make record-fixture OUT=../shared/fixtures/claude-code-2.2.0 E2E_CLAUDE_VERSION=2.2.0
+# make record-fixture OUT=/tmp/claude-code-2.2.0 E2E_CLAUDE_VERSION=2.2.0
 record-fixture: claude-code
 	@if [ -z "$(OUT)" ]; then echo "usage: make record-fixture OUT=DIR [E2E_CLAUDE_VERSION=$(E2E_CLAUDE_VERSION)]" >&2; exit 2; fi
 	MEW_E2E_CACHE="$(E2E_CACHE)" $(GO) run ./tools/record-fixture -version $(E2E_CLAUDE_VERSION) -out "$(OUT)"

@@ -11,6 +11,7 @@ import (
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // The AppleScript programs an iTerm2 answer runs: iTerm2's session loop
@@ -113,7 +114,7 @@ type ITermTerminal struct {
 
 // NewITermTerminal checks the session id.
 func NewITermTerminal(guid string) (*ITermTerminal, error) {
-	if !terminal.ValidITermSession(guid) {
+	if !termid.ValidITermSession(guid) {
 		return nil, fmt.Errorf("%q is not an iTerm2 session id", guid)
 	}
 	return &ITermTerminal{Session: guid}, nil

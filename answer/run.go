@@ -10,7 +10,7 @@ import (
 	"github.com/mew-dev/mew/rules"
 	runwrap "github.com/mew-dev/mew/screen/run"
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // RunTerminal is a `mew run` wrapper's terminal, through its answer
@@ -25,7 +25,7 @@ type RunTerminal struct {
 
 // NewRunTerminal checks the socket path.
 func NewRunTerminal(socket string) (*RunTerminal, error) {
-	if !terminal.ValidSocket(socket) {
+	if !termid.ValidSocket(socket) {
 		return nil, fmt.Errorf("%q is not a socket path", socket)
 	}
 	return &RunTerminal{Socket: socket}, nil

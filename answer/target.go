@@ -8,7 +8,7 @@ import (
 	runwrap "github.com/mew-dev/mew/screen/run"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/tmux"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // Ways Mew types into a terminal (Target.Via, session.Shown.AnswerVia).
@@ -58,7 +58,7 @@ func Plan(rec session.Record, h Host) Target {
 	sc, p := rec.Screen, rec.Process
 	if sc != nil && sc.Via == ViaRun && !sc.Background {
 		path := runwrap.Socket(h.MewHome, sc.Pid)
-		if sc.Pid <= 0 || !terminal.ValidSocket(path) {
+		if sc.Pid <= 0 || !termid.ValidSocket(path) {
 			return Target{Why: "the `mew run` wrapper's answer socket is unknown (or its path too long): answer in the terminal"}
 		}
 		return Target{Via: ViaRun, Run: path, Why: "the `mew run` wrapper of pid " + strconv.Itoa(sc.Pid)}
@@ -68,25 +68,25 @@ func Plan(rec session.Record, h Host) Target {
 		// hooks' record may name another: an agent's daemon started
 		// elsewhere).
 		switch {
-		case !terminal.ValidTmuxPane(sc.Pane):
+		case !termid.ValidTmuxPane(sc.Pane):
 			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
-		case h.TmuxSocket != "" && !terminal.ValidSocket(h.TmuxSocket):
+		case h.TmuxSocket != "" && !termid.ValidSocket(h.TmuxSocket):
 			return Target{Why: "the tmux socket Mew reads is not a plain path: answer in the terminal"}
 		}
 		return Target{Via: ViaTmux, Pane: sc.Pane, Socket: h.TmuxSocket, Why: "tmux pane " + sc.Pane}
 	}
 	if p != nil && p.Tmux != nil && p.Tmux.Pane != "" {
 		socket := p.Tmux.Socket
-		if socket != "" && !terminal.ValidSocket(socket) {
+		if socket != "" && !termid.ValidSocket(socket) {
 			return Target{Why: "the tmux socket recorded for the session is not a plain path: answer in the terminal"}
 		}
-		if !terminal.ValidTmuxPane(p.Tmux.Pane) {
+		if !termid.ValidTmuxPane(p.Tmux.Pane) {
 			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
 		}
 		return Target{Via: ViaTmux, Pane: p.Tmux.Pane, Socket: socket, Why: "tmux pane " + p.Tmux.Pane}
 	}
 	if p != nil && p.Env["ITERM_SESSION_ID"] != "" && (p.Host == nil || p.Host.BundleID == "" || p.Host.BundleID == iTermBundle) {
-		guid := terminal.ITermSession(p.Env["ITERM_SESSION_ID"])
+		guid := termid.ITermSession(p.Env["ITERM_SESSION_ID"])
 		switch {
 		case guid == "":
 			return Target{Why: "the iTerm2 session id recorded for the session is not one: answer in the terminal"}

@@ -9,7 +9,7 @@ import (
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/tmux"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // TmuxTerminal is a tmux pane: read with capture-pane (the visible rows,
@@ -28,7 +28,7 @@ type TmuxTerminal struct {
 // NewTmuxTerminal checks the pane id; the pane's foreground job is read
 // from this machine's process table.
 func NewTmuxTerminal(r tmux.Runner, pane string) (*TmuxTerminal, error) {
-	if !terminal.ValidTmuxPane(pane) {
+	if !termid.ValidTmuxPane(pane) {
 		return nil, fmt.Errorf("%q is not a tmux pane id", pane)
 	}
 	return &TmuxTerminal{Runner: r, Pane: pane, Procs: tmux.LocalProcs{}}, nil

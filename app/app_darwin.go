@@ -86,7 +86,9 @@ var appDelegate *appkit.ApplicationDelegate
 
 // Run runs the menu-bar app until the person quits. It must be called on
 // the main goroutine (cmd/mew's main), which init locked to thread 0.
-func Run(stdout, stderr io.Writer) int {
+// options gives the monitor's store and sources (cmd/mew wires them); it is
+// called once the environment the sources read (TMUX_TMPDIR) is set.
+func Run(stdout, stderr io.Writer, options func() (monitor.Options, error)) int {
 	logger = log.New(stderr, "mew app: ", log.LstdFlags)
 	var err error
 	if mewHome, err = store.Home(); err != nil {
@@ -115,7 +117,7 @@ func Run(stdout, stderr io.Writer) int {
 	if dir := terminal.LoginTmuxTmpdir(); dir != "" {
 		os.Setenv("TMUX_TMPDIR", dir)
 	}
-	opts, err := monitor.Default()
+	opts, err := options()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew app: %v\n", err)
 		return 1

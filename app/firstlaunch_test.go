@@ -32,14 +32,14 @@ func darwinFunc(t *testing.T, file, name string) string {
 
 // A second launch says "already running" at once: the instance lock comes
 // before anything that may ask the login shell (up to 3 s of the person's
-// profile): LoginTmuxTmpdir, and monitor.Default's sources.
+// profile): LoginTmuxTmpdir, and the options giving the sources.
 func TestInstanceLockBeforeTheLoginShell(t *testing.T) {
 	run := darwinFunc(t, "app_darwin.go", "Run")
 	lock := strings.Index(run, "acquireInstance(")
 	if lock < 0 {
 		t.Fatal("Run takes no instance lock")
 	}
-	for _, later := range []string{"LoginTmuxTmpdir(", "monitor.Default(", "LookPath("} {
+	for _, later := range []string{"LoginTmuxTmpdir(", "options(", "LookPath("} {
 		if i := strings.Index(run, later); i >= 0 && i < lock {
 			t.Errorf("Run calls %s before the instance lock", later)
 		}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/board"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // BundleGhostty is Ghostty's bundle id.
@@ -75,14 +75,14 @@ func parseFocus(bundle, out string) board.Focus {
 	case board.BundleITerm2:
 		id, tty, _ := strings.Cut(out, "\n")
 		id, tty = strings.TrimSpace(id), strings.TrimSpace(tty)
-		if terminal.ValidITermSession(id) {
+		if termid.ValidITermSession(id) {
 			f.ITermSession = id
 		}
-		if terminal.ValidTty("darwin", tty) {
+		if termid.ValidTty("darwin", tty) {
 			f.TTY = tty
 		}
 	case board.BundleTerminal, BundleGhostty:
-		if terminal.ValidTty("darwin", out) {
+		if termid.ValidTty("darwin", out) {
 			f.TTY = out
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // AlertFacts are what the person and the platform say at the moment alerts
@@ -124,7 +124,7 @@ func FrontPanes(clients []TmuxClient, focusEvents bool) []FocusPane {
 	for _, c := range clients {
 		flags := strings.Split(c.Flags, ",")
 		// A control-mode client is a program, not a person's terminal.
-		if !hasFlag(flags, "attached") || hasFlag(flags, "control-mode") || !terminal.ValidTmuxPane(c.Pane) {
+		if !hasFlag(flags, "attached") || hasFlag(flags, "control-mode") || !termid.ValidTmuxPane(c.Pane) {
 			continue
 		}
 		p := FocusPane{ServerPid: c.ServerPid, Socket: c.Socket, Pane: c.Pane, ClientTTY: c.TTY}
@@ -183,7 +183,7 @@ func focusedOn(r session.Record, f Focus) bool {
 	}
 	switch f.App {
 	case BundleITerm2:
-		id := terminal.ITermSession(p.Env["ITERM_SESSION_ID"])
+		id := termid.ITermSession(p.Env["ITERM_SESSION_ID"])
 		return id != "" && id == f.ITermSession
 	case BundleTerminal:
 		return p.Tty != "" && p.Tty == f.TTY

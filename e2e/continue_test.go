@@ -70,9 +70,15 @@ func startContinue(t *testing.T) *scen {
 // cnTurnEnded is Continue's own moment a turn ended: the first screen
 // showing reply with the working line gone.
 func (s *scen) cnTurnEnded(since time.Time, reply *regexp.Regexp) time.Time {
+	return s.replyWithoutWorking(since, reply, cnWorking)
+}
+
+// replyWithoutWorking is the first screen after since that shows reply with
+// the CLI's working line gone: a screen-only CLI's own moment a turn ended.
+func (s *scen) replyWithoutWorking(since time.Time, reply, working *regexp.Regexp) time.Time {
 	s.t.Helper()
 	snap, err := s.r.WaitScreenFunc(since, "the reply with no working line", func(text string) bool {
-		return reply.MatchString(text) && !cnWorking.MatchString(text)
+		return reply.MatchString(text) && !working.MatchString(text)
 	}, cliTurn)
 	if err != nil {
 		s.t.Fatal(err)
@@ -82,10 +88,15 @@ func (s *scen) cnTurnEnded(since time.Time, reply *regexp.Regexp) time.Time {
 
 // cnDialogShown submits the shell scenario (its answer after the command
 // trickled: seen running) and returns when the dialog is on the screen.
-func (s *scen) cnDialogShown() driver.Snap {
+func (s *scen) cnDialogShown() driver.Snap { return s.shellDialogShown(cnDialog) }
+
+// shellDialogShown submits the shell scenario (its answer after the command
+// trickled: seen running) and returns when dialog is on the screen, which
+// Mew must show as waiting(permission) from the screen alone.
+func (s *scen) shellDialogShown(dialog *regexp.Regexp) driver.Snap {
 	s.t.Helper()
 	sent := s.submit(fakellm.Prompt(fakellm.ShellBrief))
-	shown, err := s.r.WaitScreen(sent, cnDialog, cliTurn)
+	shown, err := s.r.WaitScreen(sent, dialog, cliTurn)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -95,36 +106,52 @@ func (s *scen) cnDialogShown() driver.Snap {
 
 var cnReply, cnDone = regexp.MustCompile(`Hello from the fake model\.`), regexp.MustCompile(`(?m)^\s+Done\.`)
 
-// A plain turn → done; the dialog → waiting(permission), allowed (Enter:
-// its highlighted Continue) → not waiting, the command ran, done; Ctrl-C
-// twice → exited. One row throughout (the screen and the process).
-func TestContinueTurnsAndExit(t *testing.T) {
-	s := startContinue(t)
+// screenOnlyCLI is a CLI Mew knows by its screen and process alone, for
+// the scenario they share (turnsAndExit).
+type screenOnlyCLI struct {
+	agent                        string
+	working, reply, done, dialog *regexp.Regexp   // a running turn; the plain turn's and the shell turn's last words; the dialog
+	quit                         func() time.Time // makes it exit; when its pane's shell was back
+}
+
+// turnsAndExit: a plain turn → done; the dialog → waiting(permission),
+// allowed (Enter on its highlighted first option) → not waiting, the
+// command ran, done; quit → exited. One row throughout (the screen and the
+// process).
+func (s *scen) turnsAndExit(c screenOnlyCLI) {
+	t := s.t
+	t.Helper()
 	// Brief: the stand-in answers at once, and a turn shorter than the
 	// 700 ms between two reads of the screen is never seen running.
 	sent := s.submit(fakellm.Prompt(fakellm.Brief))
-	if _, err := s.r.WaitScreen(sent, cnWorking, cliTurn); err != nil {
+	if _, err := s.r.WaitScreen(sent, c.working, cliTurn); err != nil {
 		t.Fatal(err)
 	}
-	end := s.cnTurnEnded(sent, cnReply)
+	end := s.replyWithoutWorking(sent, c.reply, c.working)
 	res := s.expect("plain turn ended → done", end, screenOnly, stateIs(session.Done))
-	if res.Shown.Agent != session.AgentContinue {
-		t.Errorf("agent %q, want continue", res.Shown.Agent)
+	if res.Shown.Agent != c.agent {
+		t.Errorf("agent %q, want %s", res.Shown.Agent, c.agent)
 	}
 
-	shown := s.cnDialogShown()
-	a, err := s.r.Answer(cnDialog, shown.At, "Enter")
+	shown := s.shellDialogShown(c.dialog)
+	a, err := s.r.Answer(c.dialog, shown.At, "Enter")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.expect("allowed → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
-	end = s.cnTurnEnded(a.Pressed, cnDone)
+	end = s.replyWithoutWorking(a.Pressed, c.done, c.working)
 	s.expect("turn ended → done", end, screenOnly, stateIs(session.Done))
 	if _, err := os.Stat(filepath.Join(s.r.Project, "made-by-agent")); err != nil {
 		t.Errorf("the allowed %q did not run: %v", fakellm.ShellCommand, err)
 	}
 
-	s.expect("quit → exited", s.cnQuit(), exit, stateIs(session.Exited))
+	s.expect("quit → exited", c.quit(), exit, stateIs(session.Exited))
+}
+
+func TestContinueTurnsAndExit(t *testing.T) {
+	s := startContinue(t)
+	s.turnsAndExit(screenOnlyCLI{agent: session.AgentContinue, working: cnWorking, reply: cnReply, done: cnDone,
+		dialog: cnDialog, quit: s.cnQuit})
 }
 
 // cnQuit presses Ctrl-C, and again once Continue says "ctrl+c to exit"
@@ -147,27 +174,35 @@ func (s *scen) cnQuit() time.Time {
 	return time.Time{}
 }
 
-// The dialog denied with Escape ("Permission denied by user") → not
-// waiting; the turn ends there → done or idle, never waiting again; a
-// prompt → working, Escape while it runs ("Interrupted by user") → idle.
-func TestContinueDenyAndEsc(t *testing.T) {
-	s := startContinue(t)
-	shown := s.cnDialogShown()
-	a, err := s.r.Answer(cnDialog, shown.At, "Escape")
+// deniedWithEscape answers the dialog shown with Escape: not waiting at
+// once, then the CLI's denial on its screen (denied); from the moment
+// settled gives (after the denial's) to now, never waiting again.
+func (s *scen) deniedWithEscape(dialog, denied *regexp.Regexp, shown driver.Snap, settled func(denied time.Time) time.Time) {
+	t := s.t
+	t.Helper()
+	a, err := s.r.Answer(dialog, shown.At, "Escape")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.expect("denied with Escape → not waiting", a.Gone, screenOnly, listedAndNot(session.Waiting))
-	denied, err := s.r.WaitScreen(a.Pressed, cnDenied, cliTurn)
+	d, err := s.r.WaitScreen(a.Pressed, denied, cliTurn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad := s.r.MewDuring(denied.At.Add(screenOnly), time.Now(), func(sh session.Shown, listed bool) bool {
+	if bad := s.r.MewDuring(settled(d.At).Add(screenOnly), time.Now(), func(sh session.Shown, listed bool) bool {
 		return listed && sh.State == session.Waiting
 	}); len(bad) > 0 {
 		sh, _ := bad[0].Find(s.r.SessionID())
 		t.Errorf("after the denial Mew showed %s", driver.ShownString(sh))
 	}
+}
+
+// The dialog denied with Escape ("Permission denied by user") → not
+// waiting; the turn ends there → done or idle, never waiting again; a
+// prompt → working, Escape while it runs ("Interrupted by user") → idle.
+func TestContinueDenyAndEsc(t *testing.T) {
+	s := startContinue(t)
+	s.deniedWithEscape(cnDialog, cnDenied, s.cnDialogShown(), func(denied time.Time) time.Time { return denied })
 
 	sent := s.submit(fakellm.Prompt(fakellm.Slow))
 	working, err := s.r.WaitScreen(sent, cnWorking, cliTurn)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mew-dev/mew/e2e/driver"
 	"github.com/mew-dev/mew/e2e/fakellm"
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -114,7 +115,7 @@ func TestPiTurnsAndExit(t *testing.T) {
 	s.expect("quit → exited", s.quit(c.quit), exit, stateIs(session.Exited))
 	// The process is gone at once, so its end decides what is shown; the
 	// extension's session_shutdown (sent as pi exits) must still arrive.
-	st := store.Store{Home: s.r.MewHome}
+	st := store.Store{Home: s.r.MewHome, Fold: hookbin.Fold}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		rec, err := st.Load(s.r.SessionID())
 		if err == nil && rec.Hook != nil && rec.Hook.State == session.Exited {

@@ -43,7 +43,7 @@ func TestCodexAutoReviewedRequestIsNoWait(t *testing.T) {
 					t.Fatalf("hook: %+v", r)
 				}
 			}
-			rec, err := (&store.Store{Home: home}).Load("cx1")
+			rec, err := (&store.Store{Home: home, Fold: hookbin.Fold}).Load("cx1")
 			if err != nil {
 				t.Fatal(err)
 			}

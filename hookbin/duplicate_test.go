@@ -37,7 +37,7 @@ func deliverer(st store.Store, log *hookbin.Log) func(payload, via string, at ti
 // OpenCode's plugin sends those), and so is a third delivery.
 func TestDuplicateDeliveryIgnored(t *testing.T) {
 	home := t.TempDir()
-	st := store.Store{Home: home}
+	st := store.Store{Home: home, Fold: hookbin.Fold}
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	prompt := `{"session_id":"d1","hook_event_name":"UserPromptSubmit","prompt":"hi","cwd":"/p"}`
 	stop := `{"session_id":"d1","hook_event_name":"Stop","cwd":"/p"}`
@@ -79,7 +79,7 @@ func TestDuplicateDeliveryIgnored(t *testing.T) {
 // how a person, and the e2e, count events delivered both ways).
 func TestDuplicateDeliverySpooledIsLogged(t *testing.T) {
 	home := t.TempDir()
-	st := store.Store{Home: home}
+	st := store.Store{Home: home, Fold: hookbin.Fold}
 	logPath := filepath.Join(home, "mew-hook.log")
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	deliver := deliverer(st, &hookbin.Log{Path: logPath})

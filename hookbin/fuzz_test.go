@@ -37,7 +37,7 @@ func FuzzHookPayload(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		home := t.TempDir()
-		st := store.Store{Home: home}
+		st := store.Store{Home: home, Fold: hookbin.Fold}
 		stdout := os.Stdout
 		capture, err := os.CreateTemp(home, "stdout")
 		if err != nil {

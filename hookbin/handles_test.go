@@ -3,6 +3,7 @@ package hookbin_test
 import (
 	"testing"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -30,7 +31,7 @@ func TestSessionStartRecordsEachTerminalsHandle(t *testing.T) {
 	if r.exit != 0 || r.stdout != "" {
 		t.Fatalf("%+v", r)
 	}
-	rec, err := store.Store{Home: home}.Load("h1")
+	rec, err := store.Store{Home: home, Fold: hookbin.Fold}.Load("h1")
 	if err != nil {
 		t.Fatal(err)
 	}

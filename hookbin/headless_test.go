@@ -3,6 +3,7 @@ package hookbin_test
 import (
 	"testing"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -28,7 +29,7 @@ func TestSessionStartRecordsHeadless(t *testing.T) {
 		if r.exit != 0 || r.stdout != "" {
 			t.Fatalf("%+v", r)
 		}
-		rec, err := store.Store{Home: home}.Load("hl")
+		rec, err := store.Store{Home: home, Fold: hookbin.Fold}.Load("hl")
 		if err != nil || rec.Process == nil {
 			t.Fatalf("%v: %+v %v", c.env, rec, err)
 		}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/clock"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/reducer"
@@ -32,11 +33,8 @@ import (
 // the agent never waits on a hook error.
 const (
 	// Deadline: the hook exits this long after it started, whatever
-	// happens, logging the event it could not record (a payload that
-	// never arrives, a file system that hangs). On a loaded machine a
-	// burst of hooks can take seconds just to start and read their
-	// payloads (2000 at once: see TestConcurrentHooksLoseNothing).
-	Deadline = 7 * time.Second
+	// happens (internal/hookcli, the contract with install).
+	Deadline = hookcli.Deadline
 	// HelpFor: a hook that holds the lock folds the events other hooks
 	// spooled meanwhile for up to this long after it started; then it
 	// leaves the rest to the next writer (readers see them anyway).
@@ -44,14 +42,8 @@ const (
 )
 
 // RunEnv is the environment `mew install` sets in the hook's command line
-// (GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook"). The hook is one goroutine doing
-// a few file operations in a row; with Go's default of one processor per
-// core the runtime also sets up and wakes the idle ones. Measured on a
-// 2-core Linux VM: 40 fewer page faults (of ~250) and 0.1 ms less CPU per
-// call; machines with more cores save more. It only works from the
-// environment: the runtime reads it before main, and calling
-// runtime.GOMAXPROCS in main was measured to save nothing.
-const RunEnv = "GOMAXPROCS=1"
+// (internal/hookcli says why).
+const RunEnv = hookcli.RunEnv
 
 // Options are the hook's inputs, injectable for tests.
 type Options struct {
@@ -82,12 +74,9 @@ type Options struct {
 	sum    string // digest of the payload (duplicate deliveries)
 }
 
-// ViaEnv names who ran the hook: Mew's plugins' hook script sets it to
-// "plugin"; a settings entry leaves it unset. An event delivered through
-// both ways is folded once; two deliveries through one way are two events
-// (a repeated prompt, a status back to busy). An environment variable, not
-// an argument: an older mew-hook ignores it rather than the event.
-const ViaEnv = "MEW_HOOK_VIA"
+// ViaEnv names who ran the hook: "plugin" from Mew's plugins' script, unset
+// from a settings entry (internal/hookcli).
+const ViaEnv = hookcli.ViaEnv
 
 // DuplicateWindow is how soon the same payload through the other way
 // counts as the same event delivered twice: the agent starts both hooks of one event at once,
@@ -144,7 +133,7 @@ func (o *Options) logDeadline() {
 // directory (nowhere to write, nothing to say). They are built here, on the
 // heap, to keep Main's stack frame small (see Run).
 func processOptions(now time.Time) *Options {
-	st, err := store.Open()
+	st, err := store.Open(Fold)
 	if err != nil {
 		return nil
 	}
@@ -157,13 +146,12 @@ func processOptions(now time.Time) *Options {
 	return o
 }
 
-// AgentFlag is how `mew install` tells the hook which agent runs it: the
-// command line of every agent but Claude Code ends in AgentFlag + NAME.
-const AgentFlag = "--agent="
-
-// EventFlag names the event on the command line of an agent whose payloads
-// do not (Copilot CLI: `mew install` writes one command per event).
-const EventFlag = "--event="
+// AgentFlag and EventFlag are the hook's command line as `mew install`
+// writes it (internal/hookcli).
+const (
+	AgentFlag = hookcli.AgentFlag
+	EventFlag = hookcli.EventFlag
+)
 
 // ParseCommandLine reads the hook's command line: nothing (Claude Code),
 // or --agent=NAME with a known agent, and --event=NAME, NAME a plain event
@@ -278,7 +266,7 @@ func record(o *Options, ev *reducer.Event, payload []byte) {
 		// Only SessionStart pays for a process listing; every other event
 		// touches nothing but the session's own file.
 		proc = captureProcess(o)
-		if o.agent() == session.AgentCodex && proc.Tty == "" {
+		if proc.Tty == "" && reducer.MappingOf(o.agent()).DaemonHooks {
 			// Codex's app-server daemon runs the hooks of every TUI of its
 			// CODEX_HOME: its environment is the first TUI's, not this
 			// session's terminal. The Codex process source finds the TUI.

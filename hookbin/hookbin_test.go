@@ -147,7 +147,7 @@ func TestLockHeldForeverSpoolsTheEvent(t *testing.T) {
 			if strings.Contains(string(log), "dropped") {
 				t.Errorf("log = %q", log)
 			}
-			st := store.Store{Home: home}
+			st := store.Store{Home: home, Fold: hookbin.Fold}
 			if _, err := os.Stat(filepath.Join(home, "sessions", "stuck.json")); err == nil {
 				t.Error("the record was written without the lock")
 			}
@@ -222,7 +222,7 @@ func TestLatePayloadIsRecorded(t *testing.T) {
 	if r.exit != 0 || r.stdout != "" || r.stderr != "" {
 		t.Fatalf("exit %d stdout %q stderr %q", r.exit, r.stdout, r.stderr)
 	}
-	rec, err := store.Store{Home: home}.Load("late")
+	rec, err := store.Store{Home: home, Fold: hookbin.Fold}.Load("late")
 	if err != nil || rec.Hook == nil || rec.Hook.EventCount != 1 {
 		t.Fatalf("the late event was not recorded: %+v %v", rec, err)
 	}
@@ -262,7 +262,7 @@ func TestSessionStartRecordsTheAgent(t *testing.T) {
 	if r.exit != 0 || r.stdout != "" {
 		t.Fatalf("%+v", r)
 	}
-	rec, err := store.Store{Home: home}.Load("ss1")
+	rec, err := store.Store{Home: home, Fold: hookbin.Fold}.Load("ss1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestSessionStartRecordsTheAgent(t *testing.T) {
 	}
 	// Other events don't touch the process record.
 	runHook(t, bin, home, []byte(`{"session_id":"ss1","hook_event_name":"UserPromptSubmit","prompt":"hi"}`))
-	rec2, _ := store.Store{Home: home}.Load("ss1")
+	rec2, _ := store.Store{Home: home, Fold: hookbin.Fold}.Load("ss1")
 	if rec2.Process.Pid != p.Pid || rec2.Hook.State != session.Working {
 		t.Fatalf("after prompt: %+v", rec2)
 	}
@@ -322,7 +322,7 @@ func TestConcurrentHooks(t *testing.T) {
 	}
 	bin := hookBinary(t)
 	home := t.TempDir()
-	st := store.Store{Home: home}
+	st := store.Store{Home: home, Fold: hookbin.Fold}
 	burst := func(event string) {
 		var wg sync.WaitGroup
 		errs := make(chan string, 200)
@@ -393,7 +393,7 @@ func TestAgentArgument(t *testing.T) {
 			t.Fatalf("%+v", r)
 		}
 	}
-	rec, err := store.Store{Home: home}.Load("cx1")
+	rec, err := store.Store{Home: home, Fold: hookbin.Fold}.Load("cx1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestAgentArgument(t *testing.T) {
 		if r := run(arg, `{"session_id":"cx2","hook_event_name":"Stop"}`); r.exit != 0 || r.stdout != "" || r.stderr != "" {
 			t.Fatalf("%s: %+v", arg, r)
 		}
-		if _, err := (store.Store{Home: home}).Load("cx2"); err == nil {
+		if _, err := (store.Store{Home: home, Fold: hookbin.Fold}).Load("cx2"); err == nil {
 			t.Fatalf("%s: the event was recorded", arg)
 		}
 		log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
@@ -416,7 +416,7 @@ func TestAgentArgument(t *testing.T) {
 	if r := run("", `{"session_id":"cl1","hook_event_name":"Stop"}`); r.exit != 0 {
 		t.Fatalf("%+v", r)
 	}
-	if rec, _ := (store.Store{Home: home}).Load("cl1"); rec.Agent != session.AgentClaude {
+	if rec, _ := (store.Store{Home: home, Fold: hookbin.Fold}).Load("cl1"); rec.Agent != session.AgentClaude {
 		t.Fatalf("no argument: agent %q", rec.Agent)
 	}
 }

@@ -43,9 +43,9 @@ func TestSessionStartRecordsHostAppPath(t *testing.T) {
 		hookbin.Run(hookbin.Options{
 			Stdin:  strings.NewReader(`{"session_id":"h1","hook_event_name":"SessionStart","source":"startup","cwd":"/p"}`),
 			Getenv: func(string) string { return "" }, Now: time.Now(), Pid: 50, Procs: c.procs,
-			Store: store.Store{Home: home}, Log: &hookbin.Log{}, LockTimeout: time.Second,
+			Store: store.Store{Home: home, Fold: hookbin.Fold}, Log: &hookbin.Log{}, LockTimeout: time.Second,
 		})
-		rec, err := store.Store{Home: home}.Load("h1")
+		rec, err := store.Store{Home: home, Fold: hookbin.Fold}.Load("h1")
 		if err != nil || rec.Process == nil || rec.Process.Pid != 30 {
 			t.Fatalf("%s: %+v, %v", c.name, rec.Process, err)
 		}

@@ -137,7 +137,7 @@ func burst(t testing.TB, bin, home string, n, sessions, hogs int) loadResult {
 	wg.Wait()
 	res.wall = time.Since(start)
 	res.load = fmt.Sprintf("load before %s, after %s, with %d CPU hogs", before, loadAvg(), hogs)
-	st := store.Store{Home: home}
+	st := store.Store{Home: home, Fold: hookbin.Fold}
 	log, _ := os.ReadFile(filepath.Join(home, "mew-hook.log"))
 	for _, id := range ids {
 		rec, err := st.Load(id)
@@ -232,7 +232,7 @@ func TestConcurrentHooksLoseNothing(t *testing.T) {
 	if left := spooled(home, "load-0"); len(left) > 0 {
 		t.Errorf("%d events still spooled after the next hook", len(left))
 	}
-	if rec, err := (store.Store{Home: home}).Load("load-0"); err != nil || rec.Hook == nil || rec.Hook.EventCount != 2001 {
+	if rec, err := (store.Store{Home: home, Fold: hookbin.Fold}).Load("load-0"); err != nil || rec.Hook == nil || rec.Hook.EventCount != 2001 {
 		t.Errorf("after the next hook: %+v %v; want 2001 events", rec.Hook, err)
 	}
 }

@@ -24,7 +24,7 @@ func TestPluginEventsRecordTheProcessOnce(t *testing.T) {
 		}
 	}
 	run(`{"cwd":"/p/proj","type":"session.status","properties":{"sessionID":"ses_1","status":{"type":"busy"}}}`)
-	rec, err := store.Store{Home: home}.Load("ses_1")
+	rec, err := store.Store{Home: home, Fold: hookbin.Fold}.Load("ses_1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,13 +36,13 @@ func TestPluginEventsRecordTheProcessOnce(t *testing.T) {
 	}
 	first := *rec.Process
 	run(`{"cwd":"/p/proj","type":"session.status","properties":{"sessionID":"ses_1","status":{"type":"idle"}}}`)
-	rec, _ = store.Store{Home: home}.Load("ses_1")
+	rec, _ = store.Store{Home: home, Fold: hookbin.Fold}.Load("ses_1")
 	if rec.Hook.State != session.Done || rec.Process.HookPid != first.HookPid {
 		t.Fatalf("after idle: %s, process %+v (recorded again: hook pid %d, first %d)", rec.Hook.State, rec.Process, rec.Process.HookPid, first.HookPid)
 	}
 	// Not a plugin event at all: logged and dropped.
 	run(`{"session_id":"ses_2","hook_event_name":"Stop"}`)
-	if _, err := (store.Store{Home: home}).Load("ses_2"); err == nil {
+	if _, err := (store.Store{Home: home, Fold: hookbin.Fold}).Load("ses_2"); err == nil {
 		t.Fatal("a Claude-shaped payload was recorded as OpenCode's")
 	}
 }

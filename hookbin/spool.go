@@ -15,9 +15,10 @@ import (
 
 // A hook that finds its session's lock taken spools its event
 // (store.Append) for whoever holds the lock, or the next writer, to fold;
-// readers fold pending events when they read. Every program that links
-// hookbin (mew-hook, and mew through install) folds spooled hook events.
-func init() { store.RegisterFold(foldEntry) }
+// readers fold pending events when they read. Fold is how: each program
+// gives it to the stores it opens (store.Open(hookbin.Fold): mew-hook here,
+// mew in cmd/mew's monitorOptions and `mew run`).
+var Fold store.Fold = foldEntry
 
 // The entry is the hook's whole input, so a later fold is the fold the hook
 // would have done: a header line (format, agent, the event's wall and

@@ -40,7 +40,7 @@ func TestSpooledEventsFoldAsTheHookWould(t *testing.T) {
 		hookbin.Run(hookbin.Options{
 			Stdin:  strings.NewReader(e.payload),
 			Getenv: func(string) string { return "" }, Now: t0.Add(time.Duration(i) * time.Second), Mono: int64(1000 + i),
-			Pid: 50, Procs: procs, Store: store.Store{Home: home}, Log: &hookbin.Log{Path: filepath.Join(home, "mew-hook.log")},
+			Pid: 50, Procs: procs, Store: store.Store{Home: home, Fold: hookbin.Fold}, Log: &hookbin.Log{Path: filepath.Join(home, "mew-hook.log")},
 			Agent: e.agent,
 		})
 	}
@@ -66,13 +66,13 @@ func TestSpooledEventsFoldAsTheHookWould(t *testing.T) {
 	for _, fl := range held {
 		fl.Unlock()
 	}
-	st := store.Store{Home: spooled}
+	st := store.Store{Home: spooled, Fold: hookbin.Fold}
 	for _, id := range []string{"s1", "s2"} {
 		// Any writer folds the spool: here one that changes nothing itself.
 		if _, err := st.Update(id, time.Second, func(*session.Record, bool) bool { return false }); err != nil {
 			t.Fatal(err)
 		}
-		want, err := store.Store{Home: direct}.Load(id)
+		want, err := store.Store{Home: direct, Fold: hookbin.Fold}.Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,22 +11,19 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 	"github.com/mew-dev/mew/usage"
 )
 
-// StatuslineFlag makes mew-hook Claude Code's statusline command (`mew
-// install --statusline`): it runs the person's own statusline command, if
-// they had one, with the same input, its output going straight to Claude
-// Code, and records the usage the input carries in the session's file.
-const StatuslineFlag = "--statusline"
-
-// StatuslineCommandFile, in $MEW_HOME, holds the person's own statusline
-// command (the statusLine.command Mew's replaced), byte for byte; absent
-// or empty when they had none. Plain bytes, not JSON: the wrapper reads
-// it on every redraw.
-const StatuslineCommandFile = "statusline-command"
+// StatuslineFlag makes mew-hook Claude Code's statusline command, and
+// StatuslineCommandFile in $MEW_HOME holds the person's own one
+// (internal/hookcli).
+const (
+	StatuslineFlag        = hookcli.StatuslineFlag
+	StatuslineCommandFile = hookcli.StatuslineCommandFile
+)
 
 // Bounds of the statusline wrapper: what it reads of the input (Claude
 // Code's is a few KB), how long it waits for a session's lock (a hook
@@ -57,7 +54,7 @@ type StatuslineOptions struct {
 // part runs beside it and can only fail silently.
 func Statusline() int {
 	o := StatuslineOptions{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now().UTC()}
-	st, err := store.Open()
+	st, err := store.Open(Fold)
 	if err == nil {
 		o.Store = st
 	}

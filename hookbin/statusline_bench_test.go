@@ -38,7 +38,7 @@ func BenchmarkStatuslineWrapper(b *testing.B) {
 	// A typical statusline script: read the input, print a line.
 	os.WriteFile(script, []byte("#!/bin/sh\nin=$(cat)\nprintf 'proj · main · %s\\n' \"${#in}\"\n"), 0o755)
 	os.WriteFile(filepath.Join(home, hookbin.StatuslineCommandFile), []byte(script), 0o600)
-	st := store.Store{Home: home}
+	st := store.Store{Home: home, Fold: hookbin.Fold}
 	if _, err := st.Update("bench-1", time.Second, func(*session.Record, bool) bool { return true }); err != nil {
 		b.Fatal(err)
 	}

@@ -24,7 +24,7 @@ const statusInput = `{"session_id":"s-1","cwd":"/p","model":{"id":"claude-x","di
 
 func statusStore(t *testing.T, command string, withRecord bool) store.Store {
 	t.Helper()
-	st := store.Store{Home: t.TempDir()}
+	st := store.Store{Home: t.TempDir(), Fold: hookbin.Fold}
 	if command != "" {
 		if err := os.WriteFile(filepath.Join(st.Home, hookbin.StatuslineCommandFile), []byte(command), 0o600); err != nil {
 			t.Fatal(err)

@@ -1,20 +1,6 @@
 package hookbin
 
-import (
-	"os"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// silenceStdio points fds 1 and 2 at /dev/null, so not even a runtime crash
-// message can reach Claude Code (which reads a hook's stdout as a reply and
-// may show its stderr).
-func silenceStdio() {
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		return
-	}
-	_ = unix.Dup2(int(null.Fd()), 1)
-	_ = unix.Dup2(int(null.Fd()), 2)
-	null.Close()
-}
+// dupTo makes fd to a copy of fd from (dup2).
+func dupTo(from, to int) error { return unix.Dup2(from, to) }

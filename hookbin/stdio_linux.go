@@ -1,20 +1,7 @@
 package hookbin
 
-import (
-	"os"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// silenceStdio points fds 1 and 2 at /dev/null, so not even a runtime crash
-// message can reach Claude Code (which reads a hook's stdout as a reply and
-// may show its stderr).
-func silenceStdio() {
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		return
-	}
-	_ = unix.Dup3(int(null.Fd()), 1, 0)
-	_ = unix.Dup3(int(null.Fd()), 2, 0)
-	null.Close()
-}
+// dupTo makes fd to a copy of fd from: dup3, since some Linux ports
+// (arm64) have no dup2.
+func dupTo(from, to int) error { return unix.Dup3(from, to, 0) }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
 )
@@ -44,13 +44,21 @@ type Agent struct {
 	// their events from a folder (Cline): File in Dir is that folder, and
 	// Mew writes one script of its own per event in it.
 	HookFiles bool
+	// Checks are the doctor's checks this agent needs beside its hooks
+	// (doctor.go), in the order they are said; Tested is the version Mew
+	// is tested with (CheckVersion).
+	Checks []Check
+	Tested string
+	// Caveat is what `mew doctor` says of what the agent cannot report
+	// (a dialog no hook tells of, an unverified integration).
+	Caveat string
 }
 
 // Path is the agent's hooks file in env.
 func (a Agent) Path(e Env) string { return filepath.Join(a.Dir(e), a.File) }
 
 // Command is Mew's hook command for the agent: HookCommand, and for every
-// agent but Claude Code the agent's name (hookbin.AgentFlag). It must never
+// agent but Claude Code the agent's name (hookcli.AgentFlag). It must never
 // change between releases for Codex: Codex trusts a hook by a hash of its
 // command line and would ask the person again.
 func (a Agent) Command(mewHome, home string) (string, error) {
@@ -58,7 +66,7 @@ func (a Agent) Command(mewHome, home string) (string, error) {
 	if err != nil || a.Name == session.AgentClaude {
 		return cmd, err
 	}
-	return cmd + " " + hookbin.AgentFlag + a.Name, nil
+	return cmd + " " + hookcli.AgentFlag + a.Name, nil
 }
 
 // Want is what install writes into the agent's file for env.
@@ -101,17 +109,20 @@ var (
 		Name: session.AgentClaude, Title: "Claude Code", File: "settings.json",
 		Dir:    func(e Env) string { return e.ClaudeDir },
 		Events: reducer.EventsFor(session.AgentClaude), Matchers: true, Program: "claude",
+		Checks: []Check{CheckHooksEnabled, CheckRegistry, CheckVersion, CheckStatusline, CheckEventsKnown}, Tested: "2.1",
 	}
 	Codex = Agent{
 		Name: session.AgentCodex, Title: "Codex", File: "hooks.json",
 		Dir:    func(e Env) string { return e.CodexHome },
 		Events: reducer.EventsFor(session.AgentCodex), Program: "codex",
+		Checks: []Check{CheckCodexTrust, CheckVersion}, Tested: "0.169",
 	}
 	// OpenCode loads every plugins/*.{js,ts} of its configuration folder.
 	OpenCode = Agent{
 		Name: session.AgentOpenCode, Title: "OpenCode", File: "mew.js",
 		Dir:     func(e Env) string { return filepath.Join(e.ConfigHome, "opencode", "plugins") },
 		Program: "opencode", Plugin: openCodePlugin,
+		Checks: []Check{CheckVersion, CheckOffline}, Tested: "1.18",
 	}
 	// Gemini CLI's settings.json has Claude Code's "hooks" shape, with
 	// timeouts in milliseconds.
@@ -120,6 +131,7 @@ var (
 		Dir:    func(e Env) string { return e.GeminiDir },
 		Events: reducer.EventsFor(session.AgentGemini), Matchers: true, Program: "gemini",
 		Timeout: Timeout * 1000, EntryName: "mew",
+		Checks: []Check{CheckHooksOn, CheckVersion}, Tested: "0.61",
 	}
 	// Amp loads plugins from $XDG_CONFIG_HOME/amp/plugins on every
 	// platform (its plugin API is experimental; see README).
@@ -127,11 +139,12 @@ var (
 		Name: session.AgentAmp, Title: "Amp", File: "mew.ts",
 		Dir:     func(e Env) string { return filepath.Join(e.ConfigHome, "amp", "plugins") },
 		Program: "amp", Plugin: ampPlugin,
+		Caveat: "Amp's plugin API is experimental (Mew's plugin is tested with Amp 0.0.1790142911); Amp's approval dialog is read from its screen only, and Amp sessions are found by their process and screen either way",
 	}
 )
 
 // Agents lists them in the order Mew documents them.
-var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp, Qwen, Kilo, Pi, Cline, Copilot}
+var Agents = []Agent{Claude, Codex, OpenCode, Gemini, Amp, Qwen, Kilo, Pi, Cline, Copilot, Agy}
 
 // AgentNamed finds an agent of the table by name.
 func AgentNamed(name string) (Agent, error) {

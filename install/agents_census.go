@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
 )
@@ -83,7 +83,7 @@ var copilotHooks = &Plugin{Render: func(a Agent, e Env) ([]byte, error) {
 	}
 	hooks := map[string][]entry{}
 	for _, ev := range a.Events {
-		hooks[ev] = []entry{{Type: "command", Bash: cmd + " " + hookbin.EventFlag + ev, TimeoutSec: copilotTimeout}}
+		hooks[ev] = []entry{{Type: "command", Bash: cmd + " " + hookcli.EventFlag + ev, TimeoutSec: copilotTimeout}}
 	}
 	doc := struct {
 		Mew     string             `json:"mew"`

@@ -16,6 +16,5 @@ var Agy = Agent{
 	Name: session.AgentAgy, Title: "Antigravity CLI", File: "hooks.json",
 	Dir:    func(e Env) string { return filepath.Join(e.GeminiDir, "config") },
 	Events: reducer.EventsFor(session.AgentAgy), Matchers: true, Program: "agy", EntryName: "mew",
+	Caveat: "Mew's Antigravity CLI support is unverified (built from its published hook shapes; no run recorded): its hooks say turns and tools, its screen and process the rest",
 }
-
-func init() { Agents = append(Agents, Agy) }

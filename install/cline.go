@@ -27,6 +27,7 @@ var Cline = Agent{
 	Name: session.AgentCline, Title: "Cline CLI", File: "hooks",
 	Dir:    func(e Env) string { return filepath.Join(e.Home, ".cline") },
 	Events: reducer.EventsFor(session.AgentCline), Program: "cline", HookFiles: true,
+	Caveat: "Cline runs no hook for its approval dialog (tested with Cline 3.0.65): Mew reads it from its screen only (a tmux pane or `mew run`)",
 }
 
 // hookFileSource is Mew's script for one of Cline's events: mew-hook by

@@ -1,8 +1,13 @@
 // Package install puts Mew's hook into every agent it supports and takes
 // it out again (`mew install`, `mew uninstall`), and checks the set-up
-// (`mew doctor`). The agents are one table (Agents): Claude Code, Codex
-// and Gemini CLI run the hook command from their settings files; OpenCode
-// and Amp load a small plugin file that forwards to it (plugin.go).
+// (`mew doctor`). The agents are one table (Agents), one entry per agent
+// with everything install and the doctor know of it (its file, events,
+// plugin, Checks, Caveat): Claude Code, Codex, Gemini CLI, Qwen Code and
+// Antigravity CLI run the hook command from their settings or hooks files;
+// Copilot CLI from a hooks file of Mew's own; Cline from hook files of Mew's
+// own; OpenCode, Kilo, Amp and pi load a small plugin or extension that
+// forwards to it (plugin.go). Screen-only agents (Continue, Grok CLI) are not
+// in it: there is nothing to install.
 //
 // A settings file is the person's dotfile: only the value of its top-level
 // "hooks" key ever changes, every other byte stays, and the person's own hooks
@@ -16,13 +21,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
 )
 
 // Timeout is the seconds Claude Code gives one run of Mew's hook. The hook
-// gives up by itself after hookbin.Deadline (7 s), so this only matters if
+// gives up by itself after hookcli.Deadline (7 s), so this only matters if
 // the machine is badly stalled; it is kept short so a stall never holds the
 // agent long.
 const Timeout = 10
@@ -62,7 +67,7 @@ func HookPath(mewHome string) string { return filepath.Join(mewHome, "bin", Hook
 // With a MEW_HOME other than ~/.mew the hook must also be told where its
 // state lives (Claude Code's environment may not have MEW_HOME), so the
 // command sets it: MEW_HOME="$HOME/x" "$HOME/x/bin/mew-hook". Every command
-// starts with hookbin.RunEnv, which makes each hook call start faster.
+// starts with hookcli.RunEnv, which makes each hook call start faster.
 func HookCommand(mewHome, home string) (string, error) {
 	if !filepath.IsAbs(mewHome) {
 		return "", fmt.Errorf("MEW_HOME %q is not an absolute path", mewHome)
@@ -76,7 +81,7 @@ func HookCommand(mewHome, home string) (string, error) {
 	if home == "" || mewHome != filepath.Join(filepath.Clean(home), ".mew") {
 		cmd = `MEW_HOME="` + dir + `" ` + cmd
 	}
-	return hookbin.RunEnv + " " + cmd, nil
+	return hookcli.RunEnv + " " + cmd, nil
 }
 
 // shellPath is p as it goes between double quotes in a shell command:
@@ -130,9 +135,9 @@ func checkQuotable(p string) error {
 // --agent=vim are not, however alike: a command Mew did not write is never
 // touched.
 func IsMewCommand(cmd string) bool {
-	s := strings.TrimPrefix(cmd, hookbin.RunEnv+" ")
-	if i := strings.LastIndex(s, " "+hookbin.AgentFlag); i >= 0 {
-		if !session.ValidAgent(s[i+1+len(hookbin.AgentFlag):]) {
+	s := strings.TrimPrefix(cmd, hookcli.RunEnv+" ")
+	if i := strings.LastIndex(s, " "+hookcli.AgentFlag); i >= 0 {
+		if !session.ValidAgent(s[i+1+len(hookcli.AgentFlag):]) {
 			return false
 		}
 		s = s[:i]

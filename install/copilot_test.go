@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
@@ -143,7 +144,7 @@ func TestCopilotHooksRunTheHook(t *testing.T) {
 		}
 	}
 	state := func() session.State {
-		rec, err := (store.Store{Home: env.MewHome}).Load(id)
+		rec, err := (store.Store{Home: env.MewHome, Fold: hookbin.Fold}).Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/internal/text"
 )
 
@@ -131,26 +131,86 @@ func Doctor(o DoctorOptions) []Finding {
 			checkBinary(o, add)
 			checkStateDir(o.MewHome, add)
 		}
-		switch a.Name {
-		case Claude.Name:
-			checkDisabled(o, add)
-			reg := filepath.Join(o.ClaudeDir, "sessions")
-			if fi, err := os.Stat(reg); err == nil && fi.IsDir() {
-				add(OK, "Claude Code's session registry is at %s", reg)
-			} else {
-				add(Warning, "Claude Code's session registry %s is not there (Claude Code has not run yet, or is older than 2.1); Mew goes by hooks alone", reg)
-			}
-			checkVersion(o, "Claude Code", o.Claude, "2.1", add)
-			checkStatusline(o.Env, add)
-			checkEventsKnown(o, a, add)
-		case Codex.Name:
-			checkCodexTrust(o, want, add)
-			checkVersion(o, "Codex", o.Codex, "0.169", add)
-		default:
-			checkOtherAgent(o, a, add)
+		for _, c := range a.Checks {
+			c.run(o, a, want, add)
+		}
+		if a.Caveat != "" {
+			add(Warning, "%s", a.Caveat)
 		}
 	}
 	return out
+}
+
+// A Check is one of the doctor's checks that only some agents need; each
+// agent lists its own (Agent.Checks), in the order they are said.
+type Check int
+
+const (
+	// CheckVersion runs the agent's --version against Agent.Tested.
+	CheckVersion Check = iota + 1
+	// CheckHooksEnabled: no setting (the person's, a project's, managed
+	// policy) turns Claude Code's hooks off.
+	CheckHooksEnabled
+	// CheckRegistry: Claude Code's session registry is there.
+	CheckRegistry
+	// CheckStatusline: Mew's statusline command, when installed, is current.
+	CheckStatusline
+	// CheckEventsKnown: no registered event is unknown to the installed
+	// Claude Code (install/versions.go).
+	CheckEventsKnown
+	// CheckCodexTrust: Codex will run Mew's hooks (install/doctor_codex.go).
+	CheckCodexTrust
+	// CheckOffline: OpenCode will not go to the npm registry before it
+	// starts (install/opencode_offline.go).
+	CheckOffline
+	// CheckHooksOn: Gemini CLI's settings do not turn hooks off.
+	CheckHooksOn
+)
+
+func (c Check) run(o DoctorOptions, a Agent, want Want, add addFunc) {
+	switch c {
+	case CheckVersion:
+		checkVersion(o, a.Title, o.program(a), a.Tested, add)
+	case CheckHooksEnabled:
+		checkDisabled(o, add)
+	case CheckRegistry:
+		reg := filepath.Join(o.ClaudeDir, "sessions")
+		if fi, err := os.Stat(reg); err == nil && fi.IsDir() {
+			add(OK, "Claude Code's session registry is at %s", reg)
+		} else {
+			add(Warning, "Claude Code's session registry %s is not there (Claude Code has not run yet, or is older than 2.1); Mew goes by hooks alone", reg)
+		}
+	case CheckStatusline:
+		checkStatusline(o.Env, add)
+	case CheckEventsKnown:
+		checkEventsKnown(o, a, add)
+	case CheckCodexTrust:
+		checkCodexTrust(o, want, add)
+	case CheckOffline:
+		if f, err := planOffline(filepath.Dir(a.Dir(o.Env))); err == nil && (f.needsNetwork || f.makeModules || f.writeLock) {
+			add(Warning, "%s will install packages from the npm registry before it starts (its configuration folder %s has dependencies not in its package-lock.json); offline it waits up to minutes", a.Title, filepath.Dir(a.Dir(o.Env)))
+		}
+	case CheckHooksOn:
+		if doc, ok := readForDoctor(a.Path(o.Env)); ok && doc.hooksOff {
+			add(Problem, "%s turns hooks off (\"hooksConfig\": {\"enabled\": false}), so %s runs none of Mew's", a.Path(o.Env), a.Title)
+		}
+	}
+}
+
+// program is the agent's executable for its version check: the ones the
+// options name (Claude Code's, Codex's), else the one on PATH ("" for none).
+func (o DoctorOptions) program(a Agent) string {
+	switch a.Program {
+	case Claude.Program:
+		return o.Claude
+	case Codex.Program:
+		return o.Codex
+	}
+	if o.LookPath == nil {
+		return ""
+	}
+	exe, _ := o.LookPath(a.Program)
+	return exe
 }
 
 type addFunc func(Level, string, ...any)
@@ -208,9 +268,9 @@ func checkHooks(o DoctorOptions, a Agent, want Want, add addFunc) {
 	hint := installHint(a)
 	switch {
 	case len(wrong) > 0 && onlyOlderForm(other, want.Command):
-		// Same hook binary, written by a mew from before hookbin.RunEnv:
+		// Same hook binary, written by a mew from before hookcli.RunEnv:
 		// it works, each call just starts slower.
-		add(Warning, "Mew's hook in %s is an older mew's command line (%s, without %s, so each call starts slower); run %s to update it", f.path, strings.Join(sortedKeys(other), ", "), hookbin.RunEnv, hint)
+		add(Warning, "Mew's hook in %s is an older mew's command line (%s, without %s, so each call starts slower); run %s to update it", f.path, strings.Join(sortedKeys(other), ", "), hookcli.RunEnv, hint)
 	case len(wrong) > 0:
 		add(Problem, "Mew's hook in %s runs %s, but this mew (MEW_HOME %s) needs %s; run %s", f.path, strings.Join(sortedKeys(other), ", "), o.MewHome, want.Command, hint)
 	case len(missing) == len(want.Events):
@@ -477,7 +537,7 @@ func parseSettings(data []byte, a Agent) (settingsDoc, error) {
 // onlyOlderForm says whether every other Mew command is want without the
 // RunEnv prefix, i.e. what an older mew installed for the same MEW_HOME.
 func onlyOlderForm(other map[string]bool, want string) bool {
-	older, ok := strings.CutPrefix(want, hookbin.RunEnv+" ")
+	older, ok := strings.CutPrefix(want, hookcli.RunEnv+" ")
 	if !ok || len(other) == 0 {
 		return false
 	}

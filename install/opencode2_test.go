@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -39,7 +40,7 @@ func TestOpenCodePluginRunsOnAV2Host(t *testing.T) {
 	ev := func(typ, data string) string {
 		return `{"type":"` + typ + `","data":{"sessionID":"` + id + `"` + data + `}}`
 	}
-	st := store.Store{Home: env.MewHome}
+	st := store.Store{Home: env.MewHome, Fold: hookbin.Fold}
 	run := func(t *testing.T, events []string, want func(*session.HookState) bool) {
 		t.Helper()
 		os.RemoveAll(filepath.Join(env.MewHome, "sessions"))

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -102,7 +103,7 @@ func TestPiExtensionForwardsRunsRetriesAndExit(t *testing.T) {
 			}
 		}
 	}
-	st := store.Store{Home: env.MewHome}
+	st := store.Store{Home: env.MewHome, Fold: hookbin.Fold}
 	const id = "0199a1b2-pi-session"
 	// await waits for the events played so far to be folded (n in all).
 	await := func(what string, n int, want session.State) *session.HookState {

@@ -20,7 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -75,7 +75,7 @@ func (p *Plugin) Source(a Agent, e Env) ([]byte, error) {
 	if p.Detached {
 		spawnOpts = ", detached: true"
 	}
-	fmt.Fprintf(&b, forwarder, hookExpr, envExpr, jsString(hookbin.AgentFlag+a.Name), spawnOpts)
+	fmt.Fprintf(&b, forwarder, hookExpr, envExpr, jsString(hookcli.AgentFlag+a.Name), spawnOpts)
 	b.WriteString(p.Body)
 	return []byte(b.String()), nil
 }
@@ -585,30 +585,4 @@ func (a Agent) pluginNoun() string {
 		return "hooks file"
 	}
 	return "plugin"
-}
-
-// checkOtherAgent checks what else OpenCode, Gemini CLI, Amp and Cline need.
-func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
-	exe := ""
-	if o.LookPath != nil {
-		exe, _ = o.LookPath(a.Program)
-	}
-	switch a.Name {
-	case OpenCode.Name:
-		checkVersion(o, "OpenCode", exe, "1.18", add)
-		if f, err := planOffline(filepath.Dir(a.Dir(o.Env))); err == nil && (f.needsNetwork || f.makeModules || f.writeLock) {
-			add(Warning, "OpenCode will install packages from the npm registry before it starts (its configuration folder %s has dependencies not in its package-lock.json); offline it waits up to minutes", filepath.Dir(a.Dir(o.Env)))
-		}
-	case Gemini.Name:
-		if doc, ok := readForDoctor(a.Path(o.Env)); ok && doc.hooksOff {
-			add(Problem, "%s turns hooks off (\"hooksConfig\": {\"enabled\": false}), so Gemini CLI runs none of Mew's", a.Path(o.Env))
-		}
-		checkVersion(o, "Gemini CLI", exe, "0.61", add)
-	case Agy.Name:
-		add(Warning, "Mew's Antigravity CLI support is unverified (built from its published hook shapes; no run recorded): its hooks say turns and tools, its screen and process the rest")
-	case Cline.Name:
-		add(Warning, "Cline runs no hook for its approval dialog (tested with Cline 3.0.65): Mew reads it from its screen only (a tmux pane or `mew run`)")
-	case Amp.Name:
-		add(Warning, "Amp's plugin API is experimental (Mew's plugin is tested with Amp 0.0.1790142911); Amp's approval dialog is read from its screen only, and Amp sessions are found by their process and screen either way")
-	}
 }

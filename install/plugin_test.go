@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/reducer"
 	"github.com/mew-dev/mew/session"
@@ -277,7 +278,7 @@ setInterval(() => {}, 1000) // OpenCode lives on: the queue drains
 `
 	stop := startNode(t, node, env, script, OpenCode.Path(env), strings.Join(events, "\n"))
 	defer stop()
-	st := store.Store{Home: env.MewHome}
+	st := store.Store{Home: env.MewHome, Fold: hookbin.Fold}
 	var rec session.Record
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -385,7 +386,7 @@ setInterval(() => {}, 1000)
 `
 	stop := startNode(t, node, env, script, mjs, "")
 	defer stop()
-	st := store.Store{Home: env.MewHome}
+	st := store.Store{Home: env.MewHome, Fold: hookbin.Fold}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		rec, err := st.Load("T-7f0c2d1e-1111-4222-8333-944455556666")

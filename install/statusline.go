@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/hookcli"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/store"
 )
@@ -50,7 +50,7 @@ func StatuslineCommand(mewHome, home string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return c + " " + hookbin.StatuslineFlag, nil
+	return c + " " + hookcli.StatuslineFlag, nil
 }
 
 // InstallStatusline makes Mew's command Claude Code's statusline.
@@ -213,19 +213,19 @@ func saveStatuslineRecord(mewHome string, rec statuslineRecord, person string) e
 	if err != nil {
 		return err
 	}
-	if err := store.WriteFileAtomic(filepath.Join(mewHome, hookbin.StatuslineCommandFile), []byte(person), 0o600); err != nil {
+	if err := store.WriteFileAtomic(filepath.Join(mewHome, hookcli.StatuslineCommandFile), []byte(person), 0o600); err != nil {
 		return err
 	}
 	return store.WriteFileAtomic(path, append(data, '\n'), 0o600)
 }
 
 func readStatuslineCommand(mewHome string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(mewHome, hookbin.StatuslineCommandFile))
+	b, err := os.ReadFile(filepath.Join(mewHome, hookcli.StatuslineCommandFile))
 	return string(b), err
 }
 
 func removeStatuslineFiles(mewHome string) error {
-	for _, name := range []string{hookbin.StatuslineCommandFile, statuslineRecordName} {
+	for _, name := range []string{hookcli.StatuslineCommandFile, statuslineRecordName} {
 		if err := os.Remove(filepath.Join(mewHome, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // DefaultStepTimeout bounds each command of a jump. AppleScript that walks a
@@ -72,7 +73,7 @@ var ErrBadStep = errors.New("refused step")
 // checkStep is the last line of defence for plans that did not come from
 // Make: an absolute program, no NUL bytes, only known scripts.
 func checkStep(s Step) error {
-	if len(s.Argv) == 0 || !terminal.ValidPath(s.Argv[0]) {
+	if len(s.Argv) == 0 || !termid.ValidPath(s.Argv[0]) {
 		return fmt.Errorf("%w: the program must be an absolute path", ErrBadStep)
 	}
 	if s.ScriptName != "" && Scripts[s.ScriptName] == "" {
@@ -247,7 +248,7 @@ func FrontBundleID(out string) string {
 			continue
 		}
 		val = strings.TrimSpace(val)
-		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && terminal.ValidBundleID(val[1:len(val)-1]) {
+		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && termid.ValidBundleID(val[1:len(val)-1]) {
 			return val[1 : len(val)-1]
 		}
 	}

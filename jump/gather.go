@@ -15,7 +15,7 @@ import (
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // System is what Gather reads the machine through; tests pass fakes.
@@ -73,7 +73,7 @@ func Gather(ctx context.Context, rec session.Record, sys System) Facts {
 		return gatherFromRegistry(rec, sys, f)
 	}
 	f.Agent.Pid, f.Agent.Tty, f.Agent.Env = proc.Pid, proc.Tty, proc.Env
-	if t := proc.Env["MEW_RUN_TTY"]; t != "" && terminal.ValidTty(sys.GOOS, t) {
+	if t := proc.Env["MEW_RUN_TTY"]; t != "" && termid.ValidTty(sys.GOOS, t) {
 		// Under `mew run` the agent's own terminal is the wrapper's PTY:
 		// the person's tab is the wrapper's terminal.
 		f.Agent.Tty = t
@@ -157,7 +157,7 @@ func zellijOf(proc *session.Process, sys System) *Zellij {
 func gatherZellij(z *Zellij, proc *session.Process, sys System, f *Facts) {
 	f.Zellij = z
 	for _, a := range proc.Ancestors {
-		if filepath.Base(a.Exe) == "zellij" && terminal.ValidPath(a.Exe) && sys.executable(a.Exe) {
+		if filepath.Base(a.Exe) == "zellij" && termid.ValidPath(a.Exe) && sys.executable(a.Exe) {
 			f.Tools.Zellij = a.Exe
 			break
 		}
@@ -228,7 +228,7 @@ func underTmux(chain []proctree.Proc) bool {
 // the ancestors the hook recorded (the bundle confirmed by its Info.plist),
 // or from the live tree while the agent runs.
 func recordedHost(proc *session.Process, alive bool, sys System) (*Host, string) {
-	if h := proc.Host; h != nil && sys.GOOS == "darwin" && terminal.ValidBundleID(h.BundleID) {
+	if h := proc.Host; h != nil && sys.GOOS == "darwin" && termid.ValidBundleID(h.BundleID) {
 		return &Host{Kind: KindOf(h.BundleID), BundleID: h.BundleID, AppPath: h.AppPath, Pid: h.Pid}, ""
 	}
 	var chain []proctree.Proc
@@ -281,7 +281,7 @@ func hostInChain(chain []proctree.Proc, sys System) (*Host, string) {
 func gatherTmux(ctx context.Context, rt *session.Tmux, sys System, f *Facts) {
 	t := &Tmux{Socket: rt.Socket, Pane: rt.Pane, ServerPid: rt.ServerPid}
 	f.Tmux = t
-	if !terminal.ValidSocket(t.Socket) || !terminal.ValidTmuxPane(t.Pane) {
+	if !termid.ValidSocket(t.Socket) || !termid.ValidTmuxPane(t.Pane) {
 		return // Make explains
 	}
 	f.Tools.Tmux = tmuxBinary(rt.ServerPid, sys)
@@ -371,7 +371,7 @@ func lastClient(out string) *Client {
 // search path.
 func tmuxBinary(serverPid int, sys System) string {
 	if serverPid > 1 {
-		if p, err := sys.Procs.Get(serverPid); err == nil && filepath.Base(p.Exe) == "tmux" && terminal.ValidPath(p.Exe) && sys.executable(p.Exe) {
+		if p, err := sys.Procs.Get(serverPid); err == nil && filepath.Base(p.Exe) == "tmux" && termid.ValidPath(p.Exe) && sys.executable(p.Exe) {
 			return p.Exe
 		}
 	}
@@ -381,12 +381,12 @@ func tmuxBinary(serverPid int, sys System) string {
 func findTool(name string, sys System) string {
 	for _, dir := range append(append([]string{}, sys.Path...), ToolDirs...) {
 		p := filepath.Join(dir, name)
-		if terminal.ValidPath(p) && sys.executable(p) {
+		if termid.ValidPath(p) && sys.executable(p) {
 			return p
 		}
 	}
 	if sys.LookPath != nil {
-		if p, err := sys.LookPath(name); err == nil && terminal.ValidPath(p) && sys.executable(p) {
+		if p, err := sys.LookPath(name); err == nil && termid.ValidPath(p) && sys.executable(p) {
 			return p
 		}
 	}
@@ -409,7 +409,7 @@ func gatherForHost(sys System, f *Facts) {
 		case sys.GOOS != "darwin" && h.Exe != "":
 			p = filepath.Join(filepath.Dir(h.Exe), name)
 		}
-		if p != "" && terminal.ValidPath(p) && sys.executable(p) {
+		if p != "" && termid.ValidPath(p) && sys.executable(p) {
 			return p
 		}
 		return findTool(name, sys)
@@ -420,7 +420,7 @@ func gatherForHost(sys System, f *Facts) {
 	}
 	switch kind {
 	case KindITerm:
-		if sys.GOOS == "darwin" && sys.BundleVersion != nil && terminal.ValidAppPath(h.AppPath) {
+		if sys.GOOS == "darwin" && sys.BundleVersion != nil && termid.ValidAppPath(h.AppPath) {
 			if v, err := sys.BundleVersion(h.AppPath); err == nil {
 				h.Version = v
 			}
@@ -454,7 +454,7 @@ func EditorFolders(storage []byte) []string {
 		if p == "" {
 			p = "/"
 		}
-		if terminal.ValidPath(p) && !seen[p] {
+		if termid.ValidPath(p) && !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // Kind is how Mew can reach into a host application.
@@ -92,7 +92,7 @@ func hostName(h Host) string {
 	if h.Exe != "" {
 		return filepath.Base(h.Exe)
 	}
-	if terminal.ValidBundleID(h.BundleID) {
+	if termid.ValidBundleID(h.BundleID) {
 		return h.BundleID
 	}
 	return "the terminal"

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // Precision says how close a jump gets to the session.
@@ -324,14 +325,14 @@ func agentPlace(f Facts) place {
 	switch {
 	case a.Tty == "":
 		pl.ttyWhy = "no terminal device was recorded for the agent"
-	case !terminal.ValidTty(f.GOOS, a.Tty):
+	case !termid.ValidTty(f.GOOS, a.Tty):
 		pl.ttyWhy = fmt.Sprintf("the recorded terminal %q is not a terminal device name", text.Clip(a.Tty, maxQuoted))
 	case !a.Alive:
 		pl.ttyWhy = fmt.Sprintf("the agent process has exited, so %s may belong to another tab now", a.Tty)
 	default:
 		pl.tty = a.Tty
 	}
-	if a.Alive && terminal.ValidPath(a.Cwd) {
+	if a.Alive && termid.ValidPath(a.Cwd) {
 		pl.cwd = a.Cwd
 	}
 	return pl

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -337,7 +337,7 @@ func TestPlansNeverSpliceValues(t *testing.T) {
 		p := Make(f)
 		values := targetValues(p.Target)
 		for _, s := range append(append([]Step{}, p.Inner...), p.Outer...) {
-			if !terminal.ValidPath(s.Argv[0]) {
+			if !termid.ValidPath(s.Argv[0]) {
 				t.Errorf("%s: %s: program %q is not an absolute path", name, s.Name, s.Argv[0])
 			}
 			if f.GOOS != "darwin" && (s.Argv[0] == osascriptPath || s.Argv[0] == openPath) {

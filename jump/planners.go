@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mew-dev/mew/internal/text"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // planning is one plan being made: the facts, where the session is inside
@@ -58,17 +58,17 @@ func tmuxStep(f Facts) (Step, string, string) {
 	switch {
 	case t.Why != "":
 		return Step{}, "", t.Why
-	case !terminal.ValidSocket(t.Socket):
+	case !termid.ValidSocket(t.Socket):
 		return Step{}, "", fmt.Sprintf("the recorded socket %q is not a usable socket path", text.Clip(t.Socket, maxQuoted))
-	case !terminal.ValidTmuxPane(t.Pane):
+	case !termid.ValidTmuxPane(t.Pane):
 		return Step{}, "", fmt.Sprintf("the recorded pane %q is not a tmux pane id", text.Clip(t.Pane, maxQuoted))
-	case !terminal.ValidPath(f.Tools.Tmux):
+	case !termid.ValidPath(f.Tools.Tmux):
 		return Step{}, "", "the tmux program was not found"
 	case t.Client == nil:
 		return Step{}, "", "no client is attached to the tmux server"
 	case t.Client.Control:
 		return Step{}, "", "the only clients are control-mode clients (tmux integration), whose tabs Mew cannot select"
-	case !terminal.ValidTty(f.GOOS, t.Client.Tty):
+	case !termid.ValidTty(f.GOOS, t.Client.Tty):
 		return Step{}, "", fmt.Sprintf("the client's terminal %q is not a terminal device name", text.Clip(t.Client.Tty, maxQuoted))
 	}
 	return Step{
@@ -86,11 +86,11 @@ func (g *planning) planZellij() place {
 	z, p := g.f.Zellij, g.p
 	p.Target.ZellijSess, p.Target.ZellijPane = z.Session, z.Pane
 	switch {
-	case !terminal.ValidZellijSession(z.Session):
+	case !termid.ValidZellijSession(z.Session):
 		g.say("zellij: the recorded session name %q is not one Mew passes on", text.Clip(z.Session, maxQuoted))
-	case !terminal.ValidPaneNumber(z.Pane):
+	case !termid.ValidPaneNumber(z.Pane):
 		g.say("zellij: the recorded pane %q is not a pane number", text.Clip(z.Pane, maxQuoted))
-	case !terminal.ValidPath(g.f.Tools.Zellij):
+	case !termid.ValidPath(g.f.Tools.Zellij):
 		g.say("zellij: the zellij program was not found")
 	default:
 		p.Inner = append(p.Inner, Step{
@@ -122,7 +122,7 @@ func (g *planning) planHost(h Host) {
 	p := g.p
 	g.name = hostName(h)
 	p.Host = g.name
-	if terminal.ValidBundleID(h.BundleID) {
+	if termid.ValidBundleID(h.BundleID) {
 		p.BundleID = h.BundleID
 	}
 	g.darwin = g.f.GOOS == "darwin"
@@ -141,7 +141,7 @@ func (g *planning) planHost(h Host) {
 	switch {
 	case g.activate != nil:
 		p.Outer = append(p.Outer, *g.activate)
-		if terminal.ValidBundleID(h.BundleID) {
+		if termid.ValidBundleID(h.BundleID) {
 			p.Verify = &Verify{
 				BundleID: h.BundleID, Lsappinfo: lsappinfoPath,
 				Reopen: Step{Name: "open " + g.name + " with LaunchServices", Argv: []string{openPath, "-b", h.BundleID}, Gives: App, Kind: StepActivate},
@@ -156,9 +156,9 @@ func (g *planning) planHost(h Host) {
 func activateStep(h Host, name string) *Step {
 	var argv []string
 	switch {
-	case terminal.ValidBundleID(h.BundleID):
+	case termid.ValidBundleID(h.BundleID):
 		argv = []string{openPath, "-b", h.BundleID}
-	case terminal.ValidAppPath(h.AppPath):
+	case termid.ValidAppPath(h.AppPath):
 		argv = []string{openPath, "-a", h.AppPath}
 	default:
 		return nil
@@ -200,7 +200,7 @@ func (g *planning) planITerm() {
 		p.Outer = append(p.Outer, Step{Name: "iTerm2: reveal the session by its URL", Argv: []string{openPath, u},
 			Gives: Pane, Kind: StepOpenURL, OnlyUntilAllowed: g.name})
 	}
-	guid := terminal.ITermSession(pl.env["ITERM_SESSION_ID"])
+	guid := termid.ITermSession(pl.env["ITERM_SESSION_ID"])
 	if guid != "" {
 		p.Target.ITermSession = guid
 		p.Outer = append(p.Outer, g.osa("iterm-by-id", guid, Pane, "iTerm2: select session "+guid))
@@ -281,7 +281,7 @@ func parseVersion(s string) ([3]int, bool) {
 // $ITERM_SESSION_ID ("w0t1p0:GUID") and looks the GUID up. "" when env is
 // not such an id.
 func ITermRevealURL(env string) string {
-	if !terminal.ValidITermSessionID(env) {
+	if !termid.ValidITermSessionID(env) {
 		return ""
 	}
 	return "iterm2:reveal?sessionid=" + env
@@ -294,7 +294,7 @@ func (g *planning) planWarp() {
 	switch {
 	case u == "":
 		g.say("%s: no focus URL recorded (Warp before v0.2026.05.27); bringing %s forward only", name, name)
-	case !terminal.ValidWarpURL(u):
+	case !termid.ValidWarpURL(u):
 		g.say("%s: the recorded focus URL %q is not a warp:// link; bringing %s forward only", name, text.Clip(u, maxQuoted), name)
 	default:
 		p.Target.WarpURL = u
@@ -333,9 +333,9 @@ func (g *planning) planWezTerm() {
 	pl, p := g.pl, g.p
 	pane := pl.env["WEZTERM_PANE"]
 	switch {
-	case !terminal.ValidPaneNumber(pane):
+	case !termid.ValidPaneNumber(pane):
 		g.say("WezTerm: no pane id recorded; bringing WezTerm forward only")
-	case !terminal.ValidPath(g.f.Tools.WezTerm):
+	case !termid.ValidPath(g.f.Tools.WezTerm):
 		g.say("WezTerm: the wezterm program was not found; bringing WezTerm forward only")
 	default:
 		step := Step{
@@ -343,7 +343,7 @@ func (g *planning) planWezTerm() {
 			Argv:  []string{g.f.Tools.WezTerm, "cli", "--no-auto-start", "activate-pane", "--pane-id", pane},
 			Gives: Pane, Kind: StepWezTermCLI,
 		}
-		if sock := pl.env["WEZTERM_UNIX_SOCKET"]; terminal.ValidSocket(sock) {
+		if sock := pl.env["WEZTERM_UNIX_SOCKET"]; termid.ValidSocket(sock) {
 			step.Env = []string{"WEZTERM_UNIX_SOCKET=" + sock}
 		}
 		p.Target.WezTermPane = pane
@@ -363,11 +363,11 @@ func (g *planning) planKitty() {
 	pl, p := g.pl, g.p
 	win, listen := pl.env["KITTY_WINDOW_ID"], pl.env["KITTY_LISTEN_ON"]
 	switch {
-	case !terminal.ValidPaneNumber(win):
+	case !termid.ValidPaneNumber(win):
 		g.say("kitty: no window id recorded; bringing kitty forward only")
-	case !terminal.ValidKittyListen(listen):
+	case !termid.ValidKittyListen(listen):
 		g.say("kitty: remote control is off (no usable KITTY_LISTEN_ON); bringing kitty forward only")
-	case !terminal.ValidPath(g.f.Tools.Kitten):
+	case !termid.ValidPath(g.f.Tools.Kitten):
 		g.say("kitty: the kitten program was not found; bringing kitty forward only")
 	default:
 		p.Target.KittyWindow, p.Target.KittyListen = win, listen
@@ -390,7 +390,7 @@ func (g *planning) planEditor() {
 	case folder != "" && g.activate != nil:
 		p.Target.Folder = folder
 		app := []string{"-b", h.BundleID}
-		if terminal.ValidAppPath(h.AppPath) {
+		if termid.ValidAppPath(h.AppPath) {
 			app = []string{"-a", h.AppPath}
 		}
 		p.Outer = append(p.Outer, Step{
@@ -412,14 +412,14 @@ func editorFolder(pl place, cwd string, open []string) (string, string) {
 	switch {
 	case pl.tmux || pl.zellij:
 		return "", "the session runs in a multiplexer, so its editor window is not known"
-	case !terminal.ValidPath(cwd):
+	case !termid.ValidPath(cwd):
 		return "", "no working directory recorded"
 	case len(open) == 0:
 		return "", "the editor's open folders are not known"
 	}
 	var found []string
 	for _, f := range open {
-		if terminal.ValidPath(f) && (cwd == f || strings.HasPrefix(cwd, f+"/") || f == "/") {
+		if termid.ValidPath(f) && (cwd == f || strings.HasPrefix(cwd, f+"/") || f == "/") {
 			found = append(found, f)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // A jump to a session on another machine (source/remote) brings forward
@@ -170,10 +170,10 @@ var terminalEnv = []string{
 // tmux server: the window, then the pane. It is the seam for other
 // commands on a remote pane (an answer types into it the same way).
 func RemotePaneArgv(r remote.Remote, ssh, pane string, tmuxCommand ...string) ([]string, error) {
-	if !terminal.ValidTmuxPane(pane) {
+	if !termid.ValidTmuxPane(pane) {
 		return nil, fmt.Errorf("%q is not a tmux pane id", text.OneLine(pane, 80))
 	}
-	if !terminal.ValidPath(ssh) {
+	if !termid.ValidPath(ssh) {
 		return nil, fmt.Errorf("no ssh program")
 	}
 	// "-t%N" keeps '%' off the start of a word (old fish expands it).
@@ -244,7 +244,7 @@ func PlanRemote(ctx context.Context, s session.Shown, r remote.Remote, sys Remot
 	switch {
 	case s.Offline:
 		why = append(why, p.Why)
-	case !terminal.ValidTmuxPane(s.Tmux):
+	case !termid.ValidTmuxPane(s.Tmux):
 		why = append(why, fmt.Sprintf("only the SSH terminal can be raised: the session does not run in tmux on %s", r.Name))
 	case sys.SSH == "":
 		why = append(why, "only the SSH terminal can be raised: ssh was not found to select the pane")

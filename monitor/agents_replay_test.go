@@ -294,7 +294,7 @@ func replayAgent(t *testing.T, r agentRun, withScreen bool) {
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 	var now time.Time
 	mewHome := t.TempDir()
-	st := store.Store{Home: mewHome}
+	st := store.Store{Home: mewHome, Fold: hookbin.Fold}
 	set := rules.Embedded().Set(r.agent)
 	procs := replayProcs{agent: r.agent, alive: func() bool { return now.Before(at(r.exited)) }}
 	var obs []source.Observation

@@ -38,7 +38,7 @@ func TestClockStepBackKeepsNewerHookEvents(t *testing.T) {
 			home := t.TempDir()
 			regDir := filepath.Join(t.TempDir(), "sessions")
 			os.MkdirAll(regDir, 0o700)
-			st := store.Store{Home: home}
+			st := store.Store{Home: home, Fold: hookbin.Fold}
 			hook := func(payload string, wall time.Time, mono int64) {
 				hookbin.Run(hookbin.Options{
 					Stdin: bytes.NewReader([]byte(payload)), Getenv: func(string) string { return "" },

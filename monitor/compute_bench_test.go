@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -12,7 +13,7 @@ import (
 // BenchmarkCompute is one pass of Watch over 500 sessions held in memory
 // (what every change costs once the changed file is read).
 func BenchmarkCompute(b *testing.B) {
-	o := Options{Store: store.Store{Home: b.TempDir()}, Now: time.Now}
+	o := Options{Store: store.Store{Home: b.TempDir(), Fold: hookbin.Fold}, Now: time.Now}
 	w := newWorld()
 	now := time.Now()
 	for i := range 500 {

@@ -6,28 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
-
-// fileStamp is what changes when a file is rewritten (the store replaces
-// files by rename: a new inode).
-type fileStamp struct {
-	mod  time.Time
-	size int64
-	ino  uint64
-}
-
-func stampOf(fi fs.FileInfo) fileStamp {
-	s := fileStamp{mod: fi.ModTime(), size: fi.Size()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.ino = uint64(st.Ino)
-	}
-	return s
-}
 
 // readAll lists the store and re-reads what changed (rescanStore).
 func (w *world) readAll(o Options) { w.rescanStore(o) }
@@ -73,7 +56,7 @@ func (w *world) reloadStoreFile(o Options, name string) bool {
 		return w.dropStoreFile(name)
 	}
 	if err == nil {
-		if old, ok := w.files[name]; ok && old == stampOf(fi) {
+		if old, ok := w.files[name]; ok && old == watchfs.StampOf(fi) {
 			return false
 		}
 	}
@@ -93,7 +76,7 @@ func (w *world) reloadStoreFile(o Options, name string) bool {
 	}
 	delete(w.loadErrs, name)
 	if fi != nil {
-		w.files[name] = stampOf(fi)
+		w.files[name] = watchfs.StampOf(fi)
 	}
 	old, had := w.recs[id]
 	w.recs[id] = rec

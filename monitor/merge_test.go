@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -102,7 +103,7 @@ func (f fakeSource) Watch(ctx context.Context, out chan<- []Observation) error {
 
 func TestSourcesInSnapshotAndWatch(t *testing.T) {
 	src := fakeSource{sets: make(chan []Observation)}
-	o := Options{Store: store.Store{Home: t.TempDir()}, Sources: []Source{src}, Now: time.Now}
+	o := Options{Store: store.Store{Home: t.TempDir(), Fold: hookbin.Fold}, Sources: []Source{src}, Now: time.Now}
 	shown, errs := Snapshot(o)
 	if len(errs) != 0 || len(shown) != 1 || shown[0].ID != "tmux:%9" || shown[0].State != session.Waiting || shown[0].Source != "screen:claude/blocked" {
 		t.Fatalf("snapshot: %+v %v", shown, errs)
@@ -147,7 +148,7 @@ func (s slowToLetGo) Watch(ctx context.Context, out chan<- []Observation) error 
 // closed, every source must have let go.
 func TestWatchClosesAfterSourcesLetGo(t *testing.T) {
 	var released atomic.Bool
-	o := Options{Store: store.Store{Home: t.TempDir()}, Sources: []Source{slowToLetGo{&released}}, Now: time.Now}
+	o := Options{Store: store.Store{Home: t.TempDir(), Fold: hookbin.Fold}, Sources: []Source{slowToLetGo{&released}}, Now: time.Now}
 	ctx, cancel := context.WithCancel(context.Background())
 	updates, err := Watch(ctx, o)
 	if err != nil {
@@ -185,7 +186,7 @@ func (s lateSource) Watch(ctx context.Context, out chan<- []Observation) error {
 // A reader that takes only the first update (`mew status` reading a
 // remote's feed) gets what the sources saw, not a list without screens.
 func TestWatchFirstUpdateHasTheSourcesFirstReports(t *testing.T) {
-	o := Options{Store: store.Store{Home: t.TempDir()}, Sources: []Source{lateSource{after: 150 * time.Millisecond}}, Now: time.Now}
+	o := Options{Store: store.Store{Home: t.TempDir(), Fold: hookbin.Fold}, Sources: []Source{lateSource{after: 150 * time.Millisecond}}, Now: time.Now}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	updates, err := Watch(ctx, o)

@@ -2,9 +2,11 @@
 // the sessions Mew shows. One pass is a pipeline:
 //
 //  1. Sources: the store ($MEW_HOME/sessions: the records the hook and
-//     `mew run` write) and the sources of package source, each read on
-//     its own (Claude Code's registry, Codex's rollouts and processes,
-//     the tmux panes, the process scan).
+//     `mew run` write) and the sources the program hands it
+//     (Options.Sources: cmd/mew builds Claude Code's registry, Codex's
+//     rollouts and processes, Copilot CLI's logs, agy's transcripts, the
+//     tmux panes, the process scan), each read on its own. This package
+//     knows the source interface only.
 //  2. Identity and merge: a Recorder's readings (the registry's) are
 //     folded into the stored record of their session and written back
 //     there; every other observation joins the record of the session it
@@ -26,8 +28,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -35,19 +35,12 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/clock"
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/monitor/liveness"
 	"github.com/mew-dev/mew/proctree"
-	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
-	"github.com/mew-dev/mew/source/agy"
-	"github.com/mew-dev/mew/source/codex"
-	"github.com/mew-dev/mew/source/copilot"
-	"github.com/mew-dev/mew/source/procscan"
-	"github.com/mew-dev/mew/source/registry"
-	"github.com/mew-dev/mew/source/remote"
-	"github.com/mew-dev/mew/source/tmux"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -72,7 +65,7 @@ type Options struct {
 	LockTimeout time.Duration
 	// ScanTimeout bounds one Scan of each source in Snapshot.
 	ScanTimeout time.Duration
-	// Remote lists the sessions of other machines (a remote.Hub), merged
+	// Remote lists the sessions of other machines (source/remote's Hub), merged
 	// after this machine's; nil for none.
 	Remote RemoteSessions
 }
@@ -89,7 +82,7 @@ func (o Options) withRemote(shown []session.Shown, errs []error) ([]session.Show
 	if o.Remote == nil {
 		return shown, errs
 	}
-	all, dup := remote.Merge(shown, o.Remote.Sessions())
+	all, dup := mergeRemote(shown, o.Remote.Sessions())
 	Sort(all)
 	return all, append(errs, dup...)
 }
@@ -101,55 +94,17 @@ const DefaultForgetAfter = 30 * time.Minute
 // answer even when tmux hangs.
 const defaultScanTimeout = 2 * time.Second
 
-// Default returns the options for this user: $MEW_HOME (or ~/.mew), Claude
-// Code's registry (source/registry), the process table read the lean way (liveness only
+// ForStore returns the options for the store st and the sources the
+// program wired (cmd/mew is the composition root: the read side knows the
+// source interface only): the process table read the lean way (liveness only
 // needs a process's start time: gopsutil reads much more, every pass), the
-// tmux panes of the server Mew runs under (or the
-// default one), Codex's rollouts and processes, every agent process
-// (procscan), agy's transcripts of the sessions its hooks reported, Copilot
-// CLI's session logs, the real process table.
-func Default() (Options, error) {
-	st, err := store.Open()
-	if err != nil {
-		return Options{}, err
-	}
-	var sources []Source
-	if dir, err := registry.Dir(); err == nil { // no home: run on hooks alone
-		sources = append(sources, registry.New(dir))
-	}
-	book := rules.Cached(rules.Dir(st.Home))
-	sources = append(sources, tmuxSource(st, book))
-	sources = append(sources, processScan(book)...)
-	sources = append(sources, codex.Sources(st)...)
-	if src, err := agy.New(st); err == nil { // no home: agy's hooks alone
-		sources = append(sources, src)
-	}
-	if src := copilot.New(); src != nil {
-		sources = append(sources, src)
-	}
+// real clocks, exited sessions forgotten after DefaultForgetAfter.
+func ForStore(st store.Store, sources []Source) Options {
 	return Options{
 		Store: st, Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, ForgetAfter: DefaultForgetAfter, LockTimeout: time.Second,
 		Sources: sources,
-	}, nil
-}
-
-// tmuxSource reads the panes of the tmux server Mew runs under; a one-shot
-// read keeps what it saw in $MEW_HOME/screens for the next one.
-func tmuxSource(st store.Store, book func() (*rules.Book, []error)) Source {
-	socket := tmux.SocketFromEnv()
-	src := tmux.New(socket, book)
-	src.Memory = tmux.MemoryFile(filepath.Join(st.Home, "screens"), socket)
-	return src
-}
-
-// processScan is the process discovery source, unless $MEW_PROCSCAN is
-// "off" (tests that must not see the machine's own agents).
-func processScan(book func() (*rules.Book, []error)) []Source {
-	if os.Getenv("MEW_PROCSCAN") == "off" {
-		return nil
 	}
-	return []Source{procscan.New(book)}
 }
 
 // Snapshot reads every source once and returns the shown sessions, needs-you
@@ -178,7 +133,7 @@ func Records(o Options) ([]session.Record, []error) {
 // sources' observations.
 type world struct {
 	recs     map[string]session.Record // store records by id
-	files    map[string]fileStamp      // store file name → what was read
+	files    map[string]watchfs.Stamp  // store file name → what was read (the store replaces by rename: a new inode)
 	loadErrs map[string]error          // store file name → why it could not be read
 	obs      map[string][]Observation  // by source name
 	obsErrs  map[string]error          // by source name: why it stopped
@@ -281,7 +236,7 @@ func screenOnly(r session.Record) bool {
 
 func newWorld() *world {
 	return &world{
-		recs: map[string]session.Record{}, files: map[string]fileStamp{}, loadErrs: map[string]error{},
+		recs: map[string]session.Record{}, files: map[string]watchfs.Stamp{}, loadErrs: map[string]error{},
 		obs: map[string][]Observation{}, obsErrs: map[string]error{}, problems: map[string][]error{},
 		gen: map[string]uint64{}, shown: map[string]*shownEntry{},
 	}
@@ -483,7 +438,7 @@ func (w *world) combine(rec session.Record, liveness combine.Liveness, now time.
 		// anything last happened to it (an exited session is then
 		// forgotten ForgetAfter later, not at once).
 		if f, ok := w.files[rec.ID+".json"]; ok {
-			s.Since = f.mod.UTC()
+			s.Since = f.ModTime().UTC()
 		}
 	}
 	return s

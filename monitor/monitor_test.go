@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
@@ -32,7 +33,7 @@ func newEnv(t *testing.T) *env {
 	reg := filepath.Join(t.TempDir(), "sessions")
 	os.MkdirAll(reg, 0o700)
 	return &env{self: self, regDir: reg, opts: monitor.Options{
-		Store: store.Store{Home: t.TempDir()}, Sources: []monitor.Source{registry.New(reg)}, Procs: proctree.Lean{},
+		Store: store.Store{Home: t.TempDir(), Fold: hookbin.Fold}, Sources: []monitor.Source{registry.New(reg)}, Procs: proctree.Lean{},
 		TicksToMs: proctree.TicksToUnixMs, Now: time.Now, LockTimeout: time.Second,
 	}}
 }

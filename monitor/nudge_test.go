@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -30,7 +31,7 @@ func (n nudgeSource) Nudge() {
 func TestWatchNudgesScreenSourcesOnReports(t *testing.T) {
 	scr := nudgeSource{fakeSource: fakeSource{sets: make(chan []Observation)}, nudges: make(chan struct{}, 1)}
 	logSrc := fakeSource{sets: make(chan []Observation)}
-	st := store.Store{Home: t.TempDir()}
+	st := store.Store{Home: t.TempDir(), Fold: hookbin.Fold}
 	if err := st.EnsureDir(); err != nil {
 		t.Fatal(err)
 	}

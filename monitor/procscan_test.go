@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -33,7 +34,7 @@ func TestBareProcessesJoinOrStandAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := store.Store{Home: t.TempDir()}
+	st := store.Store{Home: t.TempDir(), Fold: hookbin.Fold}
 	// A hook session of this very process.
 	if _, err := st.Update("ses_1", time.Second, func(r *session.Record, _ bool) bool {
 		r.Agent = session.AgentOpenCode

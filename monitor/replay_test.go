@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/fixture"
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/monitor"
@@ -72,7 +73,7 @@ func newReplayer(t *testing.T, m mode) *replayer {
 	home := t.TempDir()
 	r := &replayer{t: t, hook: hook, mode: m, selfPid: self.Pid, selfTick: self.StartTicks, started: time.Now()}
 	r.opts = monitor.Options{
-		Store: store.Store{Home: home}, Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs,
+		Store: store.Store{Home: home, Fold: hookbin.Fold}, Procs: proctree.Lean{}, TicksToMs: proctree.TicksToUnixMs,
 		Now: time.Now, LockTimeout: 2 * time.Second,
 	}
 	if m != hooksOnly {

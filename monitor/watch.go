@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
@@ -136,18 +137,11 @@ func newWatcher(ctx context.Context, o Options) (*watcher, error) {
 
 // addWatches watches each directory, or, while it does not exist, its
 // nearest existing parent up to $MEW_HOME, never $HOME or above
-// (source.WatchFor: macOS's kqueue opens every entry of a watched folder,
+// (watchfs.Folders: macOS's kqueue opens every entry of a watched folder,
 // Desktop and Documents included); with none, the next tick looks again.
 func (wt *watcher) addWatches() {
-	home := source.HomeDir()
-	for _, d := range wt.dirs {
-		if wt.watched[d] {
-			continue
-		}
-		if p := source.WatchFor(d, wt.o.Store.Home, home); p != "" && !wt.watched[p] && wt.fw.Add(p) == nil {
-			wt.watched[p] = true
-		}
-	}
+	f := watchfs.Folders{Add: wt.fw.Add, Watched: wt.watched, Within: wt.o.Store.Home}
+	f.Follow(wt.dirs...)
 }
 
 // startSources runs each source's Watch, relaying its reports.

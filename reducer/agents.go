@@ -86,128 +86,187 @@ var QwenEvents = []string{
 	SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, Notification, Stop, StopFailure, SessionEnd,
 }
 
-// rename maps one agent's event name to the canonical event. A slice, not a
-// map: a package-level map is built at every start of the hook.
-type rename struct{ agent, name, canonical string }
+// Payload is the shape of what an agent's hook hands mew-hook.
+type Payload int
 
-var renames = []rename{
-	{session.AgentCodex, codexInterrupt, Interrupted},
-	{session.AgentCodex, SessionStart, SessionStartTurn},
+const (
+	// HookPayload: Claude Code's hook payload (decoded leniently), or one
+	// of the same shape under other names (Codex, Gemini CLI, Qwen Code).
+	HookPayload Payload = iota
+	// PluginPayload: the agent's own event object, forwarded by Mew's
+	// plugin or extension (ParsePlugin).
+	PluginPayload
+	// CamelPayload: Claude's payload with camelCase field names (agy).
+	CamelPayload
+	// ClinePayload: Cline's hook files' payloads (parseCline).
+	ClinePayload
+	// CopilotPayload: Copilot CLI's payloads, which name no event: the
+	// hook's command line does (parseCopilot).
+	CopilotPayload
+)
 
-	{session.AgentGemini, geminiBeforeAgent, UserPromptSubmit},
-	{session.AgentGemini, geminiAfterAgent, Stop},
-	{session.AgentGemini, geminiBeforeTool, PreToolUse},
-	{session.AgentGemini, geminiAfterTool, PostToolUse},
-	// The confirmation dialog (after BeforeTool); no hook says when it is
-	// answered but AfterTool, and none at all when it is denied with Esc
-	// (the screen sees that: combine rule 5).
-	{session.AgentGemini, notificationPrefix + "ToolPermission", notificationPrefix + notePermission},
+// Rename is one of an agent's event names and the canonical event it is.
+type Rename struct{ Name, Canonical string }
 
+// Mapping is everything the reducer knows of one agent, in one place: the
+// hook events Mew registers with it, the shape of its payloads, and the
+// table renaming its event names to the canonical ones. An agent that
+// speaks another's events names it in Like and adds only what differs
+// (Kilo: OpenCode's plugin events).
+type Mapping struct {
+	Agent   string   // session.Agent*
+	Events  []string // the hook events Mew registers (nil: a plugin forwards them, or none)
+	Payload Payload
+	// LateProcess: the agent fires no SessionStart (or a plugin forwards
+	// its events), so its first event of a session records the process.
+	LateProcess bool
+	// DaemonHooks: the agent's hooks run in a daemon that serves every
+	// terminal of the agent (Codex's app server): the hook's environment
+	// is not the session's terminal, so it is not recorded.
+	DaemonHooks bool
+	Renames     []Rename
+	Like        string // the agent whose renames apply after this one's own
+}
+
+// Mappings is the reducer's list of agents; a slice, not a map: a
+// package-level map is built at every start of the hook.
+var Mappings = []Mapping{
+	{Agent: session.AgentClaude, Events: Events},
+	{Agent: session.AgentCodex, Events: CodexEvents, DaemonHooks: true, Renames: []Rename{
+		{codexInterrupt, Interrupted},
+		{SessionStart, SessionStartTurn},
+	}},
+	{Agent: session.AgentGemini, Events: GeminiEvents, Renames: []Rename{
+		{geminiBeforeAgent, UserPromptSubmit},
+		{geminiAfterAgent, Stop},
+		{geminiBeforeTool, PreToolUse},
+		{geminiAfterTool, PostToolUse},
+		// The confirmation dialog (after BeforeTool); no hook says when it is
+		// answered but AfterTool, and none at all when it is denied with Esc
+		// (the screen sees that: combine rule 5).
+		{notificationPrefix + "ToolPermission", notificationPrefix + notePermission},
+	}},
 	// OpenCode's plugin events (see PluginEvent for how a name gets its
 	// ".kind"). Exit sends nothing: the process source sees it.
-	{session.AgentOpenCode, "session.created", SessionStart},
-	{session.AgentOpenCode, "session.status.busy", TurnRunning},
-	{session.AgentOpenCode, "session.status.retry", TurnRetrying},
-	{session.AgentOpenCode, "session.status.idle", TurnIdle},
-	{session.AgentOpenCode, "session.idle", TurnIdle},
-	{session.AgentOpenCode, "permission.asked", PermissionRequest},
-	{session.AgentOpenCode, "permission.replied.once", PostToolUse},
-	{session.AgentOpenCode, "permission.replied.always", PostToolUse},
-	{session.AgentOpenCode, "permission.replied.reject", Interrupted}, // Esc on the dialog is a reject too
-	{session.AgentOpenCode, "session.error.MessageAbortedError", Interrupted},
-	{session.AgentOpenCode, "session.error", StopFailure},
-	// OpenCode 2.x (through the same plugin file, fields named as 1.x
-	// names them): a turn is an execution; question.* became form.*, a
-	// question to the person (ParsePlugin names its tool).
-	{session.AgentOpenCode, "session.execution.started", TurnRunning},
-	{session.AgentOpenCode, "session.execution.succeeded", Stop},
-	{session.AgentOpenCode, "session.execution.interrupted", Interrupted},
-	{session.AgentOpenCode, "session.execution.failed", StopFailure},
-	{session.AgentOpenCode, "question.asked", PermissionRequest},
-	{session.AgentOpenCode, "question.replied", PostToolUse},
-	{session.AgentOpenCode, "question.rejected", PostToolUse},
-	{session.AgentOpenCode, "form.asked", PermissionRequest},
-	{session.AgentOpenCode, "form.replied", PostToolUse},
-	{session.AgentOpenCode, "form.rejected", PostToolUse},
-
+	{Agent: session.AgentOpenCode, Payload: PluginPayload, LateProcess: true, Renames: []Rename{
+		{"session.created", SessionStart},
+		{"session.status.busy", TurnRunning},
+		{"session.status.retry", TurnRetrying},
+		{"session.status.idle", TurnIdle},
+		{"session.idle", TurnIdle},
+		{"permission.asked", PermissionRequest},
+		{"permission.replied.once", PostToolUse},
+		{"permission.replied.always", PostToolUse},
+		{"permission.replied.reject", Interrupted}, // Esc on the dialog is a reject too
+		{"session.error.MessageAbortedError", Interrupted},
+		{"session.error", StopFailure},
+		// OpenCode 2.x (through the same plugin file, fields named as 1.x
+		// names them): a turn is an execution; question.* became form.*, a
+		// question to the person (ParsePlugin names its tool).
+		{"session.execution.started", TurnRunning},
+		{"session.execution.succeeded", Stop},
+		{"session.execution.interrupted", Interrupted},
+		{"session.execution.failed", StopFailure},
+		{"question.asked", PermissionRequest},
+		{"question.replied", PostToolUse},
+		{"question.rejected", PostToolUse},
+		{"form.asked", PermissionRequest},
+		{"form.replied", PostToolUse},
+		{"form.rejected", PostToolUse},
+	}},
+	// Kilo is an OpenCode fork with OpenCode's plugin events (measured on
+	// Kilo 7.7.7: session.status busy/retry/idle, permission.asked,
+	// permission.replied reject).
+	{Agent: session.AgentKilo, Payload: PluginPayload, LateProcess: true, Like: session.AgentOpenCode},
 	// Antigravity CLI's hook events (unverified: from its published
-	// shapes): an invocation is a turn; it has no permission event.
-	{session.AgentAgy, agyPreInvocation, UserPromptSubmit},
-	{session.AgentAgy, agyPostInvocation, Stop},
-
+	// shapes): an invocation is a turn; it has no permission event and no
+	// SessionStart.
+	{Agent: session.AgentAgy, Events: AgyEvents, Payload: CamelPayload, LateProcess: true, Renames: []Rename{
+		{agyPreInvocation, UserPromptSubmit},
+		{agyPostInvocation, Stop},
+	}},
 	// Qwen Code asks before PreToolUse (PermissionRequest, then PreToolUse
 	// only once the call is allowed; measured on 0.24.4): its PreToolUse
 	// ends the wait, as Claude Code's PostToolUse would. A denial with Esc
 	// fires no hook but PostToolBatch, which names no tool: the screen sees
 	// the dialog go.
-	{session.AgentQwen, PreToolUse, PostToolUse},
-
-	// Kilo is an OpenCode fork with OpenCode's plugin events (measured on
-	// Kilo 7.7.7: session.status busy/retry/idle, permission.asked,
-	// permission.replied reject).
-	{session.AgentKilo, "session.created", SessionStart},
-	{session.AgentKilo, "session.status.busy", TurnRunning},
-	{session.AgentKilo, "session.status.retry", TurnRetrying},
-	{session.AgentKilo, "session.status.idle", TurnIdle},
-	{session.AgentKilo, "session.idle", TurnIdle},
-	{session.AgentKilo, "permission.asked", PermissionRequest},
-	{session.AgentKilo, "permission.replied.once", PostToolUse},
-	{session.AgentKilo, "permission.replied.always", PostToolUse},
-	{session.AgentKilo, "permission.replied.reject", Interrupted},
-	{session.AgentKilo, "session.error.MessageAbortedError", Interrupted},
-	{session.AgentKilo, "session.error", StopFailure},
-
+	{Agent: session.AgentQwen, Events: QwenEvents, Renames: []Rename{
+		{PreToolUse, PostToolUse},
+	}},
 	// Copilot CLI's hook events (reducer/copilot.go: the hook is told the
 	// event's name; errorOccurred is a retry when recoverable).
-	{session.AgentCopilot, copilotSessionStart, SessionStart},
-	{session.AgentCopilot, copilotUserPrompt, UserPromptSubmit},
-	{session.AgentCopilot, copilotPreToolUse, PreToolUse},
-	// Before the dialog is drawn (0.2–0.6 s), as its notification
-	// permission_prompt; no hook says the dialog was answered with Esc
-	// (the session log's permission.completed and the screen do).
-	{session.AgentCopilot, copilotPermissionRequest, PermissionRequest},
-	{session.AgentCopilot, copilotNotification, Notification},
-	{session.AgentCopilot, copilotPostToolUse, PostToolUse},
-	{session.AgentCopilot, copilotPostToolUseFailure, PostToolUseFailure},
-	{session.AgentCopilot, copilotAgentStop, Stop},
-	{session.AgentCopilot, copilotRetrying, TurnRetrying},
-	{session.AgentCopilot, copilotErrorOccurred, StopFailure},
-	{session.AgentCopilot, copilotSessionEnd, SessionEnd},
+	{Agent: session.AgentCopilot, Events: CopilotEvents, Payload: CopilotPayload, Renames: []Rename{
+		{copilotSessionStart, SessionStart},
+		{copilotUserPrompt, UserPromptSubmit},
+		{copilotPreToolUse, PreToolUse},
+		// Before the dialog is drawn (0.2–0.6 s), as its notification
+		// permission_prompt; no hook says the dialog was answered with Esc
+		// (the session log's permission.completed and the screen do).
+		{copilotPermissionRequest, PermissionRequest},
+		{copilotNotification, Notification},
+		{copilotPostToolUse, PostToolUse},
+		{copilotPostToolUseFailure, PostToolUseFailure},
+		{copilotAgentStop, Stop},
+		{copilotRetrying, TurnRetrying},
+		{copilotErrorOccurred, StopFailure},
+		{copilotSessionEnd, SessionEnd},
+	}},
 	// pi's events, as Mew's extension forwards them (install/plugin.go):
 	// agent_end carries the stopReason of the run's last reply, or "retry"
 	// for a failed request pi retries by itself (each attempt is its own
 	// agent_end, then agent_start: still working). session_shutdown comes
 	// at every exit (and before /new, /resume, /fork, /reload: their
 	// session_start begins the next session).
-	{session.AgentPi, "session_start", SessionStart},
-	{session.AgentPi, "agent_start", UserPromptSubmit},
-	{session.AgentPi, "tool_execution_start", PreToolUse},
-	{session.AgentPi, "tool_execution_end", PostToolUse},
-	{session.AgentPi, "agent_end.stop", Stop},
-	{session.AgentPi, "agent_end.length", Stop},
-	{session.AgentPi, "agent_end.retry", TurnRetrying},
-	{session.AgentPi, "agent_end.error", StopFailure},
-	{session.AgentPi, "agent_end.aborted", Interrupted},
-	{session.AgentPi, "session_shutdown", SessionEnd},
+	{Agent: session.AgentPi, Payload: PluginPayload, LateProcess: true, Renames: []Rename{
+		{"session_start", SessionStart},
+		{"agent_start", UserPromptSubmit},
+		{"tool_execution_start", PreToolUse},
+		{"tool_execution_end", PostToolUse},
+		{"agent_end.stop", Stop},
+		{"agent_end.length", Stop},
+		{"agent_end.retry", TurnRetrying},
+		{"agent_end.error", StopFailure},
+		{"agent_end.aborted", Interrupted},
+		{"session_shutdown", SessionEnd},
+	}},
 	// Cline's hook files, by the hookName of their payloads (measured on
 	// Cline 3.0.65): a task is one prompt's turn; tool_result comes after
-	// an approval and after a denial (an error result) alike.
-	{session.AgentCline, "agent_start", UserPromptSubmit},
-	{session.AgentCline, "tool_call", PreToolUse},
-	{session.AgentCline, "tool_result", PostToolUse},
-	{session.AgentCline, "agent_end", Stop},
-	{session.AgentCline, "agent_error", StopFailure},
-	{session.AgentCline, "agent_abort", Interrupted},
-	// Esc on a running turn: SessionShutdown, the turn's agent session
-	// ended (not the TUI's: it did not run at Ctrl-C).
-	{session.AgentCline, "session_shutdown", Interrupted},
-
+	// an approval and after a denial (an error result) alike. No
+	// SessionStart: the first event records the TUI.
+	{Agent: session.AgentCline, Events: ClineEvents, Payload: ClinePayload, LateProcess: true, Renames: []Rename{
+		{"agent_start", UserPromptSubmit},
+		{"tool_call", PreToolUse},
+		{"tool_result", PostToolUse},
+		{"agent_end", Stop},
+		{"agent_error", StopFailure},
+		{"agent_abort", Interrupted},
+		// Esc on a running turn: SessionShutdown, the turn's agent session
+		// ended (not the TUI's: it did not run at Ctrl-C).
+		{"session_shutdown", Interrupted},
+	}},
 	// Amp's plugin events (agent.end's status: done | error | cancelled).
-	{session.AgentAmp, "session.start", SessionStart},
-	{session.AgentAmp, "agent.start", UserPromptSubmit},
-	{session.AgentAmp, "agent.end.done", Stop},
-	{session.AgentAmp, "agent.end.error", StopFailure},
-	{session.AgentAmp, "agent.end.cancelled", Interrupted},
+	{Agent: session.AgentAmp, Payload: PluginPayload, LateProcess: true, Renames: []Rename{
+		{"session.start", SessionStart},
+		{"agent.start", UserPromptSubmit},
+		{"agent.end.done", Stop},
+		{"agent.end.error", StopFailure},
+		{"agent.end.cancelled", Interrupted},
+	}},
+	// Screen-only agents: no hook, no plugin; named so the lookups know
+	// them (Continue loads Claude-format hooks but fires none).
+	{Agent: session.AgentContinue},
+	{Agent: session.AgentGrok},
+}
+
+// MappingOf is agent's entry of Mappings (the zero Mapping, Claude-shaped
+// with no renames, for an agent not listed).
+func MappingOf(agent string) Mapping {
+	for _, m := range Mappings {
+		if m.Agent == agent {
+			return m
+		}
+	}
+	return Mapping{Agent: agent}
 }
 
 // notificationPrefix marks a rename of a Notification's kind
@@ -215,26 +274,9 @@ var renames = []rename{
 const notificationPrefix = "Notification:"
 
 // EventsFor lists the hook events Mew registers with agent (nil for an
-// agent that has no hooks Mew installs).
-func EventsFor(agent string) []string {
-	switch agent {
-	case session.AgentClaude:
-		return Events
-	case session.AgentCodex:
-		return CodexEvents
-	case session.AgentGemini:
-		return GeminiEvents
-	case session.AgentAgy:
-		return AgyEvents
-	case session.AgentQwen:
-		return QwenEvents
-	case session.AgentCopilot:
-		return CopilotEvents
-	case session.AgentCline:
-		return ClineEvents // the names of its hook files
-	}
-	return nil // OpenCode, Amp, Kilo, pi: a plugin forwards their events (package install)
-}
+// agent that has no hooks Mew installs: a plugin forwards OpenCode's, Amp's,
+// Kilo's and pi's events, package install).
+func EventsFor(agent string) []string { return MappingOf(agent).Events }
 
 // Canonical is the canonical name of agent's event name.
 func Canonical(agent, name string) string {
@@ -244,11 +286,17 @@ func Canonical(agent, name string) string {
 	return name
 }
 
+// lookup finds name among agent's renames, then those of the agent it is
+// Like.
 func lookup(agent, name string) (string, bool) {
-	for _, r := range renames {
-		if r.agent == agent && r.name == name {
-			return r.canonical, true
+	for seen := 0; agent != "" && seen < 4; seen++ { // Like chains are short; never a loop
+		m := MappingOf(agent)
+		for _, r := range m.Renames {
+			if r.Name == name {
+				return r.Canonical, true
+			}
 		}
+		agent = m.Like
 	}
 	return "", false
 }

@@ -3,7 +3,6 @@ package reducer
 import (
 	"github.com/mailru/easyjson/jlexer"
 	"github.com/mew-dev/mew/internal/jwriter"
-	"github.com/mew-dev/mew/session"
 )
 
 // Antigravity CLI sends Claude-shaped hook payloads with camelCase names
@@ -27,9 +26,7 @@ var agyFields = []fieldName{
 
 // RecordsProcessLate reports whether agent has no SessionStart, so its
 // first event of a session records the process.
-func RecordsProcessLate(agent string) bool {
-	return FromPlugin(agent) || agent == session.AgentAgy || agent == session.AgentCline
-}
+func RecordsProcessLate(agent string) bool { return MappingOf(agent).LateProcess }
 
 // snakeFields is the JSON object data with the camelCase field names of
 // table renamed; data that is not an object is returned as it is (the

@@ -3,8 +3,6 @@ package reducer
 import (
 	"fmt"
 	"strings"
-
-	"github.com/mew-dev/mew/session"
 )
 
 // Agents whose events come from a plugin Mew installs into the agent
@@ -16,10 +14,7 @@ import (
 // "agent.end.cancelled"), and the table maps it to a canonical event.
 
 // FromPlugin reports whether agent's events come from Mew's plugin.
-func FromPlugin(agent string) bool {
-	return agent == session.AgentOpenCode || agent == session.AgentAmp || agent == session.AgentKilo ||
-		agent == session.AgentPi
-}
+func FromPlugin(agent string) bool { return MappingOf(agent).Payload == PluginPayload }
 
 // ParseFor decodes a payload agent sent to the hook into ev, canonical
 // (Normalize applied). ignored lists the fields of a hook payload left out
@@ -31,20 +26,19 @@ func ParseFor(agent string, payload []byte, ev *Event) (ignored []string, err er
 // ParseNamed is ParseFor for a hook told its event's name on its command
 // line (Copilot CLI's payloads carry none): name, when set, is the event.
 func ParseNamed(agent, name string, payload []byte, ev *Event) (ignored []string, err error) {
-	switch {
-	case FromPlugin(agent):
+	switch MappingOf(agent).Payload {
+	case PluginPayload:
 		err = ParsePlugin(agent, payload, ev)
-	case agent == session.AgentCline:
+	case ClinePayload:
 		err = parseCline(payload, ev)
 		if err != nil && err != ErrNoSession {
 			err = fmt.Errorf("payload is not a Cline hook event: %w", err)
 		}
-	case agent == session.AgentCopilot:
+	case CopilotPayload:
 		ignored, err = parseCopilot(name, payload, ev)
+	case CamelPayload:
+		ignored, err = ParseLenient(snakeFields(payload, agyFields, nil), ev)
 	default:
-		if agent == session.AgentAgy {
-			payload = snakeFields(payload, agyFields, nil)
-		}
 		ignored, err = ParseLenient(payload, ev)
 	}
 	if err != nil {

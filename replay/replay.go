@@ -111,7 +111,7 @@ func newEngine(t0 time.Time, agentName string) (*engine, error) {
 	// The agent started a little before the recording's first event, so
 	// its start time is never after a session it created.
 	started := t0.Add(-2 * time.Second).UnixMilli()
-	e := &engine{dir: dir, t0: t0, st: store.Store{Home: home}, procs: procTable{
+	e := &engine{dir: dir, t0: t0, st: store.Store{Home: home, Fold: hookbin.Fold}, procs: procTable{
 		agentPid: {Pid: agentPid, PPid: 1, Name: agentName, StartMs: started},
 		hookPid:  {Pid: hookPid, PPid: agentPid, Name: "sh", StartMs: started},
 	}}

@@ -4,7 +4,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +11,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
+
+	"github.com/mew-dev/mew/internal/privfile"
 )
 
 //go:embed defaults/*.toml
@@ -80,7 +80,7 @@ func Load(dir string) (*Book, []error) {
 // ReadFile parses one override file: its name must be <agent>.toml for the
 // agent it declares.
 func ReadFile(path string) (*Set, bool, error) {
-	data, err := readRegular(path, maxFile)
+	data, err := privfile.Read(path, maxFile) // a FIFO or /dev/zero here is refused, not read
 	if err != nil {
 		return nil, false, &FileError{File: path, Reason: err.Error()}
 	}
@@ -93,40 +93,6 @@ func ReadFile(path string) (*Set, bool, error) {
 			Reason: fmt.Sprintf("agent %q does not match the file name %s (name it %s.toml)", set.Agent, base, set.Agent)}
 	}
 	return set, replace, nil
-}
-
-// readRegular reads a regular file (a symlink to one included), at most
-// max+1 bytes. Anything else is refused without reading: a FIFO would
-// block the open itself (so it is opened non-blocking), /dev/zero would
-// never end.
-func readRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file: %s", fileKind(fi.Mode()))
-	}
-	return io.ReadAll(io.LimitReader(f, max+1))
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return m.Type().String()
 }
 
 // apply puts an override in force: its rules are tried before the
@@ -145,6 +111,7 @@ func (b *Book) apply(o *Set, replace bool) {
 		Argv:     append(slices.Clone(o.Sniff.Argv), base.Sniff.Argv...),
 		Screen:   append(slices.Clone(o.Sniff.Screen), base.Sniff.Screen...),
 		Title:    append(slices.Clone(o.Sniff.Title), base.Sniff.Title...),
+		Terminal: o.Sniff.Terminal || base.Sniff.Terminal,
 	}
 	merged.InputBox = base.InputBox
 	if o.InputBox != nil {

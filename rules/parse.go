@@ -35,6 +35,7 @@ type sniffSpec struct {
 	Argv     []Pattern `toml:"argv"`
 	Screen   []Pattern `toml:"screen"`
 	Title    []Pattern `toml:"title"`
+	Terminal bool      `toml:"terminal"`
 }
 
 type ruleSpec struct {
@@ -109,6 +110,7 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 	set.Sniff.Argv = ptrs(spec.Sniff.Argv)
 	set.Sniff.Screen = ptrs(spec.Sniff.Screen)
 	set.Sniff.Title = ptrs(spec.Sniff.Title)
+	set.Sniff.Terminal = spec.Sniff.Terminal
 	set.TurnEnd = ptrs(spec.TurnEnd)
 	set.InputBox = spec.InputBox
 	if spec.ReportSettle != "" {

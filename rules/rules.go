@@ -119,6 +119,10 @@ type Sniff struct {
 	Argv     []*Pattern // patterns over the whole command line
 	Screen   []*Pattern // screen markers, when the process says nothing
 	Title    []*Pattern // title markers
+	// Terminal: a process of the agent is a session only with a terminal;
+	// one without is a daemon of the agent's (Codex's app server, Cline's
+	// hub), not a session of its own.
+	Terminal bool
 }
 
 // Pattern is a compiled RE2 expression. Patterns match line by line: ^ and

@@ -44,18 +44,21 @@ const (
 	// consumers: built from its published shapes, not yet recorded.
 	AgentAgy = "agy"
 	// Measured in the census of npm agent CLIs (testdata/fixtures/
-	// <agent>-<version>, ../shared/fixtures/census).
+	// <agent>-<version>).
 	AgentCopilot  = "copilot"  // GitHub Copilot CLI
 	AgentQwen     = "qwen"     // Qwen Code
 	AgentPi       = "pi"       // pi (@mariozechner/pi-coding-agent)
 	AgentCline    = "cline"    // Cline CLI
 	AgentKilo     = "kilo"     // Kilo CLI (an OpenCode fork)
 	AgentContinue = "continue" // Continue CLI (cn)
+	// AgentGrok is Grok CLI (@vibe-kit/grok-cli): screen only, measured
+	// against the stand-in in e2e (no hooks).
+	AgentGrok = "grok"
 )
 
 // Agents lists every agent, in the order Mew documents them.
 var Agents = []string{AgentClaude, AgentCodex, AgentOpenCode, AgentGemini, AgentAmp, AgentAgy,
-	AgentCopilot, AgentQwen, AgentPi, AgentCline, AgentKilo, AgentContinue}
+	AgentCopilot, AgentQwen, AgentPi, AgentCline, AgentKilo, AgentContinue, AgentGrok}
 
 // ValidAgent reports whether name is an agent Mew knows.
 func ValidAgent(name string) bool {

@@ -1,11 +1,13 @@
 // Package source defines what a signal source hands the monitor. Each
 // source lives in a package below this one (source/registry for Claude
 // Code's session files, source/codex for Codex's rollouts and processes,
-// source/tmux for the panes, source/procscan for the process table) and
-// depends on this one, not on the monitor; the monitor gathers them and
-// merges what they saw into one session per agent process. The sessions
-// of other machines (source/remote) come as whole shown lists instead,
-// joined after combine.
+// source/copilot for Copilot CLI's session logs, source/agy for agy's
+// transcripts, source/tmux for the panes, source/procscan for the process
+// table) and depends on this one, not on the monitor: cmd/mew builds them
+// (cmd/mew/sources.go) and hands them to the monitor as Sources, which
+// merges what they saw into one session per agent process. Their shared
+// plumbing is internal/watchfs. The sessions of other machines
+// (source/remote) come as whole shown lists instead, joined after combine.
 package source
 
 import (

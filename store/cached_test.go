@@ -10,7 +10,7 @@ import (
 // Cached lists the records keep accepts, and asks keep again only about a
 // file that changed.
 func TestCachedDecodesOnlyChangedFiles(t *testing.T) {
-	st := Store{Home: t.TempDir()}
+	st := Store{Home: t.TempDir(), Fold: testFold}
 	write := func(id, agent string) {
 		t.Helper()
 		if _, err := st.Update(id, time.Second, func(r *session.Record, _ bool) bool { r.Agent = agent; return true }); err != nil {

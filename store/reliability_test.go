@@ -18,7 +18,7 @@ import (
 // Every corrupt file is kept: a second one must not overwrite the copy set
 // aside from the first.
 func TestEveryCorruptFileIsKept(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	if err := s.EnsureDir(); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestEveryCorruptFileIsKept(t *testing.T) {
 // waiter (holding the old, unlinked file's lock) and a newcomer (a new lock
 // file) change the session at the same time.
 func TestRemoveKeepsWritersExclusive(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	if err := s.EnsureDir(); err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestRemoveKeepsWritersExclusive(t *testing.T) {
 // their turns) keeps waiting past the timeout: the timeout is for a lock
 // that makes no progress. The wait is still bounded.
 func TestLockWaitGoesOnWhileOthersProgress(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	if _, err := s.Update("busy", time.Second, bump); err != nil {
 		t.Fatal(err)
 	}

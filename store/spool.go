@@ -33,9 +33,9 @@ import (
 // The record file keeps the lock + rename guarantees of Update; an entry is
 // removed only after the record that holds it is in place.
 //
-// Entries are opaque here: the package that writes them registers how they
-// fold (RegisterFold; hookbin does, for hook events). A program that links
-// no folder leaves the spool alone.
+// Entries are opaque here: the store is given how they fold (Store.Fold:
+// hookbin.Fold for hook events, wired by each program that opens a store).
+// A store with no fold leaves the spool alone.
 
 // maxEntry bounds one spooled entry (a hook payload is at most 4 MiB).
 const maxEntry = 8 << 20
@@ -48,14 +48,9 @@ const maxSpoolAttempts = 100
 // so names sort in the order entries are folded.
 const orderDigits = 20
 
-var foldEntry func(rec *session.Record, entry []byte) (note string, err error)
-
-// RegisterFold sets how spooled entries fold into a record; a fold's note
-// (an entry folded as nothing, say) joins the writer's notes. Call it from
-// an init function, before any store use.
-func RegisterFold(fold func(rec *session.Record, entry []byte) (note string, err error)) {
-	foldEntry = fold
-}
+// Fold folds one spooled entry into rec; its note (an entry folded as
+// nothing, say) joins the writer's notes, its error sets the entry aside.
+type Fold func(rec *session.Record, entry []byte) (note string, err error)
 
 // commitSem is held while a record holding spooled entries replaces the old
 // one and the entries go: a process exiting at its deadline (StopCommits)
@@ -95,12 +90,12 @@ func (s Store) TryUpdate(id string, order int64, until time.Time, change func(re
 	if err != nil || !ok {
 		return false, "", err
 	}
-	note, err = updateLocked(p, id, order, change)
+	note, err = updateLocked(s.Fold, p, id, order, change)
 	unlock()
 	if err != nil {
 		return false, note, err
 	}
-	return true, joinNotes(note, help(p, id, until)), nil
+	return true, joinNotes(note, help(s.Fold, p, id, until)), nil
 }
 
 // Append spools entry for session id without taking its lock, to be folded
@@ -138,15 +133,15 @@ func (s Store) Append(id string, order int64, entry []byte, until time.Time) (no
 			return "", fmt.Errorf("cannot create the spool: %w", err)
 		}
 	}
-	return help(p, id, until), nil
+	return help(s.Fold, p, id, until), nil
 }
 
 // help folds what was spooled while the caller held the lock, for as long
 // as the lock is free and there is time. Out of time with entries still
 // spooled, it marks the record changed, so a watching reader reads it again
 // (Load folds them) until the next writer folds them for good.
-func help(p, id string, until time.Time) (notes string) {
-	if foldEntry == nil {
+func help(fold Fold, p, id string, until time.Time) (notes string) {
+	if fold == nil {
 		return ""
 	}
 	for {
@@ -163,7 +158,7 @@ func help(p, id string, until time.Time) (notes string) {
 			// Busy: the holder looks again once it lets go.
 			return notes
 		}
-		note, err := updateLocked(p, id, -1, nil)
+		note, err := updateLocked(fold, p, id, -1, nil)
 		unlock()
 		notes = joinNotes(notes, note)
 		if err != nil {
@@ -256,11 +251,12 @@ type spool struct {
 	folded   []string // entries now in the record
 	notes    []string
 	readOnly bool // a reader's fold: nothing is moved or removed
+	apply    Fold
 }
 
-func openSpool(record string) *spool {
-	sp := &spool{dir: spoolDir(record)}
-	if foldEntry != nil {
+func openSpool(fold Fold, record string) *spool {
+	sp := &spool{dir: spoolDir(record), apply: fold}
+	if fold != nil {
 		sp.names = pendingEntries(sp.dir, true)
 	}
 	return sp
@@ -293,7 +289,7 @@ func (sp *spool) fold(rec *session.Record, names []string) bool {
 		}
 		var note string
 		if err == nil {
-			note, err = foldEntry(rec, data)
+			note, err = sp.apply(rec, data)
 		}
 		if note != "" && !sp.readOnly {
 			sp.notes = append(sp.notes, note)
@@ -362,8 +358,8 @@ func (sp *spool) commit(write func() error) error {
 
 // withPending is a reader's view of a record: the spooled entries folded
 // in, in memory.
-func withPending(p, id string, rec session.Record, err error) (session.Record, error) {
-	if foldEntry == nil || (err != nil && !errors.Is(err, fs.ErrNotExist)) {
+func withPending(fold Fold, p, id string, rec session.Record, err error) (session.Record, error) {
+	if fold == nil || (err != nil && !errors.Is(err, fs.ErrNotExist)) {
 		return rec, err
 	}
 	names := pendingEntries(spoolDir(p), false)
@@ -373,7 +369,7 @@ func withPending(p, id string, rec session.Record, err error) (session.Record, e
 	if err != nil {
 		rec = session.Record{Version: session.RecordVersion, ID: id, Agent: session.AgentClaude}
 	}
-	sp := &spool{dir: spoolDir(p), names: names, readOnly: true}
+	sp := &spool{dir: spoolDir(p), names: names, readOnly: true, apply: fold}
 	if !sp.fold(&rec, names) && err != nil {
 		return session.Record{}, err
 	}

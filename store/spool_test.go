@@ -17,21 +17,19 @@ import (
 
 // The tests' entries are text; folding one appends it to the record's
 // Unknown list (a list the store never touches), "bad" fails to fold.
-func init() {
-	RegisterFold(func(rec *session.Record, entry []byte) (string, error) {
-		if string(entry) == "bad" {
-			return "", errors.New("not an entry")
-		}
-		if rec.Hook == nil {
-			rec.Hook = new(session.HookState)
-		}
-		rec.Hook.Unknown = append(rec.Hook.Unknown, string(entry))
-		rec.Hook.EventCount++
-		if strings.HasPrefix(string(entry), "noted") {
-			return "folded " + string(entry), nil
-		}
-		return "", nil
-	})
+var testFold Fold = func(rec *session.Record, entry []byte) (string, error) {
+	if string(entry) == "bad" {
+		return "", errors.New("not an entry")
+	}
+	if rec.Hook == nil {
+		rec.Hook = new(session.HookState)
+	}
+	rec.Hook.Unknown = append(rec.Hook.Unknown, string(entry))
+	rec.Hook.EventCount++
+	if strings.HasPrefix(string(entry), "noted") {
+		return "folded " + string(entry), nil
+	}
+	return "", nil
 }
 
 func folded(rec session.Record) string {
@@ -83,7 +81,7 @@ func appendText(s Store) func(rec *session.Record, _ bool) bool {
 // them folded in their order at once, and the next writer folds them around
 // its own change by order and empties the spool.
 func TestSpoolIsFoldedInOrder(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	held := holdLock(t, s, "s")
 	soon := time.Now().Add(time.Second)
 	done, _, err := s.TryUpdate("s", 15, soon, appendText(s))
@@ -125,7 +123,7 @@ func TestSpoolIsFoldedInOrder(t *testing.T) {
 // What is spooled while a writer holds the lock is folded by that writer
 // once it lets go: the spooler's own try failed, so nobody else would.
 func TestWhatCameWhileLockedIsFoldedOnRelease(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	soon := time.Now().Add(time.Second)
 	for _, writer := range []string{"TryUpdate", "Update"} {
 		t.Run(writer, func(t *testing.T) {
@@ -163,7 +161,7 @@ func TestWhatCameWhileLockedIsFoldedOnRelease(t *testing.T) {
 // An entry that does not fold is set aside, said in the note, and never
 // blocks the others.
 func TestBadEntryIsSetAside(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	soon := time.Now().Add(time.Second)
 	held := holdLock(t, s, "b")
 	for i, e := range []string{"a", "bad", "c"} {
@@ -194,7 +192,7 @@ func TestBadEntryIsSetAside(t *testing.T) {
 // A fold's note reaches the writer that folded the entry for good, not a
 // reader (whose fold is in memory, and repeated at every read).
 func TestFoldNoteReachesTheWriter(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	held := holdLock(t, s, "n")
 	if _, err := s.Append("n", 1, []byte("noted-1"), time.Now().Add(time.Second)); err != nil {
 		t.Fatal(err)
@@ -211,7 +209,7 @@ func TestFoldNoteReachesTheWriter(t *testing.T) {
 
 // Remove takes the spool with the record.
 func TestRemoveTakesTheSpool(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	held := holdLock(t, s, "r")
 	if _, err := s.Append("r", 1, []byte("x"), time.Now()); err != nil {
 		t.Fatal(err)
@@ -229,7 +227,7 @@ func TestRemoveTakesTheSpool(t *testing.T) {
 // of its own open file, as between processes): every change is in the
 // record once they are all done.
 func TestNoWaitWritersLoseNothing(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	const n = 200
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -276,7 +274,7 @@ func TestNoWaitWritersLoseNothing(t *testing.T) {
 // would fold it twice once the record holding it is in place. One a
 // writer left claimed when it died is folded by the next writer.
 func TestClaimedEntries(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	held := holdLock(t, s, "c")
 	for i, e := range []string{"a", "b"} {
 		if _, err := s.Append("c", int64(i), []byte(e), time.Now()); err != nil {
@@ -332,5 +330,40 @@ func TestHasPending(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "00000000000000000003-1-1"), nil, 0o600)
 	if !hasPending(dir) {
 		t.Fatal("an entry among 300 temporary files: not pending")
+	}
+}
+
+// The fold is the store's own, given at construction, not a global: in one
+// program a store given none leaves the spool alone (a writer does not fold
+// it, a reader does not see it) while one given a fold folds the same spool.
+func TestFoldIsGivenToTheStore(t *testing.T) {
+	home := t.TempDir()
+	with, without := Store{Home: home, Fold: testFold}, Store{Home: home}
+	held := holdLock(t, with, "s")
+	soon := time.Now().Add(time.Second)
+	if _, err := with.Append("s", 10, []byte("10"), soon); err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := with.Load("s"); err != nil || folded(rec) != "10" {
+		t.Fatalf("with a fold: Load = %q, %v; want the spooled entry", folded(rec), err)
+	}
+	if _, err := without.Load("s"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("without a fold: Load err %v; want no record (the spool is not read)", err)
+	}
+	held.Unlock()
+	if _, err := without.Update("s", time.Second, func(*session.Record, bool) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	if got := folded(onDisk(t, without, "s")); got != "" {
+		t.Fatalf("a writer without a fold folded %q", got)
+	}
+	if left := spoolLeft(t, without, "s"); len(left) != 1 {
+		t.Fatalf("spooled %v; want the entry left for a store with a fold", left)
+	}
+	if _, err := with.Update("s", time.Second, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := folded(onDisk(t, with, "s")); got != "10" {
+		t.Fatalf("a writer with the fold left %q on disk; want 10", got)
 	}
 }

@@ -55,12 +55,19 @@ func Home() (string, error) {
 // Store is the session directory of one MEW_HOME.
 type Store struct {
 	Home string
+	// Fold folds the entries spooled for a session (spool.go): every
+	// writer folds them into the record, every reader in memory. Nil
+	// leaves the spool alone (a writer does not fold it, a reader does
+	// not see it): a store that only names a folder needs none.
+	Fold Fold
 }
 
-// Open returns the store at $MEW_HOME (or ~/.mew). It creates nothing.
-func Open() (Store, error) {
+// Open returns the store at $MEW_HOME (or ~/.mew), folding spooled entries
+// with fold (hookbin.Fold for the hooks' events; nil for none). It
+// creates nothing.
+func Open(fold Fold) (Store, error) {
 	h, err := Home()
-	return Store{Home: h}, err
+	return Store{Home: h, Fold: fold}, err
 }
 
 // Dir is where the session files live.
@@ -92,7 +99,7 @@ func (s Store) Load(id string) (session.Record, error) {
 		return session.Record{}, err
 	}
 	rec, err := readRecord(p, id)
-	return withPending(p, id, rec, err)
+	return withPending(s.Fold, p, id, rec, err)
 }
 
 // Update runs change on session id's record under its lock and writes the
@@ -119,18 +126,18 @@ func (s Store) Update(id string, lockTimeout time.Duration, change func(rec *ses
 	if err != nil {
 		return "", err
 	}
-	note, err = updateLocked(p, id, -1, change)
+	note, err = updateLocked(s.Fold, p, id, -1, change)
 	unlock()
 	if err != nil {
 		return note, err
 	}
-	return joinNotes(note, help(p, id, time.Now().Add(lockTimeout))), nil
+	return joinNotes(note, help(s.Fold, p, id, time.Now().Add(lockTimeout))), nil
 }
 
 // updateLocked is the body of every change: read the record, fold the
 // spooled entries ordered before order (all of them for order < 0), run
 // change, fold the rest, write. The caller holds the session lock.
-func updateLocked(p, id string, order int64, change func(rec *session.Record, existed bool) bool) (note string, err error) {
+func updateLocked(fold Fold, p, id string, order int64, change func(rec *session.Record, existed bool) bool) (note string, err error) {
 	// On the heap: a record held in this frame would deepen the hook's
 	// stack past a size it otherwise never needs.
 	rec := new(session.Record)
@@ -150,7 +157,7 @@ func updateLocked(p, id string, order int64, change func(rec *session.Record, ex
 	if !existed {
 		*rec = session.Record{Version: session.RecordVersion, ID: id, Agent: session.AgentClaude}
 	}
-	sp := openSpool(p)
+	sp := openSpool(fold, p)
 	before, after := sp.split(order)
 	changed := sp.fold(rec, before)
 	if change != nil && change(rec, existed) {
@@ -244,7 +251,7 @@ func (s Store) List() ([]session.Record, []LoadError) {
 		}
 		p := filepath.Join(s.Dir(), name)
 		rec, err := readRecord(p, id)
-		rec, err = withPending(p, id, rec, err)
+		rec, err = withPending(s.Fold, p, id, rec, err)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) { // removed since ReadDir
 				errs = append(errs, LoadError{File: name, Err: err})

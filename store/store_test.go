@@ -23,7 +23,7 @@ func bump(rec *session.Record, _ bool) bool {
 }
 
 func TestUpdateCreatesPrivateFiles(t *testing.T) {
-	s := Store{Home: filepath.Join(t.TempDir(), "mew")}
+	s := Store{Home: filepath.Join(t.TempDir(), "mew"), Fold: testFold}
 	if _, err := s.Update("abc-1", time.Second, bump); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestUpdateCreatesPrivateFiles(t *testing.T) {
 }
 
 func TestHostileIDsNeverBecomePaths(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	for _, id := range []string{"", "../../etc/passwd", "a/b", ".hidden", "a b", "x;rm -rf", "-rf", "é", strings.Repeat("a", 129), "a\x00b", "id.json"} {
 		_, err := s.Update(id, time.Second, bump)
 		if !errors.Is(err, ErrInvalidID) {
@@ -68,7 +68,7 @@ func TestHostileIDsNeverBecomePaths(t *testing.T) {
 }
 
 func TestCorruptFileIsSetAsideNotLost(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	if err := s.EnsureDir(); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestCorruptFileIsSetAsideNotLost(t *testing.T) {
 }
 
 func TestRecordNamingAnotherSessionIsCorrupt(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	s.Update("s1", time.Second, bump)
 	data, _ := os.ReadFile(filepath.Join(s.Dir(), "s1.json"))
 	os.WriteFile(filepath.Join(s.Dir(), "s2.json"), data, 0o600)
@@ -105,7 +105,7 @@ func TestRecordNamingAnotherSessionIsCorrupt(t *testing.T) {
 }
 
 func TestConcurrentUpdatesLoseNothing(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	var wg sync.WaitGroup
 	for range 64 {
 		wg.Add(1)
@@ -144,7 +144,7 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 }
 
 func TestLockTimeoutIsBounded(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	s.EnsureDir()
 	held := flock.New(filepath.Join(s.Dir(), "busy.json.lock"))
 	if err := held.Lock(); err != nil {
@@ -171,7 +171,7 @@ func TestLockTimeoutIsBounded(t *testing.T) {
 }
 
 func TestNoChangeWritesNothing(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	s.Update("s1", time.Second, bump)
 	path := filepath.Join(s.Dir(), "s1.json")
 	before, _ := os.Stat(path)
@@ -184,7 +184,7 @@ func TestNoChangeWritesNothing(t *testing.T) {
 }
 
 func TestRemoveAndList(t *testing.T) {
-	s := Store{Home: t.TempDir()}
+	s := Store{Home: t.TempDir(), Fold: testFold}
 	for _, id := range []string{"b", "a", "c"} {
 		s.Update(id, time.Second, bump)
 		s.Update(id, time.Second, bump) // leaves a swap file on Linux

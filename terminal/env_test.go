@@ -7,6 +7,9 @@ import (
 	"github.com/mew-dev/mew/proctree"
 )
 
+// guid is an iTerm2 session GUID of the right shape.
+const guid = "6A3C1E2F-0B4D-4C5E-9F60-7A8B9C0D1E2F"
+
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 // Env keeps the listed variables only, and only plain, bounded values.

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // Programs are found by absolute path, never by a bare name: an app
@@ -186,7 +188,7 @@ func LoginShell(shellEnv, goos string) string {
 // with its output bounded (RunProcess). The shell gets no terminal and no
 // input.
 func AskLoginShell(ctx context.Context, shell string) (LoginEnv, error) {
-	if !ValidPath(shell) {
+	if !termid.ValidPath(shell) {
 		return LoginEnv{}, errors.New("no usable login shell")
 	}
 	// Random enough to not occur in a banner by chance; the profile is the

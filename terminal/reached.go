@@ -1,6 +1,10 @@
 package terminal
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/mew-dev/mew/terminal/termid"
+)
 
 // Reached is a set of apps, by bundle id, to which a step the person
 // started (a jump they clicked, an answer they chose) sent Apple Events
@@ -12,7 +16,7 @@ type Reached struct {
 
 // Add records that bundle took Mew's Apple Events.
 func (r *Reached) Add(bundle string) {
-	if !ValidBundleID(bundle) {
+	if !termid.ValidBundleID(bundle) {
 		return
 	}
 	r.mu.Lock()

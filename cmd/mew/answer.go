@@ -10,7 +10,6 @@ import (
 
 	"github.com/mew-dev/mew/answer"
 	"github.com/mew-dev/mew/board/act"
-	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 )
@@ -58,7 +57,7 @@ func runAnswer(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew answer: %q is not a session id or prefix (letters, digits, '-' and '_' only)\n", jumpClip(want))
 		return answerUsage
 	}
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew answer: %v\n", err)
 		return answerNot

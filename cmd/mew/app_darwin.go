@@ -20,5 +20,5 @@ func runApp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew app: unexpected argument %q\nusage: mew app\n", args[0])
 		return 2
 	}
-	return app.Run(stdout, stderr)
+	return app.Run(stdout, stderr, monitorOptions)
 }

@@ -74,7 +74,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	// the demo's own scratch directory, never in the person's ~/.mew.
 	os.Setenv("MEW_HOME", demo.Home(dir))
 	os.Setenv("CLAUDE_CONFIG_DIR", demo.ClaudeDir(dir))
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew demo: %v\n", err)
 		return 1

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -104,7 +105,7 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 		c.hookEvent(t, p)
 	}
 	// A session file someone else wrote, every text field hostile.
-	st := store.Store{Home: c.home}
+	st := store.Store{Home: c.home, Fold: hookbin.Fold}
 	rec := session.Record{Version: session.RecordVersion, ID: "h3", Agent: hostile,
 		Hook: &session.HookState{State: session.State(hostile), Reason: session.Reason(hostile), Source: hostile,
 			Since: time.Now(), At: time.Now(), Cwd: hostile, Title: hostile, Tool: hostile, ToolDetail: hostile, LastMessage: hostile},

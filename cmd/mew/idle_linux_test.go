@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -32,7 +33,7 @@ func BenchmarkStatusWatchIdle(b *testing.B) {
 		window = time.Duration(s) * time.Second
 	}
 	c := newCLI(b)
-	st := store.Store{Home: c.home}
+	st := store.Store{Home: c.home, Fold: hookbin.Fold}
 	var agents []*exec.Cmd
 	for i := range 20 {
 		cmd := exec.Command("sleep", "3600")
@@ -140,7 +141,7 @@ func BenchmarkStatusWatchIdleExited(b *testing.B) {
 	}
 	start := func(exited int) *watcher {
 		c := newCLI(b)
-		st := store.Store{Home: c.home}
+		st := store.Store{Home: c.home, Fold: hookbin.Fold}
 		for i := range 4 {
 			agent(b, st, "live-"+strconv.Itoa(i), false)
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/jump"
-	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -59,7 +58,7 @@ func runJump(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mew jump: --timeout must be between 0 and 1m")
 		return jumpUsage
 	}
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpNone

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -13,7 +14,7 @@ import (
 func jumpStore(t *testing.T, recs ...session.Record) {
 	t.Helper()
 	t.Setenv("MEW_HOME", t.TempDir())
-	st, err := store.Open()
+	st, err := store.Open(hookbin.Fold)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/store"
 )
@@ -150,7 +151,7 @@ func TestJumpRealTmux(t *testing.T) {
 		t.Fatalf("the hook failed: %s", data)
 	}
 	t.Setenv("MEW_HOME", home)
-	st, _ := store.Open()
+	st, _ := store.Open(hookbin.Fold)
 	rec, err := st.Load(id)
 	if err != nil {
 		t.Fatalf("no session record: %v", err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -75,7 +76,7 @@ type loadRig struct {
 
 func newLoadRig(b *testing.B, n int) *loadRig {
 	c := newCLI(b)
-	r := &loadRig{st: store.Store{Home: c.home}, sent: map[string]time.Time{}, done: make(chan struct{}),
+	r := &loadRig{st: store.Store{Home: c.home, Fold: hookbin.Fold}, sent: map[string]time.Time{}, done: make(chan struct{}),
 		rng: rand.New(rand.NewSource(int64(n))), waiting: map[string]bool{}}
 	r.ids = make([]string, n)
 	for i := range r.ids {

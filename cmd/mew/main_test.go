@@ -9,7 +9,7 @@ import (
 
 // TestMain keeps the machine's own agent processes (other people's
 // sessions, other tests' CLIs) out of every mew these tests start: the
-// process scan would list them (monitor.Default).
+// process scan would list them (cmd/mew's localSources).
 func TestMain(m *testing.M) {
 	os.Setenv("MEW_PROCSCAN", "off")
 	os.Exit(m.Run())

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/sshtest"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -330,7 +331,7 @@ func TestAmbiguousLocalPrefixIsNotPassedToRemotes(t *testing.T) {
 	c := remoteCLI(t, w)
 	a := w.Agent(t, "abz-far", "/srv/api")
 	a.Hook(t, "SessionStart", map[string]any{"source": "startup"})
-	st := store.Store{Home: c.home}
+	st := store.Store{Home: c.home, Fold: hookbin.Fold}
 	for _, id := range []string{"abx-1", "aby-2"} {
 		if _, err := st.Update(id, time.Second, func(rec *session.Record, _ bool) bool {
 			rec.Hook = &session.HookState{State: session.Working, Since: time.Now(), Cwd: "/tmp"}

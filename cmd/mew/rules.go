@@ -103,12 +103,12 @@ func readScreen(name string) ([]string, error) {
 func rulesCheck(args []string, stdout, stderr io.Writer) int {
 	files := args
 	if len(files) == 0 {
-		st, err := store.Open()
+		home, err := store.Home()
 		if err != nil {
 			fmt.Fprintf(stderr, "mew rules: %v\n", err)
 			return 1
 		}
-		dir := rules.Dir(st.Home)
+		dir := rules.Dir(home)
 		files, _ = filepath.Glob(filepath.Join(dir, "*.toml"))
 		if len(files) == 0 {
 			fmt.Fprintf(stdout, "no rules files in %s: the embedded rules are in force\n", dir)
@@ -133,9 +133,9 @@ func rulesCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 func loadRules() (*rules.Book, []error) {
-	st, err := store.Open()
+	home, err := store.Home()
 	if err != nil {
 		return rules.Embedded(), []error{err}
 	}
-	return rules.Load(rules.Dir(st.Home))
+	return rules.Load(rules.Dir(home))
 }

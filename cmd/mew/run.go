@@ -38,7 +38,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "finish without hooks. The agent's output reaches your terminal unchanged; the exit code is its own.")
 		return 2
 	}
-	st, err := store.Open()
+	st, err := store.Open(hookbin.Fold)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew run: %v\n", err)
 		return 1

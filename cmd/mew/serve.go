@@ -74,7 +74,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew serve: %v\n", err)
 		return 1
@@ -219,7 +219,7 @@ func runHeadlessServing(ctx context.Context, o monitor.Options, stdout, stderr i
 }
 
 func runServeDevices(args []string, stdout, stderr io.Writer) int {
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew serve devices: %v\n", err)
 		return 1

@@ -43,7 +43,7 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 	if *fixed {
 		frame = demo.BoardFrame(*all)
 	} else {
-		o, err := monitor.Default()
+		o, err := monitorOptions()
 		if err != nil {
 			fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
 			return 1

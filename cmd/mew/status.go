@@ -42,7 +42,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mew status: --feed goes with --watch --json")
 		return 2
 	}
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew status: %v\n", err)
 		return 1

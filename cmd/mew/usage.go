@@ -48,7 +48,7 @@ func runUsage(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew usage: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew usage: %v\n", err)
 		return 1

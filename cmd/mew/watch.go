@@ -53,7 +53,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mew watch: --serve goes with --headless (or run `mew serve`)")
 		return 2
 	}
-	o, err := monitor.Default()
+	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
 		return 1

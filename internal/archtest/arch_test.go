@@ -130,8 +130,10 @@ func TestClosures(t *testing.T) {
 		because string
 	}{
 		{"monitor", []string{"install", "answer", "screen/run", "hookbin", "jump", "board", "app"}, "the read side reads; it does not act"},
+		{"monitor", []string{"source/*"}, "the read side knows the source interface; cmd/mew wires the concrete sources"},
 		{"source", []string{"hookbin", "reducer", "install", "answer", "jump", "monitor"}, "an input is read by the monitor; it knows nothing downstream"},
 		{"monitor/liveness", []string{"monitor/combine"}, "liveness owns its enum"},
+		{"install", []string{"hookbin"}, "install writes the hook's command line (internal/hookcli); it does not link the hook"},
 	} {
 		for _, p := range load(t, true) {
 			if !under(strings.TrimPrefix(p.Path, Module+"/"), c.pkgs) {
@@ -148,6 +150,64 @@ func TestClosures(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The real tree with one import planted: monitor → source/codex (the wiring
+// moving back from cmd/mew) is caught, directly and in the closure, while
+// the tree as it is passes.
+func TestPlantedMonitorToConcreteSource(t *testing.T) {
+	pkgs := load(t, false)
+	if bad := Check(pkgs); len(bad) != 0 {
+		t.Fatalf("the tree itself breaks the table: %q", bad)
+	}
+	i := slices.IndexFunc(pkgs, func(p Package) bool { return p.Path == Module+"/monitor" })
+	if i < 0 {
+		t.Fatal("no package monitor in the tree")
+	}
+	planted := slices.Clone(pkgs)
+	planted[i].Imports = append(slices.Clone(planted[i].Imports), Module+"/source/codex")
+	got := Check(planted)
+	if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "monitor imports source/codex: ") }) {
+		t.Errorf("planted monitor → source/codex not caught: %q", got)
+	}
+	if deps := closure(graph(planted), Module+"/monitor"); !slices.Contains(deps, Module+"/source/codex") {
+		t.Errorf("the closure of the planted monitor misses source/codex: %q", deps)
+	}
+}
+
+// Purity over the whole closure: no pure package links, however far down, a
+// package that starts processes or opens connections.
+func TestPureClosures(t *testing.T) {
+	for _, line := range CheckPureClosures(graph(load(t, false))) {
+		t.Error(line)
+	}
+}
+
+// A planted transitive impurity is caught: board importing terminal (pure
+// itself, no os/exec in board) reaches os/exec through terminal's runner.
+func TestPlantedTransitiveImpurity(t *testing.T) {
+	g := graph(load(t, false))
+	board := Module + "/board"
+	if _, ok := g[board]; !ok {
+		t.Fatal("no package board in the tree")
+	}
+	g[board] = append(slices.Clone(g[board]), Module+"/terminal")
+	got := CheckPureClosures(g)
+	if !slices.Contains(got, "board (pure) reaches os/exec through board → terminal") {
+		t.Errorf("planted board → terminal → os/exec not caught: %q", got)
+	}
+	if bad := Check([]Package{{Path: board, Imports: g[board]}}); len(bad) != 0 {
+		t.Errorf("the direct check should see nothing wrong (that is the point): %q", bad)
+	}
+}
+
+// graph is pkgs as a map from a package to its imports.
+func graph(pkgs []Package) map[string][]string {
+	g := make(map[string][]string, len(pkgs))
+	for _, p := range pkgs {
+		g[p.Path] = p.Imports
+	}
+	return g
 }
 
 // The check itself, on a made-up graph: each kind of wrong edge is caught,
@@ -170,13 +230,14 @@ func TestCheckCatchesWrongImports(t *testing.T) {
 		"monitor/liveness imports monitor/combine",
 		"monitor/combine (pure) imports os/exec",
 		"newthing: in no layer",
+		"monitor imports source/registry: the read side depends on the source interface only",
 	} {
 		if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, want) }) {
 			t.Errorf("no finding %q in %q", want, got)
 		}
 	}
-	if len(got) != 5 {
-		t.Errorf("%d findings, want 5 (board and cmd/mew are fine): %q", len(got), got)
+	if len(got) != 6 {
+		t.Errorf("%d findings, want 6 (board and cmd/mew are fine): %q", len(got), got)
 	}
 }
 

@@ -1,5 +1,6 @@
 // Package archtest holds the layering rules of the module as a table and the
-// check that enforces them (arch_test.go loads the real packages). The table
+// check that enforces them (arch_test.go reads the real packages' imports
+// from their source files, directly and through the module). The table
 // is the executable half of ARCHITECTURE.md: a package that imports against
 // the flow (an input importing the hook program, the read side importing an
 // action) fails `go test ./internal/archtest`, which `make test` runs.
@@ -93,7 +94,7 @@ var MayImport = map[Layer][]Layer{
 	Wrapper: {Shared, Store, Screen},
 	Read:    {Shared, Store, Screen, Input},
 	Show:    {Shared, Read},
-	Action:  {Shared, Reducer, Store, Hook, Screen, Input, Wrapper},
+	Action:  {Shared, Reducer, Store, Screen, Input, Wrapper}, // the hook's command line: internal/hookcli
 	Act:     {Shared, Input, Read, Show, Action},
 	App:     {Shared, Store, Read, Show, Action, Input, Act},
 	Program: {Shared, Reducer, Store, Hook, Screen, Input, Wrapper, Read, Show, Action, Act, App, Program},
@@ -108,9 +109,61 @@ var Pure = []string{"reducer", "monitor/combine", "monitor/identity", "board", "
 // Impure lists standard-library packages a pure package may not import.
 var Impure = []string{"os", "os/exec", "os/signal", "net", "net/http", "syscall", "io/fs"}
 
-// Forbidden narrows the table inside a layer: from (a package or a
-// prefix) may not import to, for the reason given.
+// Unreachable lists standard-library packages no package a pure package
+// depends on may import, however far down: a pure package may use a type
+// that lives beside a reader (proctree's), but nothing it links starts a
+// process, sends a signal or opens a connection.
+var Unreachable = []string{"os/exec", "os/signal", "net", "net/http", "plugin"}
+
+// CheckPureClosures returns one line per pure package that reaches an
+// Unreachable package through the module's packages (imports maps every
+// module package to its direct imports), naming the path to it.
+func CheckPureClosures(imports map[string][]string) []string {
+	var bad []string
+	for _, rel := range Pure {
+		from := Module + "/" + rel
+		if _, ok := imports[from]; !ok {
+			continue
+		}
+		// Breadth first, so the path named is a shortest one.
+		via := map[string]string{from: ""}
+		queue := []string{from}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			for _, imp := range imports[p] {
+				if contains(Unreachable, imp) {
+					bad = append(bad, fmt.Sprintf("%s (pure) reaches %s through %s", rel, imp, chain(via, p)))
+					continue
+				}
+				if _, ours := imports[imp]; ours {
+					if _, seen := via[imp]; !seen {
+						via[imp] = p
+						queue = append(queue, imp)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// chain is the path from a pure package to p, as module-relative names.
+func chain(via map[string]string, p string) string {
+	var path []string
+	for ; p != ""; p = via[p] {
+		path = append([]string{strings.TrimPrefix(p, Module+"/")}, path...)
+	}
+	return strings.Join(path, " → ")
+}
+
+// Forbidden narrows the table: from (a package or a prefix) may not import
+// to, for the reason given. A To ending in "/*" means the packages strictly
+// below it, not the package itself ("source/*": every concrete source, but
+// not the interface in package source).
 var Forbidden = []struct{ From, To, Why string }{
+	{"monitor", "source/*", "the read side depends on the source interface only; cmd/mew wires the concrete sources"},
 	{"monitor/liveness", "monitor/combine", "liveness owns its enum; combine reads liveness, not the reverse"},
 	{"monitor/identity", "monitor/combine", "identity decides which observations are one session, before combine decides its state"},
 	{"monitor/identity", "monitor/liveness", "identity is told which processes run; it reads no process table"},
@@ -187,7 +240,14 @@ func Check(pkgs []Package) []string {
 	return bad
 }
 
-func under(rel, prefix string) bool { return rel == prefix || strings.HasPrefix(rel, prefix+"/") }
+// under says whether rel is prefix or below it; a prefix ending in "/*"
+// takes only what is strictly below.
+func under(rel, prefix string) bool {
+	if p, ok := strings.CutSuffix(prefix, "/*"); ok {
+		return strings.HasPrefix(rel, p+"/")
+	}
+	return rel == prefix || strings.HasPrefix(rel, prefix+"/")
+}
 
 func contains(list []string, s string) bool {
 	for _, v := range list {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -26,5 +27,34 @@ func TestWriteJSONIsPrivateAndWhole(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(left) != 0 {
 		t.Errorf("temp files left: %v", left)
+	}
+}
+
+// Read refuses what is not a regular file, or is over the limit, before
+// reading it; a link to a regular file is read.
+func TestReadIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "ok.json")
+	os.WriteFile(ok, []byte(`{"a":1}`), 0o600)
+	link := filepath.Join(dir, "link.json")
+	os.Symlink(ok, link)
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, make([]byte, 65), 0o600)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	for _, c := range []struct{ path, err string }{
+		{ok, ""}, {link, ""}, {big, "65 bytes, over the limit of 64"},
+		{fifo, "not a regular file: a FIFO"}, {dir, "not a regular file: a folder"},
+		{"/dev/zero", "not a regular file: a device"},
+	} {
+		data, err := Read(c.path, 64)
+		switch {
+		case c.err == "" && (err != nil || string(data) != `{"a":1}`):
+			t.Errorf("%s: %q, %v", c.path, data, err)
+		case c.err != "" && (err == nil || err.Error() != c.err):
+			t.Errorf("%s: error %v, want %q", c.path, err, c.err)
+		}
 	}
 }

@@ -1,5 +1,5 @@
-// Package recording reads the project's recordings of real agent runs
-// (testdata/fixtures, ../shared/fixtures): Claude Code's hook payloads and
+// Package recording reads recordings of real agent runs (the project's are
+// in testdata/fixtures; ARCHITECTURE.md, "Fixtures"): Claude Code's hook payloads and
 // registry documents in time order with the checkpoints a correct Mew must
 // report, Codex's runs (hooks, rollout lines, keys, marks), and screens.
 // It only parses; package replay plays them through the monitor, and the
@@ -188,14 +188,7 @@ func LoadHookLog(path string) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].T < out[j].T })
-	if len(out) > 0 {
-		t0 := out[0].T
-		for i := range out {
-			out[i].T -= t0
-		}
-	}
-	return out, nil
+	return fromFirst(out), nil
 }
 
 // LoadAgentEvents reads the agent's own events as the OpenCode, Gemini CLI
@@ -229,6 +222,12 @@ func LoadAgentEvents(path string) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	return fromFirst(out), nil
+}
+
+// fromFirst sorts events by time (stable: a log's order breaks ties) and
+// makes their times relative to the first.
+func fromFirst(out []Event) []Event {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].T < out[j].T })
 	if len(out) > 0 {
 		t0 := out[0].T
@@ -236,5 +235,5 @@ func LoadAgentEvents(path string) ([]Event, error) {
 			out[i].T -= t0
 		}
 	}
-	return out, nil
+	return out
 }

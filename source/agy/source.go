@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 	"github.com/mew-dev/mew/store"
@@ -122,7 +122,6 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 	t := time.NewTimer(poll)
 	defer t.Stop()
-	var last []source.Observation
 	var known []Known
 	var listed time.Time
 	stale := true
@@ -130,7 +129,8 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	// agent never changes): their changes list nothing.
 	others := map[string]bool{}
 	agys := 0
-	for first := true; ; first = false {
+	sender := watchfs.Sender[[]source.Observation]{Out: out}
+	for {
 		if stale || changes == nil || time.Since(listed) >= relistEvery {
 			known, listed, stale = s.Sessions(), time.Now(), false
 			clear(others)
@@ -143,14 +143,8 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 				}
 			}
 		}
-		obs := s.observe(known)
-		if first || !reflect.DeepEqual(obs, last) {
-			select {
-			case out <- obs:
-			case <-ctx.Done():
-				return nil
-			}
-			last = obs
+		if !sender.Send(ctx, s.observe(known), false) {
+			return nil
 		}
 		// Transcripts to follow, or no watch of the store: poll. Else
 		// wait for the store to change.

@@ -131,7 +131,7 @@ func replay(t *testing.T, r fixture.CodexRun) {
 	var now time.Time
 
 	mewHome := t.TempDir()
-	st := store.Store{Home: mewHome}
+	st := store.Store{Home: mewHome, Fold: hookbin.Fold}
 	codexHome := t.TempDir()
 	os.MkdirAll(filepath.Join(codexHome, "app-server-daemon"), 0o700)
 	os.WriteFile(filepath.Join(codexHome, "app-server-daemon", "daemon.pid"), []byte(fmt.Sprintf(`{"pid":%d}`, daemonPid)), 0o600)

@@ -166,8 +166,8 @@ func TestTailSkipsHugeLines(t *testing.T) {
 	tl.Read()
 	appendTo(t, path, huge[maxLine/2:])
 	tl.Read()
-	if cap(tl.partial) > maxLine+chunk {
-		t.Fatalf("kept %d bytes of a huge line", cap(tl.partial))
+	if tl.lines.Held() > maxLine+chunk {
+		t.Fatalf("kept %d bytes of a huge line", tl.lines.Held())
 	}
 	appendTo(t, path, "\n"+aborted+"\n")
 	tl.Read()

@@ -8,13 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
@@ -430,20 +430,10 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	if poll <= 0 {
 		poll = defaultPoll
 	}
-	var last []source.Observation
-	first := true
+	sender := watchfs.Sender[[]source.Observation]{Out: out}
 	send := func() bool {
 		obs, _ := s.observe(ctx)
-		if !first && reflect.DeepEqual(obs, last) {
-			return true
-		}
-		first, last = false, obs
-		select {
-		case out <- obs:
-			return true
-		case <-ctx.Done():
-			return false
-		}
+		return sender.Send(ctx, obs, false)
 	}
 	addWatches()
 	s.refresh()
@@ -454,7 +444,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	// the files come by event: the safety-net pass can wait (Mew runs all
 	// day; each wake-up costs).
 	interval := func() time.Duration {
-		if len(last) == 0 && s.Poll <= 0 {
+		if len(sender.Last()) == 0 && s.Poll <= 0 {
 			return idlePoll
 		}
 		if s.justGone() && rejoinPoll < poll {
@@ -522,32 +512,17 @@ func (s *Source) justGone() bool {
 }
 
 // watchDays watches the day folders, and each missing one's nearest
-// existing ancestor up to CODEX_HOME itself (source.WatchFor: never $HOME
-// or above, where macOS's kqueue would open every entry, Desktop and
-// Documents included, and show privacy prompts): the folder's creation (at
-// midnight, or Codex's first run) is an event there. Without CODEX_HOME
-// nothing is watched: the periodic pass (addWatches on the ticker) looks
-// for it again. Codex makes a new day folder and its first rollout at once
-// (mkdir -p, then the file): a folder made between looking for it and
-// watching its parent sends no event to anyone, so the walk is redone
-// until it adds no watch (then the caller's refresh lists what the folders
-// already hold). It reports whether it added one.
+// existing ancestor up to CODEX_HOME itself (watchfs.Folders: never the
+// home folder or above, where macOS's kqueue would open every entry,
+// Desktop and Documents included, and show privacy prompts; without
+// CODEX_HOME the periodic pass looks for it again): the folder's creation (at midnight, or Codex's
+// first run) is an event there. Codex makes a new day folder and its first
+// rollout at once (mkdir -p, then the file): the walk is redone until it
+// adds no watch (then the caller's refresh lists what the folders already
+// hold). It reports whether it added one.
 func (s *Source) watchDays(add func(string) error, watched map[string]bool) bool {
-	added := false
-	home := source.HomeDir()
-	for range 8 { // a day folder is at most four levels below sessions/
-		more := false
-		for _, d := range s.dayDirs() {
-			if p := source.WatchFor(d, s.Home, home); p != "" && !watched[p] && add(p) == nil {
-				watched[p], more = true, true
-			}
-		}
-		if !more {
-			break
-		}
-		added = true
-	}
-	return added
+	f := watchfs.Folders{Add: add, Watched: watched, Within: s.Home}
+	return f.Follow(s.dayDirs()...)
 }
 
 // Sources are the Codex sources for a monitor whose store is st (none when

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -39,16 +40,15 @@ type Tail struct {
 	// no session of its own: its parent's rollout says the turn runs.
 	Reviewer bool
 
-	mod      time.Time // the file's modification time at the last Read
-	off      int64     // bytes consumed
-	partial  []byte    // an incomplete last line
-	skipping bool      // inside a line longer than maxLine: drop until its newline
-	started  bool
+	mod     time.Time     // the file's modification time at the last Read
+	off     int64         // bytes consumed
+	lines   watchfs.Lines // at most one incomplete last line
+	started bool
 }
 
 // NewTail starts following path; nothing is read until Read.
 func NewTail(path string) *Tail {
-	return &Tail{Path: path, ID: SessionIDFromName(path)}
+	return &Tail{Path: path, ID: SessionIDFromName(path), lines: watchfs.Lines{Max: maxLine}}
 }
 
 // Read folds what was appended since the last Read and reports whether the
@@ -67,7 +67,7 @@ func (t *Tail) Read() (bool, error) {
 	before := t.State
 	size := fi.Size()
 	if size < t.off {
-		*t = Tail{Path: t.Path, ID: t.ID}
+		*t = Tail{Path: t.Path, ID: t.ID, lines: watchfs.Lines{Max: maxLine}}
 	}
 	t.mod = fi.ModTime()
 	if !t.started {
@@ -95,7 +95,8 @@ func (t *Tail) catchUp(f *os.File, size int64) error {
 	}
 	for window := int64(firstWindow); ; window *= 4 {
 		start := max(size-window, 0)
-		t.off, t.partial, t.skipping = start, t.partial[:0], start > 0 // mid-line: skip to the next newline
+		t.off = start
+		t.lines.Reset(start > 0) // mid-line: skip to the next newline
 		probe := *t
 		probe.State.State = ""
 		if err := probe.readFrom(f, start, size); err != nil {
@@ -114,51 +115,11 @@ func (t *Tail) catchUp(f *os.File, size int64) error {
 
 // readFrom folds the complete lines of [from, to).
 func (t *Tail) readFrom(f *os.File, from, to int64) error {
-	buf := make([]byte, chunk)
-	for from < to {
-		n, err := f.ReadAt(buf[:min(int64(len(buf)), to-from)], from)
-		if n > 0 {
-			t.feed(buf[:n])
-			from += int64(n)
-			t.off = from
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		if n == 0 {
-			break
-		}
+	off, err := t.lines.ReadRange(f, from, to, chunk, t.fold)
+	if off > from {
+		t.off = off
 	}
-	return nil
-}
-
-// feed splits bytes into lines.
-func (t *Tail) feed(b []byte) {
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			if !t.skipping {
-				if len(t.partial)+len(b) > maxLine {
-					t.partial, t.skipping = t.partial[:0], true
-				} else {
-					t.partial = append(t.partial, b...)
-				}
-			}
-			return
-		}
-		if t.skipping {
-			t.skipping = false
-		} else if len(t.partial) > 0 {
-			line := append(t.partial, b[:i]...)
-			if len(line) <= maxLine {
-				t.fold(line)
-			}
-			t.partial = t.partial[:0]
-		} else {
-			t.fold(b[:i])
-		}
-		b = b[i+1:]
-	}
+	return err
 }
 
 func (t *Tail) fold(line []byte) {

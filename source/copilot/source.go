@@ -1,13 +1,9 @@
 package copilot
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +11,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
@@ -191,28 +188,27 @@ func isCopilot(name string, args []string) bool {
 }
 
 // Watch follows the session folders with fsnotify (a new session's folder
-// is an event in session-state), re-reading everything every Poll in case
-// an event was missed.
+// is an event in session-state; session-state itself, while missing, is
+// followed through its nearest existing ancestor below the home folder),
+// re-reading everything every Poll in case an event was missed.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
-	fw, err := fsnotify.NewWatcher()
+	fw, err := watchfs.NewWatcher()
 	if err != nil {
 		return err
 	}
 	defer fw.Close()
-	watched := map[string]bool{}
+	folders := &fw.Dirs
 	addWatches := func() {
-		if !watched[s.stateDir()] && fw.Add(s.stateDir()) == nil {
-			watched[s.stateDir()] = true
-		}
+		folders.Follow(s.stateDir())
 		for dir := range s.tails {
-			if !watched[dir] && fw.Add(dir) == nil {
-				watched[dir] = true
+			if !folders.Watched[dir] && fw.Add(dir) == nil {
+				folders.Watched[dir] = true
 			}
 		}
-		for dir := range watched {
-			if _, ok := s.tails[dir]; !ok && dir != s.stateDir() {
+		for dir := range folders.Watched {
+			if _, ok := s.tails[dir]; !ok && filepath.Dir(dir) == s.stateDir() {
 				fw.Remove(dir)
-				delete(watched, dir)
+				delete(folders.Watched, dir)
 			}
 		}
 	}
@@ -220,21 +216,11 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	if poll <= 0 {
 		poll = defaultPoll
 	}
-	var last []source.Observation
-	first := true
+	sender := watchfs.Sender[[]source.Observation]{Out: out}
 	send := func() bool {
 		obs := s.observe()
 		addWatches()
-		if !first && reflect.DeepEqual(obs, last) {
-			return true
-		}
-		first, last = false, obs
-		select {
-		case out <- obs:
-			return true
-		case <-ctx.Done():
-			return false
-		}
+		return sender.Send(ctx, obs, false)
 	}
 	if !send() {
 		return nil
@@ -254,8 +240,8 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			}
 			if filepath.Dir(ev.Name) == s.stateDir() && ev.Op&fsnotify.Create != 0 {
 				// A new session's folder: watch it before its log has a line.
-				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && !watched[ev.Name] && fw.Add(ev.Name) == nil {
-					watched[ev.Name] = true
+				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && !folders.Watched[ev.Name] && fw.Add(ev.Name) == nil {
+					folders.Watched[ev.Name] = true
 				}
 			}
 			if !send() {
@@ -273,12 +259,11 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 // tail follows one events.jsonl: each read folds only what was appended,
 // keeping at most one partial line.
 type tail struct {
-	path     string
-	state    session.LogState
-	off      int64
-	partial  []byte
-	skipping bool // inside a line longer than maxLine
-	started  bool
+	path    string
+	state   session.LogState
+	off     int64
+	lines   watchfs.Lines
+	started bool
 }
 
 func (t *tail) read() {
@@ -297,46 +282,12 @@ func (t *tail) read() {
 	}
 	if !t.started {
 		t.started = true
+		t.lines.Max = maxLine
 		t.state.File = filepath.Base(t.path)
 		if start := size - firstWindow; start > 0 {
-			t.off, t.skipping = start, true // mid-line: skip to the next newline
+			t.off = start
+			t.lines.Reset(true) // mid-line: skip to the next newline
 		}
 	}
-	buf := make([]byte, chunk)
-	for t.off < size {
-		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-t.off)], t.off)
-		if n > 0 {
-			t.feed(buf[:n])
-			t.off += int64(n)
-		}
-		if n == 0 || err != nil && !errors.Is(err, io.EOF) {
-			return
-		}
-	}
-}
-
-func (t *tail) feed(b []byte) {
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			if !t.skipping {
-				if len(t.partial)+len(b) > maxLine {
-					t.partial, t.skipping = t.partial[:0], true
-				} else {
-					t.partial = append(t.partial, b...)
-				}
-			}
-			return
-		}
-		switch {
-		case t.skipping:
-			t.skipping = false
-		case len(t.partial) > 0:
-			Fold(&t.state, append(t.partial, b[:i]...))
-			t.partial = t.partial[:0]
-		default:
-			Fold(&t.state, b[:i])
-		}
-		b = b[i+1:]
-	}
+	t.off, _ = t.lines.ReadRange(f, t.off, size, chunk, func(line []byte) { Fold(&t.state, line) })
 }

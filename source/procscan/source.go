@@ -19,12 +19,12 @@ import (
 	"context"
 	"errors"
 	"os"
-	"reflect"
 	"strconv"
 	"time"
 
 	"github.com/shirou/gopsutil/v3/process"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
@@ -132,17 +132,11 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	var last []source.Observation
-	first := true
+	sender := watchfs.Sender[[]source.Observation]{Out: out}
 	for {
 		obs, err := s.poll(ctx)
-		if err == nil && (first || !reflect.DeepEqual(obs, last)) {
-			first, last = false, obs
-			select {
-			case out <- obs:
-			case <-ctx.Done():
-				return nil
-			}
+		if err == nil && !sender.Send(ctx, obs, false) {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -150,6 +144,13 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 		case <-tick.C:
 		}
 	}
+}
+
+// daemonWithoutTerminal says whether agent's rules say its processes are
+// sessions only with a terminal (`terminal = true` in [sniff]).
+func daemonWithoutTerminal(book *rules.Book, agent string) bool {
+	set := book.Set(agent)
+	return set != nil && set.Sniff.Terminal
 }
 
 // poll reads the table and returns an observation per agent process that
@@ -208,11 +209,8 @@ func (s *Source) poll(ctx context.Context) ([]source.Observation, error) {
 	for i := range table {
 		e := &table[i]
 		agent := agentOf(e)
-		if agent == "" || (agent == session.AgentCodex && !e.tty) {
-			continue // Codex's app-server daemon has no terminal: the Codex source handles it
-		}
-		if agent == session.AgentCline && !e.tty {
-			continue // Cline's hub daemon (`cline --cline-hub-daemon`) has none and outlives the TUI
+		if agent == "" || !e.tty && daemonWithoutTerminal(book, agent) {
+			continue // Codex's app-server daemon (the Codex source handles it), Cline's hub (it outlives the TUI)
 		}
 		if underAgent(e, byPid, agentOf) || !s.mine(e) {
 			continue

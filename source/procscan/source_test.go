@@ -64,6 +64,7 @@ func TestPollFindsEveryAgentOnce(t *testing.T) {
 			{pid: 110, ppid: 1, name: "claude", tty: true, uid: me + 1}, // someone else's
 			{pid: 111, ppid: 100, name: "claude", tty: true, uid: me, zombie: true},
 			{pid: 112, ppid: 100, name: "node", tty: true, uid: me}, // some other node program
+			{pid: 114, ppid: 1, name: "cline", tty: false, uid: me}, // Cline's hub daemon: terminal = true
 			{pid: 113, ppid: 100, name: "vim", tty: true, uid: me},
 		},
 		argv: map[int][]string{
@@ -71,6 +72,7 @@ func TestPollFindsEveryAgentOnce(t *testing.T) {
 			103: {"node", "/usr/local/bin/gemini"}, 104: {"/usr/bin/node", "--max-old-space-size=12052", "/usr/local/bin/gemini"},
 			105: {"amp"}, 106: {"codex"}, 107: {"codex", "app-server", "--listen", "unix://"},
 			109: {"node", "/usr/local/bin/gemini", "-p", "hi"}, 110: {"claude"}, 112: {"node", "server.js"}, 113: {"vim", "gemini.txt"},
+			114: {"cline", "--cline-hub-daemon"},
 		},
 	}
 	s := f.source(rules.Embedded())

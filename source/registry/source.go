@@ -9,11 +9,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
-
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
 )
@@ -63,43 +61,17 @@ func (s *Source) Scan(context.Context) ([]source.Observation, error) {
 // only the files an event names, and sends the observations whenever a
 // file changed.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
-	fw, err := fsnotify.NewWatcher()
+	fw, err := watchfs.NewWatcher()
 	if err != nil {
 		return err
 	}
 	defer fw.Close()
-	watched := map[string]bool{}
-	home := source.HomeDir()
-	addWatches := func() {
-		for !watched[s.Dir] {
-			// Not there yet: watch its nearest existing parent up to the
-			// agent's own folder (~/.claude, $CLAUDE_CONFIG_DIR), never
-			// $HOME or above (source.WatchFor: macOS's kqueue would open
-			// Desktop, Documents...). With none, the rescan looks again.
-			p := source.WatchFor(s.Dir, filepath.Dir(s.Dir), home)
-			if p == "" {
-				return
-			}
-			if !watched[p] {
-				if fw.Add(p) != nil {
-					return
-				}
-				watched[p] = true
-			}
-			if p == s.Dir {
-				return
-			}
-			// A directory made below p before its watch began sends no
-			// event: look again if the next one on the way is there.
-			next := s.Dir
-			for filepath.Dir(next) != p && filepath.Dir(next) != next {
-				next = filepath.Dir(next)
-			}
-			if _, err := os.Stat(next); err != nil {
-				return
-			}
-		}
-	}
+	// Until the folder exists its nearest existing ancestor up to the
+	// agent's own folder (~/.claude, $CLAUDE_CONFIG_DIR) is watched, never
+	// the home folder or above (macOS's kqueue would open Desktop,
+	// Documents...): with none, the rescan looks for it.
+	fw.Dirs.Within = filepath.Dir(s.Dir)
+	addWatches := func() { fw.Dirs.Follow(s.Dir) }
 	rescanEvery := s.Rescan
 	if rescanEvery <= 0 {
 		rescanEvery = DefaultRescan
@@ -245,9 +217,9 @@ func Pick(entries []Entry) map[string]Entry {
 // re-reads only the files that changed.
 type dirState struct {
 	dir    string
-	docs   map[string]Entry // file name → document
-	stamps map[string]fileStamp
-	errs   map[string]error // file name ("" for the directory) → problem
+	docs   map[string]Entry         // file name → document
+	stamps map[string]watchfs.Stamp // what was read (Claude Code replaces its files by rename: a new inode)
+	errs   map[string]error         // file name ("" for the directory) → problem
 	// recheck holds the documents whose transcript may lag their status
 	// (idle said "stopped"; waiting named no tool yet), until when to read
 	// the transcript again: Claude Code can write its status before the
@@ -264,7 +236,7 @@ const (
 )
 
 func newDirState(dir string) *dirState {
-	return &dirState{dir: dir, docs: map[string]Entry{}, stamps: map[string]fileStamp{}, errs: map[string]error{}, recheck: map[string]time.Time{}}
+	return &dirState{dir: dir, docs: map[string]Entry{}, stamps: map[string]watchfs.Stamp{}, errs: map[string]error{}, recheck: map[string]time.Time{}}
 }
 
 // waitingFor is what a wait is for, by the tool the transcript's last
@@ -314,22 +286,6 @@ func (d *dirState) recheckStopped(now time.Time) bool {
 	return changed
 }
 
-// fileStamp is what changes when a file is rewritten (Claude Code replaces
-// its files by rename: a new inode).
-type fileStamp struct {
-	mod  time.Time
-	size int64
-	ino  uint64
-}
-
-func stampOf(fi fs.FileInfo) fileStamp {
-	s := fileStamp{mod: fi.ModTime(), size: fi.Size()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.ino = uint64(st.Ino)
-	}
-	return s
-}
-
 // rescan lists the directory and re-reads the files whose stamp changed
 // since they were read (all of them the first time); it reports whether
 // anything changed.
@@ -377,7 +333,7 @@ func (d *dirState) reload(name string) bool {
 		return d.drop(name)
 	}
 	if err == nil {
-		if old, ok := d.stamps[name]; ok && old == stampOf(fi) {
+		if old, ok := d.stamps[name]; ok && old == watchfs.StampOf(fi) {
 			return false
 		}
 	}
@@ -393,7 +349,7 @@ func (d *dirState) reload(name string) bool {
 	}
 	delete(d.errs, name)
 	if fi != nil {
-		d.stamps[name] = stampOf(fi)
+		d.stamps[name] = watchfs.StampOf(fi)
 	}
 	// The registry's folder is $CLAUDE_CONFIG_DIR/sessions; the transcript
 	// tells a stopped turn from a finished one, and which tool a wait is

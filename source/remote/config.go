@@ -18,18 +18,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/store"
 )
@@ -267,7 +266,7 @@ func safeWord(w string) bool {
 // Load reads the config in mewHome; a missing file is an empty config.
 // A file Mew cannot trust is an error, never half-used.
 func Load(mewHome string) (Config, error) {
-	data, err := readRegular(ConfigPath(mewHome), maxConfig)
+	data, err := privfile.Read(ConfigPath(mewHome), maxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{Version: ConfigVersion}, nil
 	}
@@ -289,42 +288,6 @@ func Load(mewHome string) (Config, error) {
 
 // maxConfig bounds remotes.json: maxRemotes remotes are a few KiB.
 const maxConfig = 256 << 10
-
-// readRegular reads the regular file at path (a symlink to one included)
-// of at most max bytes. Anything else is an error, found before reading:
-// remotes.json linked to /dev/zero took 3.3 GB in 20 s, a FIFO would block
-// the open (hence non-blocking).
-func readRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if m := fi.Mode(); !m.IsRegular() {
-		kind := "a device"
-		switch {
-		case m&fs.ModeNamedPipe != 0:
-			kind = "a FIFO"
-		case m.IsDir():
-			kind = "a folder"
-		case m&fs.ModeSocket != 0:
-			kind = "a socket"
-		}
-		return nil, fmt.Errorf("not a regular file: %s", kind)
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%d bytes, over the limit of %d", fi.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(data)) > max {
-		err = fmt.Errorf("over the limit of %d bytes", max)
-	}
-	return data, err
-}
 
 // Validate checks every remote and that names are unique.
 func (c Config) Validate() error {

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -673,7 +674,7 @@ func (h *Hub) readCache(name string) (cached, bool) {
 		return cached{}, false
 	}
 	// Mew writes at most a list of maxSessions; more is not its cache.
-	data, err := readRegular(p, 2*maxLine)
+	data, err := privfile.Read(p, 2*maxLine)
 	if err != nil {
 		return cached{}, false
 	}

@@ -388,18 +388,6 @@ func TestHubOnce(t *testing.T) {
 	}
 }
 
-func TestMerge(t *testing.T) {
-	local := []session.Shown{shown("l1", session.Working), shown("same", session.Done)}
-	r1 := shown("same", session.Waiting)
-	r1.Host = "box"
-	r2 := shown("r2", session.Waiting)
-	r2.Host = "box"
-	got, errs := Merge(local, []session.Shown{r1, r2})
-	if len(got) != 3 || got[2].ID != "r2" || len(errs) != 1 {
-		t.Fatalf("Merge = %+v, %v", got, errs)
-	}
-}
-
 // onceWith runs Once against a host that sends line, and returns the
 // host's status and what the hub allocated meanwhile (an upper bound of
 // the memory it held).

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // Runner runs one tmux command and returns its output lines.
@@ -168,7 +169,7 @@ func captureAll(ctx context.Context, r Runner, ids []string) (map[string][]strin
 	out := make(map[string][]string, len(ids))
 	var valid []string
 	for _, id := range ids {
-		if terminal.ValidTmuxPane(id) {
+		if termid.ValidTmuxPane(id) {
 			valid = append(valid, id)
 		}
 	}

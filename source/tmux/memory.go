@@ -15,7 +15,7 @@ import (
 
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/store"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // A one-shot read (Scan: `mew status`) sees each pane once. With Memory
@@ -60,7 +60,7 @@ func (s *Source) recall() {
 	}
 	s.panes = map[string]*pane{}
 	for id, sp := range saved {
-		if !terminal.ValidTmuxPane(id) {
+		if !termid.ValidTmuxPane(id) {
 			continue
 		}
 		p := &pane{id: id, agent: sp.Agent, fg: sp.Fg, fgStart: sp.FgStart, fgName: sp.FgName, fgAgent: sp.FgAgent, since: sp.Since, bgSince: sp.BgSince}

@@ -15,12 +15,13 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // nudgeWait gathers a burst of reports (a hook's write, the registry's
@@ -234,7 +235,7 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	out := make([]paneInfo, 0, len(lines))
 	for _, l := range lines {
 		f := strings.SplitN(l, "\t", 8)
-		if len(f) < 8 || !terminal.ValidTmuxPane(f[0]) {
+		if len(f) < 8 || !termid.ValidTmuxPane(f[0]) {
 			continue
 		}
 		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", size: f[6], title: f[7]}
@@ -249,7 +250,7 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 // Capture returns a pane's visible rows (no scrollback: a prompt that
 // scrolled away was answered).
 func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
-	if !terminal.ValidTmuxPane(paneID) {
+	if !termid.ValidTmuxPane(paneID) {
 		return nil, fmt.Errorf("%q is not a tmux pane id", paneID)
 	}
 	return r.Run(ctx, "capture-pane", "-p", "-t", paneID)
@@ -591,20 +592,8 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 // it changes. Without a server it looks again every few seconds (or at
 // once when its socket appears); it never starts one.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
-	var last []source.Observation
-	first := true
-	send := func(obs []source.Observation, force bool) bool {
-		if !first && !force && sameObservations(obs, last) {
-			return true
-		}
-		first, last = false, obs
-		select {
-		case out <- obs:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
+	sender := watchfs.Sender[[]source.Observation]{Out: out, Same: sameObservations}
+	send := func(obs []source.Observation, force bool) bool { return sender.Send(ctx, obs, force) }
 	sock := SocketPath(s.Socket)
 	// The socket's folder is watched: a server starting makes its socket
 	// there, an event, so no server costs no polling (Mew runs all day next

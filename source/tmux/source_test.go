@@ -13,7 +13,7 @@ import (
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
-	"github.com/mew-dev/mew/terminal"
+	"github.com/mew-dev/mew/terminal/termid"
 )
 
 // server is a private tmux server for one test.
@@ -177,13 +177,13 @@ func TestScanWithoutServer(t *testing.T) {
 
 func TestPaneIDs(t *testing.T) {
 	for _, id := range []string{"%0", "%12"} {
-		if !terminal.ValidTmuxPane(id) {
-			t.Errorf("terminal.ValidTmuxPane(%q) = false", id)
+		if !termid.ValidTmuxPane(id) {
+			t.Errorf("termid.ValidTmuxPane(%q) = false", id)
 		}
 	}
 	for _, id := range []string{"", "%", "12", "%1;kill-server", "%-1", "%1 ", "%99999999999"} {
-		if terminal.ValidTmuxPane(id) {
-			t.Errorf("terminal.ValidTmuxPane(%q) = true", id)
+		if termid.ValidTmuxPane(id) {
+			t.Errorf("termid.ValidTmuxPane(%q) = true", id)
 		}
 	}
 	if _, err := Capture(context.Background(), Exec{}, "%1;kill-server"); err == nil {

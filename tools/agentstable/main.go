@@ -46,6 +46,7 @@ var agents = map[string]agentInfo{
 	session.AgentCline:    {Title: "Cline CLI", Fixtures: "cline", E2E: "TestCline"},
 	session.AgentKilo:     {Title: "Kilo CLI", Fixtures: "kilo", E2E: "TestKilo"},
 	session.AgentContinue: {Title: "Continue CLI", Fixtures: "continue", E2E: "TestContinue"},
+	session.AgentGrok:     {Title: "Grok CLI", Fixtures: "grok-cli", E2E: "TestGrok"},
 }
 
 // scenarioWords name a recorded scenario by the words of its run's folder

@@ -1,5 +1,5 @@
 // Command record-fixture records real Claude Code runs as fixture folders in
-// the format of ../shared/fixtures (see its README.md): for each scenario,
+// the format of testdata/fixtures/claude-code-2.1.328 (see its README.md): for each scenario,
 // events.jsonl (every hook payload and every registry document, in time
 // order), expect.jsonl (checkpoints derived from what the CLI itself
 // reported), screen.raw (the bytes the CLI wrote to its terminal, via tmux
@@ -9,7 +9,7 @@
 // Code release can be recorded with one command:
 //
 //	make claude-code E2E_CLAUDE_VERSION=2.2.0   # installs that release
-//	go run ./tools/record-fixture -version 2.2.0 -out ../shared/fixtures/claude-code-2.2.0
+//	go run ./tools/record-fixture -version 2.2.0 -out /tmp/claude-code-2.2.0   # then copy what tests need into testdata/fixtures
 //
 // Claude Code runs the recorder itself as its hook (`record-fixture hook
 // FILE`), which appends the payload with a timestamp.

@@ -1,4 +1,9 @@
-package terminal
+// Package termid holds the validators for the terminal ids Mew passes to
+// commands (ttys, tmux panes, iTerm2 sessions, bundle ids, sockets, …). It
+// is pure (strings in, a verdict out), so a pure package such as board can
+// check an id without linking terminal's process runner; terminal keeps the
+// same names for the callers that run commands.
+package termid
 
 import (
 	"path/filepath"
@@ -24,7 +29,7 @@ var (
 )
 
 // pattern is a regular expression compiled on first use. The hook links
-// this package (for Env and DescribeAgent) and never validates: compiled
+// package terminal (for Env and DescribeAgent) and never validates: compiled
 // at start, these cost every hook call over a millisecond and 12,000
 // allocations (GODEBUG=inittrace=1).
 type pattern struct {

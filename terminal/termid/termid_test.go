@@ -1,4 +1,4 @@
-package terminal
+package termid
 
 import (
 	"strings"
@@ -66,7 +66,7 @@ func TestValidators(t *testing.T) {
 	}
 }
 
-// The hook links this package for Env: nothing of it may cost at start
+// The hook links this package (through terminal, for Env): nothing of it may cost at start
 // (the patterns compile on first use).
 func TestPatternsCompileLazily(t *testing.T) {
 	p := pattern{expr: `^a+$`}

@@ -1,4 +1,7 @@
-package remote
+package monitor
+
+// The other machines' sessions join this one's after combine (moved here
+// from source/remote: the read side depends on no concrete source).
 
 import (
 	"fmt"
@@ -6,12 +9,12 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// Merge puts the hosts' sessions after this machine's. Every id is listed
+// mergeRemote puts the hosts' sessions after this machine's. Every id is listed
 // once (the board, jumps and alerts key on it): a host's session whose id
 // is already listed (this machine's, or an earlier host's) is left out, and
 // an error says so. Ids are UUIDs, so this only happens when two remotes
 // are the same machine.
-func Merge(local, remote []session.Shown) ([]session.Shown, []error) {
+func mergeRemote(local, remote []session.Shown) ([]session.Shown, []error) {
 	out := make([]session.Shown, 0, len(local)+len(remote))
 	where := make(map[string]string, len(local)+len(remote))
 	for _, s := range local {
