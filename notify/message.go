@@ -123,7 +123,8 @@ func (w webhookSender) send(ctx context.Context, m Message) error {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("POST %s: %s", MaskURL(w.url), resp.Status)
+		// The status line is the remote's text: one inert line.
+		return fmt.Errorf("POST %s: %s", MaskURL(w.url), text.OneLine(resp.Status, 120))
 	}
 	return nil
 }
