@@ -8,6 +8,7 @@ package combine
 
 import (
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/monitor/liveness"
@@ -478,7 +479,9 @@ func describe(rec session.Record) session.Shown {
 		if out.Tmux == "" && p.Tmux != nil {
 			out.Tmux = p.Tmux.Pane
 		}
-		if p.Tmux != nil && p.Tmux.Pane == out.Tmux {
+		// Claude's registry names the pane its own way (`name:@7.%7`); the
+		// server is known when that is the process's pane (%7).
+		if p.Tmux != nil && p.Tmux.Pane != "" && (p.Tmux.Pane == out.Tmux || strings.HasSuffix(out.Tmux, "."+p.Tmux.Pane)) {
 			out.TmuxServer = p.Tmux.Socket
 		}
 	}

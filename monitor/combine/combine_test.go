@@ -103,3 +103,23 @@ func TestProject(t *testing.T) {
 		}
 	}
 }
+
+// Claude's registry names its pane `session:@window.%pane`: the server is
+// still the process's, so two servers' %7 read differently.
+func TestTmuxServerOfClaudeRegistryPane(t *testing.T) {
+	rec := func(socket string) session.Record {
+		r := reg("busy", "", 5)
+		r.Tmux = "work:@7.%7"
+		return session.Record{ID: "s", Registry: r, Process: &session.Process{Pid: 42, Tmux: &session.Tmux{Socket: socket, Pane: "%7"}}}
+	}
+	a, b := Combine(rec("/tmp/tmux-1000/default"), Alive), Combine(rec("/tmp/tmux-1000/work"), Alive)
+	if a.TmuxServer != "/tmp/tmux-1000/default" || b.TmuxServer != "/tmp/tmux-1000/work" {
+		t.Errorf("tmux servers %q and %q", a.TmuxServer, b.TmuxServer)
+	}
+	// Another pane of the same name elsewhere (%17) is not this one.
+	r := rec("/tmp/tmux-1000/work")
+	r.Process.Tmux.Pane = "%17"
+	if got := Combine(r, Alive).TmuxServer; got != "" {
+		t.Errorf("server %q for another pane", got)
+	}
+}
