@@ -9,13 +9,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mew-dev/mew/internal/privfile"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mew-dev/mew/internal/privfile"
 )
 
 // ConfigName is the sinks' file in $MEW_HOME.
@@ -154,7 +155,7 @@ func presetOr(p string) string {
 
 // LoadConfig reads $MEW_HOME/notify.json; a missing file is no sinks.
 func LoadConfig(home string) (Config, error) {
-	b, err := os.ReadFile(filepath.Join(home, ConfigName))
+	b, err := privfile.ReadFile(filepath.Join(home, ConfigName), maxFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return Config{}, nil
 	}

@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
+
+	"github.com/mew-dev/mew/internal/privfile"
 )
 
 //go:embed defaults/*.toml
@@ -100,33 +102,14 @@ func ReadFile(path string) (*Set, bool, error) {
 // block the open itself (so it is opened non-blocking), /dev/zero would
 // never end.
 func readRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// Any size opens: Parse says what is too large, from the first max+1
+	// bytes.
+	f, _, err := privfile.Open(path, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file: %s", fileKind(fi.Mode()))
-	}
 	return io.ReadAll(io.LimitReader(f, max+1))
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return m.Type().String()
 }
 
 // apply puts an override in force: its rules are tried before the

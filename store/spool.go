@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/gofrs/flock"
 	"golang.org/x/sys/unix"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -290,16 +290,9 @@ func (sp *spool) fold(rec *session.Record, names []string) bool {
 }
 
 func readEntry(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxEntry+1))
-	if err == nil && len(data) > maxEntry {
-		err = fmt.Errorf("larger than %d bytes", maxEntry)
-	}
-	return data, err
+	// A FIFO here hung the open, and every later hook of the session
+	// with it: refused (and set aside) like any bad entry.
+	return privfile.ReadFile(path, maxEntry)
 }
 
 func (sp *spool) note() string { return strings.Join(sp.notes, "; ") }

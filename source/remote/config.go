@@ -18,18 +18,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/store"
 )
@@ -295,35 +294,7 @@ const maxConfig = 256 << 10
 // remotes.json linked to /dev/zero took 3.3 GB in 20 s, a FIFO would block
 // the open (hence non-blocking).
 func readRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if m := fi.Mode(); !m.IsRegular() {
-		kind := "a device"
-		switch {
-		case m&fs.ModeNamedPipe != 0:
-			kind = "a FIFO"
-		case m.IsDir():
-			kind = "a folder"
-		case m&fs.ModeSocket != 0:
-			kind = "a socket"
-		}
-		return nil, fmt.Errorf("not a regular file: %s", kind)
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%d bytes, over the limit of %d", fi.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(data)) > max {
-		err = fmt.Errorf("over the limit of %d bytes", max)
-	}
-	return data, err
+	return privfile.ReadFile(path, max)
 }
 
 // Validate checks every remote and that names are unique.

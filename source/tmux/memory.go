@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/store"
 	"github.com/mew-dev/mew/terminal"
@@ -72,12 +72,7 @@ func (s *Source) recall() {
 // readMemory reads the memory file; empty when it is missing or unreadable.
 func readMemory(path string) map[string]savedPane {
 	saved := map[string]savedPane{}
-	f, err := os.Open(path)
-	if err != nil {
-		return saved
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMemory))
+	data, err := privfile.ReadFile(path, maxMemory)
 	if err != nil || json.Unmarshal(data, &saved) != nil {
 		return map[string]savedPane{}
 	}
