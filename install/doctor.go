@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 )
 
@@ -259,7 +260,7 @@ func checkBinary(o DoctorOptions, add addFunc) {
 }
 
 func fileDigest(p string) ([32]byte, error) {
-	f, err := os.Open(p)
+	f, err := privfile.OpenRegular(p)
 	if err != nil {
 		return [32]byte{}, err
 	}
@@ -328,7 +329,7 @@ func checkDisabled(o DoctorOptions, add addFunc) {
 	}
 	for _, name := range []string{"settings.json", "settings.local.json"} {
 		p := filepath.Join(o.Cwd, ".claude", name)
-		data, err := os.ReadFile(p)
+		data, err := privfile.ReadFile(p, maxSettings)
 		if err != nil {
 			continue
 		}

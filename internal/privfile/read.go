@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"syscall"
 )
@@ -83,4 +84,11 @@ func kind(m fs.FileMode) string {
 		return "a socket"
 	}
 	return m.Type().String()
+}
+
+// OpenRegular is Open for a file of any size whose reader bounds what it
+// reads itself (a log or transcript read from its tail).
+func OpenRegular(path string) (*os.File, error) {
+	f, _, err := Open(path, math.MaxInt64)
+	return f, err
 }

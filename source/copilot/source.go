@@ -15,6 +15,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source"
@@ -282,7 +283,7 @@ type tail struct {
 }
 
 func (t *tail) read() {
-	f, err := os.Open(t.path)
+	f, err := privfile.OpenRegular(t.path)
 	if err != nil {
 		return
 	}
