@@ -37,7 +37,7 @@ func TestSignalAlwaysEnds(t *testing.T) {
 		}
 		select {
 		case <-done:
-		case <-time.After(25*time.Second):
+		case <-time.After(25 * time.Second):
 			cmd.Process.Kill()
 			t.Fatalf("SIGTERM (second %v) did not end a stuck command", second)
 		}
