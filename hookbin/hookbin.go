@@ -110,10 +110,13 @@ type inFlight struct {
 // Main is the whole mew-hook program. It returns only to exit 0.
 func Main() {
 	now := time.Now().UTC() // UTC: no /etc/localtime to load
-	silenceStdio()
+	stderr := silenceStdio()
 	o := processOptions(now)
 	if o == nil {
 		return
+	}
+	if stderr != nil {
+		o.Log.Fallback = stderr
 	}
 	// Bounded time whatever happens below: a stuck read or lock can't hold
 	// the agent longer than Deadline. An event dropped here is logged.
