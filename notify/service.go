@@ -93,6 +93,7 @@ func StartService(ctx context.Context, home string, log Logger, h *Holder, sessi
 	loop := &Loop{
 		Board: board.DefaultConfig(), Prefs: &alertprefs.Store{Home: home},
 		Focus: focus, Sending: h.Holds, Send: d.Send, Log: log, Now: time.Now,
+		Sent: &Sent{Home: home, Log: log},
 	}
 	go loop.Run(ctx, ch)
 	return ch

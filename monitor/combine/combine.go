@@ -122,6 +122,12 @@ func At(rec session.Record, live Liveness, now time.Time) session.Shown {
 		if h != nil && h.State == session.Waiting {
 			// The hooks know which tool waits, and whether it is a question.
 			out.Reason, out.Tool, out.ToolDetail = h.Reason, h.Tool, h.ToolDetail
+			// And when the wait began: the screen's Since is when this
+			// Mew first saw the dialog (a watcher started while it
+			// waited), unless a prompt went away since the hooks' wait.
+			if !h.Since.IsZero() && h.Since.Before(out.Since) && !sc.Unblocked.After(h.Since) {
+				out.Since = h.Since
+			}
 		}
 	default:
 		at, ok := report(&out, rec, held)

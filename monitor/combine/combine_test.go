@@ -123,3 +123,19 @@ func TestTmuxServerOfClaudeRegistryPane(t *testing.T) {
 		t.Errorf("server %q for another pane", got)
 	}
 }
+
+// A watcher started while a session waits first sees the dialog now: the
+// wait's age is still the hooks' (its own start), not the watcher's.
+func TestWaitAgeIsTheWaitsOwnStart(t *testing.T) {
+	h := hook(session.Waiting, session.ReasonPermission, 5)
+	sc := &session.ScreenState{State: session.ScreenBlocked, Via: "tmux", Agent: "claude", Since: at(120), At: at(120)}
+	out := Combine(session.Record{ID: "w", Hook: h, Screen: sc}, Alive)
+	if out.State != session.Waiting || !out.Since.Equal(at(5)) {
+		t.Errorf("state %s since %v, want waiting since %v", out.State, out.Since, at(5))
+	}
+	// A prompt went away after the hooks' wait began: this is another one.
+	sc.Unblocked = at(60)
+	if out := Combine(session.Record{ID: "w", Hook: h, Screen: sc}, Alive); !out.Since.Equal(at(120)) {
+		t.Errorf("since %v, want the screen's %v", out.Since, at(120))
+	}
+}
