@@ -169,8 +169,58 @@ func Records(o Options) ([]session.Record, []error) {
 	w := newWorld()
 	w.readAll(o)
 	errs := w.scanSources(o)
+	errs = append(errs, w.scanOtherTmux(o)...)
 	recs, more := w.merged(o, newLiveCache(o))
 	return recs, append(errs, more...)
+}
+
+// maxOtherTmux bounds the other tmux servers a one-shot read looks at.
+const maxOtherTmux = 4
+
+// scanOtherTmux reads, once, the tmux servers other than the one Mew
+// watches that sessions' hooks name ($TMUX in the agent's pane): `mew
+// answer` or `mew jump` run outside that server still see the prompt on
+// the session's screen (its choices). Each is a source of its own; the
+// identity join keeps each pane on its server.
+func (w *world) scanOtherTmux(o Options) []error {
+	var src *tmux.Source
+	for _, s := range o.Sources {
+		if t, ok := s.(*tmux.Source); ok {
+			src = t
+			break
+		}
+	}
+	if src == nil {
+		return nil
+	}
+	seen := map[string]bool{tmux.SocketPath(src.Socket): true}
+	var errs []error
+	for _, id := range sortedKeys(w.recs) {
+		p := w.recs[id].Process
+		if p == nil || p.Tmux == nil || p.Tmux.Socket == "" || seen[p.Tmux.Socket] || len(seen) > maxOtherTmux {
+			continue
+		}
+		sock := p.Tmux.Socket
+		seen[sock] = true
+		if fi, err := os.Stat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
+			continue
+		}
+		other := tmux.New(sock, src.Rules)
+		other.Procs = src.Procs
+		timeout := o.ScanTimeout
+		if timeout <= 0 {
+			timeout = defaultScanTimeout
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		obs, err := other.Scan(ctx)
+		cancel()
+		w.obs["tmux:"+sock] = obs
+		w.obsGen++
+		if err != nil {
+			errs = append(errs, fmt.Errorf("tmux %s: %w", sock, err))
+		}
+	}
+	return errs
 }
 
 // world is every source's latest view: the store's records and the other
