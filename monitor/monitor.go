@@ -207,17 +207,8 @@ func (w *world) scanOtherTmux(o Options) []error {
 		}
 		other := tmux.New(sock, src.Rules)
 		other.Procs = src.Procs
-		timeout := o.ScanTimeout
-		if timeout <= 0 {
-			timeout = defaultScanTimeout
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		obs, err := other.Scan(ctx)
-		cancel()
-		w.obs["tmux:"+sock] = obs
-		w.obsGen++
-		if err != nil {
-			errs = append(errs, fmt.Errorf("tmux %s: %w", sock, err))
+		if err := w.scanOne(o, "tmux:"+sock, other); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errs
@@ -286,20 +277,30 @@ func newWorld() *world {
 func (w *world) scanSources(o Options) []error {
 	var errs []error
 	for _, src := range o.Sources {
-		timeout := o.ScanTimeout
-		if timeout <= 0 {
-			timeout = defaultScanTimeout
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		obs, err := src.Scan(ctx)
-		cancel()
-		w.obs[src.Name()] = obs
-		w.obsGen++
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", src.Name(), err))
+		if err := w.scanOne(o, src.Name(), src); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errs
+}
+
+// scanOne reads src once, bounded by o.ScanTimeout, as the source name.
+func (w *world) scanOne(o Options, name string, src interface {
+	Scan(context.Context) ([]Observation, error)
+}) error {
+	timeout := o.ScanTimeout
+	if timeout <= 0 {
+		timeout = defaultScanTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	obs, err := src.Scan(ctx)
+	cancel()
+	w.obs[name] = obs
+	w.obsGen++
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 // merged folds the Recorders' observations (the registry's) into the store
