@@ -12,7 +12,7 @@ import (
 
 // stopGrace is how long a command has to let go after a signal before it
 // is ended anyway.
-const stopGrace = 5 * time.Second
+const stopGrace = 10 * time.Second
 
 // untilStopped is ctx ended by the signals that end a long-running
 // command: Ctrl-C, a kill, the terminal or ssh connection going away
@@ -35,11 +35,16 @@ func untilStopped() (context.Context, context.CancelFunc) {
 		}
 		cancel()
 		t := time.NewTimer(stopGrace)
-		select {
-		case <-sigs:
-		case <-t.C:
+		for {
+			select {
+			case s := <-sigs:
+				if s == syscall.SIGPIPE {
+					continue // every write to a gone reader repeats it
+				}
+			case <-t.C:
+			}
+			os.Exit(1)
 		}
-		os.Exit(1)
 	}()
 	return ctx, cancel
 }
