@@ -22,7 +22,8 @@ import (
 // set, what the source knew of each pane is kept in that file from one
 // Scan to the next, so a one-shot read still knows that a prompt went away
 // since the last one (combine rule 5: Gemini CLI's deny with Esc fires no
-// hook) and when a state began. Watch keeps it in memory and needs no file.
+// hook) and when a state began. Watch keeps it in memory, starts from the
+// file and leaves it what it knew when it ends (a restart keeps the times).
 
 // MemoryFile is the memory file in dir for the server at socket (one per
 // server: pane ids are per server).

@@ -550,6 +550,11 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 // it changes. Without a server it looks again every few seconds (or at
 // once when its socket appears); it never starts one.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
+	// A watcher starts from what the last Mew knew (a one-shot read, or a
+	// watcher before a restart), so a dialog already on a screen keeps
+	// the time it appeared, not this start's; it leaves what it knew.
+	s.recall()
+	defer s.remember()
 	var last []source.Observation
 	first := true
 	send := func(obs []source.Observation, force bool) bool {
