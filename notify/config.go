@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mew-dev/mew/internal/privfile"
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // ConfigName is the sinks' file in $MEW_HOME.
@@ -113,7 +114,9 @@ func validURL(raw string) error {
 func (s Sink) Masked() string {
 	switch s.Kind {
 	case KindCommand:
-		return strings.Join(s.Argv, " ")
+		// Arguments are any text (notify.json is the person's to edit):
+		// shown inert.
+		return text.Printable(strings.Join(s.Argv, " "))
 	case KindWebhook:
 		return MaskURL(s.URL) + " (" + presetOr(s.Preset) + ")"
 	}

@@ -44,6 +44,7 @@ func TestNotifyRemoteTextNeverReachesTheTerminal(t *testing.T) {
 		}
 	}()
 	addSink(t, c, "hook", "--webhook", "http://"+ln.Addr().String()+"/x")
+	addSink(t, c, "cmd", "--command", "--", "/bin/true", "\x1b]52;c;cHduZWQ=\x07\x1b[2J")
 	out, _, code := c.run(t, "notify", "test", "hook")
 	if code == 0 || !strings.Contains(out, "500") {
 		t.Fatalf("notify test: code %d, out %q", code, out)
