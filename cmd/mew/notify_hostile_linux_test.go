@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -70,4 +71,30 @@ func writeJSONFile(t *testing.T, path string, v map[string]notify.SinkStatus) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// alerts.json made a FIFO silenced every alert (the loop hung reading it)
+// and kept `watch --headless` alive through SIGTERM, holding notify.lock:
+// now the alert goes out (mutes left out, said in mew.log) and SIGTERM
+// ends it.
+func TestHeadlessWithAFIFOAlertsFile(t *testing.T) {
+	c := newCLI(t)
+	srv, got := hookSink(t)
+	addSink(t, c, "hook", "--webhook", srv.URL+"/mew")
+	if err := syscall.Mkfifo(filepath.Join(c.home, "alerts.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := startHeadless(t, c)
+	c.startWaiting(t, waitingID)
+	select {
+	case m := <-got:
+		if m.Session.ID != waitingID {
+			t.Fatalf("POST: %+v", m)
+		}
+	case <-time.After(30 * time.Second):
+		b, _ := os.ReadFile(h.log)
+		t.Fatalf("no POST; log:\n%s", b)
+	}
+	h.waitLog(t, "alerts.json")
+	h.stop(t) // fails the test if SIGTERM does not end it
 }
