@@ -67,13 +67,20 @@ func Plan(rec session.Record, h Host) Target {
 		// The pane the screen source read, on the server it reads (the
 		// hooks' record may name another: an agent's daemon started
 		// elsewhere).
+		socket := h.TmuxSocket
+		if p != nil && p.Tmux != nil && p.Tmux.Pane == sc.Pane && p.Tmux.Socket != "" && p.Tmux.Socket != tmux.SocketPath(h.TmuxSocket) {
+			// A screen Mew read on the session's own server, not the
+			// one it watches (`mew answer` run outside that server):
+			// the pane is that server's.
+			socket = p.Tmux.Socket
+		}
 		switch {
 		case !termid.ValidTmuxPane(sc.Pane):
 			return Target{Why: "the tmux pane recorded for the session is not a pane id: answer in the terminal"}
-		case h.TmuxSocket != "" && !termid.ValidSocket(h.TmuxSocket):
+		case socket != "" && !termid.ValidSocket(socket):
 			return Target{Why: "the tmux socket Mew reads is not a plain path: answer in the terminal"}
 		}
-		return Target{Via: ViaTmux, Pane: sc.Pane, Socket: h.TmuxSocket, Why: "tmux pane " + sc.Pane}
+		return Target{Via: ViaTmux, Pane: sc.Pane, Socket: socket, Why: "tmux pane " + sc.Pane}
 	}
 	if p != nil && p.Tmux != nil && p.Tmux.Pane != "" {
 		socket := p.Tmux.Socket

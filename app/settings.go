@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mew-dev/mew/board"
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -48,7 +49,7 @@ const maxSettingsFile = 64 << 10
 // report: the app still starts.
 func loadSettings(mewHome string) (appSettings, error) {
 	s := defaultSettings()
-	data, err := os.ReadFile(settingsPath(mewHome))
+	data, err := privfile.ReadFile(settingsPath(mewHome), maxSettingsFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, nil

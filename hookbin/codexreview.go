@@ -2,8 +2,9 @@ package hookbin
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
+
+	"github.com/mew-dev/mew/internal/privfile"
 )
 
 // maxCodexConfig bounds what is read of Codex's config.toml.
@@ -19,7 +20,7 @@ func codexAutoReview(codexHome string) bool {
 	if codexHome == "" {
 		return false
 	}
-	f, err := os.Open(filepath.Join(codexHome, "config.toml"))
+	f, err := privfile.OpenRegular(filepath.Join(codexHome, "config.toml"))
 	if err != nil {
 		return false
 	}

@@ -99,10 +99,13 @@ type inFlight struct {
 // Main is the whole mew-hook program. It returns only to exit 0.
 func Main() {
 	now := time.Now().UTC() // UTC: no /etc/localtime to load
-	silenceStdio()
+	stderr := silenceStdio()
 	o := processOptions(now)
 	if o == nil {
 		return
+	}
+	if stderr != nil {
+		o.Log.Fallback = stderr
 	}
 	// Bounded time whatever happens below: a stuck read or lock can't hold
 	// the agent longer than Deadline. An event dropped here is logged.
@@ -118,14 +121,63 @@ func Main() {
 }
 
 // logDeadline says what the deadline cost: the event, or the payload that
-// never came in full.
+// never came in full. "Dropped" is said only of an event that is neither
+// in its record nor in the spool: the write may have ended just as the
+// deadline came (under a heavy load most such hooks had in fact recorded
+// theirs), so the store is asked.
 func (o *Options) logDeadline() {
 	f := o.flight
 	switch ev := f.ev.Load(); {
 	case ev == nil:
 		o.Log.Printf("-", "dropped an event: its payload did not arrive in full within %v", Deadline)
 	case !f.recorded.Load():
-		o.Log.Printf(ev.SessionID, "dropped %s: not recorded within %v", clipForLog(ev.Name), Deadline)
+		switch o.keptAnyway(ev.SessionID) {
+		case kept:
+		case unknown:
+			o.Log.Printf(ev.SessionID, "%s not recorded within %v; it may still be in the spool (too slow to tell)", clipForLog(ev.Name), Deadline)
+		default:
+			o.Log.Printf(ev.SessionID, "dropped %s: not recorded within %v", clipForLog(ev.Name), Deadline)
+		}
+	}
+}
+
+type keptState int
+
+const (
+	lost keptState = iota
+	kept
+	unknown
+)
+
+// keptAnyway looks for this hook's payload among the deliveries of the
+// session's record with its spool folded in (what any reader sees), for
+// at most a second.
+func (o *Options) keptAnyway(id string) keptState {
+	if o.sum == "" {
+		return lost
+	}
+	got := make(chan keptState, 1)
+	go func() {
+		rec, err := o.Store.Load(id)
+		if err != nil || rec.Hook == nil {
+			got <- lost
+			return
+		}
+		for _, d := range rec.Hook.Recent {
+			if d.Sum == o.sum && d.At.Equal(o.Now) {
+				got <- kept
+				return
+			}
+		}
+		got <- lost
+	}()
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case k := <-got:
+		return k
+	case <-t.C:
+		return unknown
 	}
 }
 
@@ -288,7 +340,11 @@ func record(o *Options, ev *reducer.Event, payload []byte) {
 	// Folding what others spooled goes on until helpUntil, well before the
 	// deadline, so the hook never exits in the middle of it.
 	helpUntil := now.Add(HelpFor)
-	done, note, err := o.Store.TryUpdate(ev.SessionID, order, helpUntil, func(rec *session.Record, _ bool) bool {
+	// Recorded for good as soon as the store says so: helping fold others'
+	// entries afterwards may run into the deadline, which then drops
+	// nothing of this event.
+	durable := func() { o.flight.recorded.Store(true) }
+	done, note, err := o.Store.TryUpdateAnd(ev.SessionID, order, helpUntil, func(rec *session.Record, _ bool) bool {
 		if proc == nil && rec.Process == nil && reducer.RecordsProcessLate(agent) {
 			// A plugin's first event of a session that began without
 			// one (OpenCode continuing a session sends no
@@ -298,7 +354,7 @@ func record(o *Options, ev *reducer.Event, payload []byte) {
 		}
 		duplicate = !applyEvent(rec, agent, ev, now, mono, proc, false, d)
 		return true
-	})
+	}, durable)
 	if !done && err == nil {
 		// The lock is taken: spool the event.
 		ifMissing := false
@@ -309,7 +365,7 @@ func record(o *Options, ev *reducer.Event, payload []byte) {
 		}
 		var entry []byte
 		if entry, err = encodeEntry(agent, now, mono, proc, ifMissing, d, ev.AutoReviewed, payload); err == nil {
-			note, err = o.Store.Append(ev.SessionID, order, entry, helpUntil)
+			note, err = o.Store.AppendAnd(ev.SessionID, order, entry, helpUntil, durable)
 		}
 	}
 	if err == nil {

@@ -2,6 +2,7 @@ package hookbin
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,11 +14,14 @@ import (
 // previous .1 is dropped), so the log never grows without bound.
 const MaxLogSize = 256 << 10
 
-// Log appends lines to the hook's log file. A log that can't be written is
-// silently skipped: the hook has nowhere else to speak.
+// Log appends lines to the hook's log file. A line the log cannot take (a
+// full disk, a read-only folder) goes to Fallback, the stderr the agent
+// gave the hook (exit 0 all the same: the agent may show it, never acts
+// on it); with no Fallback it is lost.
 type Log struct {
-	Path string
-	Now  func() time.Time // for tests; time.Now when nil
+	Path     string
+	Now      func() time.Time // for tests; time.Now when nil
+	Fallback io.Writer
 }
 
 // Printf writes one line: time, session id, message.
@@ -38,10 +42,14 @@ func (l *Log) Printf(sessionID, format string, args ...any) {
 	}
 	_ = os.MkdirAll(filepath.Dir(l.Path), 0o700)
 	f, err := os.OpenFile(l.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return
+	if err == nil {
+		// One write per line: O_APPEND keeps concurrent hooks' lines whole.
+		_, err = f.Write([]byte(line))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 	}
-	// One write per line: O_APPEND keeps concurrent hooks' lines whole.
-	_, _ = f.Write([]byte(line))
-	_ = f.Close()
+	if err != nil && l.Fallback != nil {
+		_, _ = io.WriteString(l.Fallback, "mew-hook: cannot write "+text.Printable(l.Path)+" ("+text.Printable(err.Error())+"): "+line)
+	}
 }

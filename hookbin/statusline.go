@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/internal/hookcli"
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 	"github.com/mew-dev/mew/usage"
@@ -148,13 +149,16 @@ func plainWord(s string) bool {
 	return true
 }
 
+// MaxStatuslineCommand bounds the statusline-command file.
+const MaxStatuslineCommand = hookcli.MaxStatuslineCommand
+
 // personsCommand reads the command Mew's statusline wraps; nil for none.
 func personsCommand(st store.Store) []byte {
 	if st.Home == "" {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(st.Home, StatuslineCommandFile))
-	if err != nil || len(b) > 64<<10 {
+	b, err := privfile.ReadFile(filepath.Join(st.Home, StatuslineCommandFile), MaxStatuslineCommand)
+	if err != nil {
 		return nil
 	}
 	return b

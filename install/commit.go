@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/store"
+	"golang.org/x/sys/unix"
 )
 
 // maxCommitAttempts bounds how often commit starts over because another
@@ -122,7 +123,7 @@ func swapIn(path string, data []byte, mode fs.FileMode, expect []byte, expectExi
 		switch {
 		case err == nil:
 			// tmp now names the displaced file.
-			was, err := os.ReadFile(tmp)
+			was, err := settled(tmp)
 			if err != nil {
 				return nil, true, true, err
 			}
@@ -193,11 +194,83 @@ func takeOut(path string, expect []byte, expectExists bool) (was []byte, existed
 		return nil, false, false, err
 	}
 	defer os.Remove(tmp)
-	was, err = os.ReadFile(tmp)
+	was, err = settled(tmp)
 	if err != nil {
 		return nil, true, true, err
 	}
 	return was, true, true, syncDir(path)
+}
+
+// settleLooks and settleGap: how long settled watches a displaced file.
+const (
+	settleLooks = 3
+	settleGap   = time.Millisecond
+)
+
+// settled reads the file an exchange (or a take-out) just displaced, once
+// it has stopped changing. A program that writes the file in place
+// (truncate, then write) may have opened it before the exchange: its
+// write then lands in the displaced file, after the exchange, and would be
+// lost with it. Its bytes are read only when several looks in a row find
+// the file unchanged, so commit sees them (not a truncated half) and
+// starts over on them.
+func settled(path string) ([]byte, error) {
+	data, st, err := readStamped(path)
+	if err != nil {
+		return nil, err
+	}
+	for same, tries := 0, 0; same < settleLooks && tries < 200; tries++ {
+		time.Sleep(settleGap)
+		var now fileStamp
+		if now, err = stampOf(path); err != nil {
+			return nil, err
+		}
+		if now == st {
+			same++
+			continue
+		}
+		same = 0
+		if data, st, err = readStamped(path); err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
+}
+
+type fileStamp struct {
+	size     int64
+	mod, chg int64
+	ino      uint64
+}
+
+func stampOf(path string) (fileStamp, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return fileStamp{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return fileStamp{size: st.Size, mod: unix.TimespecToNsec(st.Mtim), chg: unix.TimespecToNsec(st.Ctim), ino: uint64(st.Ino)}, nil
+}
+
+// readStamped reads path with the stamp it had throughout the read (the
+// last read's after many tries: a file rewritten without pause).
+func readStamped(path string) ([]byte, fileStamp, error) {
+	for try := 0; ; try++ {
+		before, err := stampOf(path)
+		if err != nil {
+			return nil, fileStamp{}, err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fileStamp{}, err
+		}
+		after, err := stampOf(path)
+		if err != nil {
+			return nil, fileStamp{}, err
+		}
+		if before == after && after.size == int64(len(data)) || try >= 100 {
+			return data, after, nil
+		}
+	}
 }
 
 // restore puts data back at path unless a file is there already (a newer

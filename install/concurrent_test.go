@@ -24,6 +24,27 @@ func TestInstallNeverLosesAConcurrentWrite(t *testing.T) {
 	testNeverLosesAConcurrentWrite(t, false)
 }
 
+// A program that writes the file in place (truncate, then write: Node's
+// writeFileSync, many editors' "safe write" off) is not lost either: its
+// write may land in the very file an exchange just displaced.
+func TestInstallNeverLosesAnInPlaceWrite(t *testing.T) {
+	writeFn = writeInPlace
+	defer func() { writeFn = writeAtomically }()
+	testNeverLosesAConcurrentWrite(t, false)
+}
+
+func TestUninstallNeverLosesAnInPlaceWrite(t *testing.T) {
+	writeFn = writeInPlace
+	defer func() { writeFn = writeAtomically }()
+	testNeverLosesAConcurrentWrite(t, true)
+}
+
+var writeFn = writeAtomically
+
+func writeInPlace(path string, data []byte) error {
+	return os.WriteFile(path, data, 0o644)
+}
+
 func testNeverLosesAConcurrentWrite(t *testing.T, uninstall bool) {
 	// 300 runs of the command Mew users run; install runs the same
 	// commit, so a third of them is enough there.
@@ -64,7 +85,7 @@ func testNeverLosesAConcurrentWrite(t *testing.T, uninstall bool) {
 				case <-tick.C:
 				}
 				doc := fmt.Appendf(nil, `{"writer": %d, %s`, k, installed[1:])
-				if err := writeAtomically(env.SettingsPath(), doc); err != nil {
+				if err := writeFn(env.SettingsPath(), doc); err != nil {
 					t.Error(err)
 					return
 				}

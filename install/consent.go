@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -181,10 +182,15 @@ type installedFile struct {
 	Items   []Installed `json:"installed"`
 }
 
+// maxRecordFile bounds what is read of Mew's own records in MEW_HOME
+// (installed.json, the install and statusline records, which keep the
+// bytes of the files they changed).
+const maxRecordFile = 4 * maxSettings
+
 // LoadInstalled reads the kept list (empty when there is none; a damaged
 // file reads as empty: it only informs `mew doctor`).
 func LoadInstalled(mewHome string) ([]Installed, error) {
-	data, err := os.ReadFile(filepath.Join(mewHome, installedName))
+	data, err := privfile.ReadFile(filepath.Join(mewHome, installedName), maxRecordFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mew-dev/mew/internal/hookcli"
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 )
 
@@ -319,7 +320,7 @@ func checkBinary(o DoctorOptions, add addFunc) {
 }
 
 func fileDigest(p string) ([32]byte, error) {
-	f, err := os.Open(p)
+	f, err := privfile.OpenRegular(p)
 	if err != nil {
 		return [32]byte{}, err
 	}
@@ -333,6 +334,29 @@ func fileDigest(p string) ([32]byte, error) {
 	return sum, nil
 }
 
+// probeSize is what writeProbe writes: a few session records' worth.
+const probeSize = 64 << 10
+
+// writeProbe writes probeSize real bytes in dir and syncs them, then
+// removes the file: an empty file needs no space, so creating one says
+// nothing of a full disk (and delayed allocation reports ENOSPC only at
+// the sync).
+func writeProbe(dir string) error {
+	f, err := os.CreateTemp(dir, ".mew-doctor-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(make([]byte, probeSize))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // checkStateDir checks the hook can write session files: in the sessions
 // directory, or, before the first event, in the nearest directory that
 // exists (the hook creates the rest).
@@ -340,13 +364,10 @@ func checkStateDir(mewHome string, add addFunc) {
 	dir := filepath.Join(mewHome, "sessions")
 	fi, err := os.Stat(dir)
 	if err == nil && fi.IsDir() {
-		f, err := os.CreateTemp(dir, ".mew-doctor-*")
-		if err != nil {
+		if err := writeProbe(dir); err != nil {
 			add(Problem, "the state directory %s is not writable: %v", dir, err)
 			return
 		}
-		f.Close()
-		os.Remove(f.Name())
 		add(OK, "the state directory %s is writable", dir)
 		return
 	}
@@ -388,7 +409,7 @@ func checkDisabled(o DoctorOptions, add addFunc) {
 	}
 	for _, name := range []string{"settings.json", "settings.local.json"} {
 		p := filepath.Join(o.Cwd, ".claude", name)
-		data, err := os.ReadFile(p)
+		data, err := privfile.ReadFile(p, maxSettings)
 		if err != nil {
 			continue
 		}

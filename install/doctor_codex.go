@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/mew-dev/mew/internal/privfile"
 )
 
 // codexEntry is one of Mew's hooks in Codex's hooks.json, where Codex
@@ -153,6 +154,6 @@ func CodexTrusted(e Env) bool {
 	}
 	var warned bool
 	checkCodexTrust(DoctorOptions{Env: e}, want, func(l Level, _ string, _ ...any) { warned = warned || l != OK })
-	data, err := os.ReadFile(Codex.Path(e))
+	data, err := privfile.ReadFile(Codex.Path(e), maxSettings)
 	return err == nil && !warned && len(codexMewEntries(data, want.Command)) > 0
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -458,19 +459,9 @@ func readSettings(path string) (settingsFile, error) {
 		}
 		f.link, f.path = path, target
 	}
-	fi, err := os.Stat(f.path)
+	fh, fi, err := privfile.Open(f.path, maxSettings)
 	if err != nil {
-		return f, &FileError{Path: f.path, Err: err}
-	}
-	if !fi.Mode().IsRegular() {
-		return f, &FileError{Path: f.path, Err: errors.New("not a regular file")}
-	}
-	if fi.Size() > maxSettings {
-		return f, &FileError{Path: f.path, Err: fmt.Errorf("larger than %d bytes", maxSettings)}
-	}
-	fh, err := os.Open(f.path)
-	if err != nil {
-		return f, &FileError{Path: f.path, Err: err}
+		return f, &FileError{Path: f.path, Err: unwrapPath(err)}
 	}
 	defer fh.Close()
 	f.data, err = io.ReadAll(io.LimitReader(fh, maxSettings+1))
@@ -530,7 +521,7 @@ type settingsRecord struct {
 
 func loadRecords(mewHome string) (records, error) {
 	recs := records{Version: 1, Settings: map[string]*settingsRecord{}}
-	data, err := os.ReadFile(filepath.Join(mewHome, recordName))
+	data, err := privfile.ReadFile(filepath.Join(mewHome, recordName), maxRecordFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return recs, nil
 	}
@@ -560,4 +551,13 @@ func saveRecords(mewHome string, recs records) error {
 func digest(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// unwrapPath drops the path an *fs.PathError repeats (FileError says it).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/mew-dev/mew/internal/hookcli"
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/store"
 )
@@ -110,7 +111,7 @@ func UninstallStatusline(o Options) (StatuslineReport, error) {
 		return StatuslineReport{}, err
 	}
 	defer unlock()
-	data, err := os.ReadFile(filepath.Join(o.MewHome, statuslineRecordName))
+	data, err := privfile.ReadFile(filepath.Join(o.MewHome, statuslineRecordName), maxRecordFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return StatuslineReport{}, nil // never installed
 	}
@@ -220,7 +221,7 @@ func saveStatuslineRecord(mewHome string, rec statuslineRecord, person string) e
 }
 
 func readStatuslineCommand(mewHome string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(mewHome, hookcli.StatuslineCommandFile))
+	b, err := privfile.ReadFile(filepath.Join(mewHome, hookcli.StatuslineCommandFile), hookcli.MaxStatuslineCommand)
 	return string(b), err
 }
 

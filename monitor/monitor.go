@@ -28,6 +28,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -125,8 +126,58 @@ func Records(o Options) ([]session.Record, []error) {
 	w := newWorld()
 	w.readAll(o)
 	errs := w.scanSources(o)
+	errs = append(errs, w.scanOtherTmux(o)...)
 	recs, more := w.merged(o, newLiveCache(o))
 	return recs, append(errs, more...)
+}
+
+// maxOtherTmux bounds the other tmux servers a one-shot read looks at.
+const maxOtherTmux = 4
+
+// scanOtherTmux reads, once, the tmux servers other than the one Mew
+// watches that sessions' hooks name ($TMUX in the agent's pane): `mew
+// answer` or `mew jump` run outside that server still see the prompt on
+// the session's screen (its choices). Each is a source of its own; the
+// identity join keeps each pane on its server.
+func (w *world) scanOtherTmux(o Options) []error {
+	var src OtherServers
+	for _, s := range o.Sources {
+		if t, ok := s.(OtherServers); ok {
+			src = t
+			break
+		}
+	}
+	if src == nil {
+		return nil
+	}
+	seen := map[string]bool{src.ServerSocket(): true}
+	var errs []error
+	for _, id := range sortedKeys(w.recs) {
+		p := w.recs[id].Process
+		if p == nil || p.Tmux == nil || p.Tmux.Socket == "" || seen[p.Tmux.Socket] || len(seen) > maxOtherTmux {
+			continue
+		}
+		sock := p.Tmux.Socket
+		seen[sock] = true
+		if fi, err := os.Stat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
+			continue
+		}
+		if err := w.scanOne(o, "tmux:"+sock, src.ForServer(sock)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// OtherServers is a source of one server's panes (tmux) that can make the
+// same source for another server: the monitor knows the interface only,
+// not the concrete source (cmd/mew wires those).
+type OtherServers interface {
+	Source
+	// ServerSocket is the socket path of the server it reads.
+	ServerSocket() string
+	// ForServer is the same source for the server at socket.
+	ForServer(socket string) Source
 }
 
 // world is every source's latest view: the store's records and the other
@@ -246,20 +297,30 @@ func newWorld() *world {
 func (w *world) scanSources(o Options) []error {
 	var errs []error
 	for _, src := range o.Sources {
-		timeout := o.ScanTimeout
-		if timeout <= 0 {
-			timeout = defaultScanTimeout
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		obs, err := src.Scan(ctx)
-		cancel()
-		w.obs[src.Name()] = obs
-		w.obsGen++
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", src.Name(), err))
+		if err := w.scanOne(o, src.Name(), src); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errs
+}
+
+// scanOne reads src once, bounded by o.ScanTimeout, as the source name.
+func (w *world) scanOne(o Options, name string, src interface {
+	Scan(context.Context) ([]Observation, error)
+}) error {
+	timeout := o.ScanTimeout
+	if timeout <= 0 {
+		timeout = defaultScanTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	obs, err := src.Scan(ctx)
+	cancel()
+	w.obs[name] = obs
+	w.obsGen++
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 // merged folds the Recorders' observations (the registry's) into the store

@@ -9,13 +9,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mew-dev/mew/internal/privfile"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mew-dev/mew/internal/privfile"
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // ConfigName is the sinks' file in $MEW_HOME.
@@ -112,7 +114,9 @@ func validURL(raw string) error {
 func (s Sink) Masked() string {
 	switch s.Kind {
 	case KindCommand:
-		return strings.Join(s.Argv, " ")
+		// Arguments are any text (notify.json is the person's to edit):
+		// shown inert.
+		return text.Printable(strings.Join(s.Argv, " "))
 	case KindWebhook:
 		return MaskURL(s.URL) + " (" + presetOr(s.Preset) + ")"
 	}
@@ -154,7 +158,7 @@ func presetOr(p string) string {
 
 // LoadConfig reads $MEW_HOME/notify.json; a missing file is no sinks.
 func LoadConfig(home string) (Config, error) {
-	b, err := os.ReadFile(filepath.Join(home, ConfigName))
+	b, err := privfile.ReadFile(filepath.Join(home, ConfigName), maxFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return Config{}, nil
 	}

@@ -35,11 +35,21 @@ type desktopSender struct {
 
 	mu     sync.Mutex
 	conn   DesktopConn
-	byNote map[uint32]string // notification id → session id
+	byNote map[uint32]noteOf // notification id → whose and from which server
 	bySess map[string]uint32 // the session's last notification, replaced by its next
 	// early holds a Jump that came before Notify's reply did (the service
 	// may signal first): it runs once the id is known.
 	early map[uint32]bool
+	// server is the unique name the last Notify went to: an early Jump
+	// counts only from it.
+	server string
+}
+
+// noteOf is a notification Mew posted: its session, and the unique bus
+// name of the server that took it. Any program on the session bus can
+// emit an ActionInvoked; only that server's count.
+type noteOf struct {
+	session, server string
 }
 
 const maxNotes = 256
@@ -57,8 +67,18 @@ func (d *desktopSender) send(ctx context.Context, m Message) error {
 		actions = []string{ActionJump, "Jump"}
 	}
 	hints := map[string]dbus.Variant{"urgency": dbus.MakeVariant(byte(1))}
+	// Notify goes to the service's unique name, so the sender its
+	// ActionInvoked must come from is known exactly.
+	var server string
+	if err := conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, notifyDest).Store(&server); err != nil {
+		d.drop(conn)
+		return err
+	}
+	d.mu.Lock()
+	d.server = server
+	d.mu.Unlock()
 	var id uint32
-	call := conn.Object(notifyDest, notifyPath).CallWithContext(ctx, notifyIface+".Notify", 0,
+	call := conn.Object(server, notifyPath).CallWithContext(ctx, notifyIface+".Notify", 0,
 		"Mew", replaces, "", m.Title, m.Body, actions, hints, int32(-1))
 	if err := call.Store(&id); err != nil {
 		d.drop(conn)
@@ -68,7 +88,7 @@ func (d *desktopSender) send(ctx context.Context, m Message) error {
 	if len(d.byNote) >= maxNotes {
 		clear(d.byNote)
 	}
-	d.byNote[id] = m.Session.ID
+	d.byNote[id] = noteOf{session: m.Session.ID, server: server}
 	d.bySess[m.Session.ID] = id
 	clicked := d.early[id]
 	delete(d.early, id)
@@ -96,7 +116,7 @@ func (d *desktopSender) connect() (DesktopConn, error) {
 	}
 	ch := make(chan *dbus.Signal, 16)
 	conn.Signal(ch)
-	d.conn, d.byNote, d.bySess, d.early = conn, map[uint32]string{}, map[string]uint32{}, map[uint32]bool{}
+	d.conn, d.byNote, d.bySess, d.early = conn, map[uint32]noteOf{}, map[string]uint32{}, map[uint32]bool{}
 	go d.follow(ch)
 	return conn, nil
 }
@@ -112,8 +132,8 @@ func (d *desktopSender) follow(ch <-chan *dbus.Signal) {
 			continue
 		}
 		d.mu.Lock()
-		id, ok := d.byNote[note]
-		if !ok {
+		n, ok := d.byNote[note]
+		if !ok && sig.Sender == d.server {
 			// Other programs' notifications signal here too: keep few.
 			if len(d.early) >= maxNotes {
 				clear(d.early)
@@ -121,8 +141,8 @@ func (d *desktopSender) follow(ch <-chan *dbus.Signal) {
 			d.early[note] = true
 		}
 		d.mu.Unlock()
-		if ok {
-			d.jumpTo(id)
+		if ok && sig.Sender == n.server {
+			d.jumpTo(n.session)
 		}
 	}
 }

@@ -180,3 +180,96 @@ func TestDesktopNotificationJumpRunsTheJumpPlan(t *testing.T) {
 		t.Fatal("no second notification")
 	}
 }
+
+// Another program on the session bus emits ActionInvoked for the id Mew's
+// next notification will get, before it is posted and after: neither
+// jumps. Only the server the notification went to can click it.
+func TestDesktopJumpOnlyFromTheNotificationServer(t *testing.T) {
+	addr := privateBus(t)
+	srv := startNoteServer(t, addr)
+	spoofer, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoofer.Close()
+
+	id := "2f0c1c9e-5d1a-4b8e-8f7e-3a9b0c1d2e3f"
+	var mu sync.Mutex
+	jumps := 0
+	jumped := make(chan struct{}, 16)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d := Start(ctx, []Sink{{Name: "desk", Kind: KindDesktop}}, Options{
+		Desktop: func() (DesktopConn, error) { return dbus.Connect(addr) },
+		Log:     tlog{t},
+		Jump: func(string) {
+			mu.Lock()
+			jumps++
+			mu.Unlock()
+			jumped <- struct{}{}
+		},
+	})
+	next := func(what string) note {
+		t.Helper()
+		select {
+		case n := <-srv.notes:
+			return n
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no %s notification", what)
+		}
+		return note{}
+	}
+	// Mew connects (and follows the signals) on its first alert.
+	d.Send(Message{Event: session.Done, Title: "other", Session: session.Shown{ID: "other"}})
+	first := next("first")
+	// The spoof before the notification exists: the server's next id.
+	if err := spoofer.Emit(notifyPath, notifyIface+".ActionInvoked", first.ID+1, ActionJump); err != nil {
+		t.Fatal(err)
+	}
+	if err := spoofer.Emit(notifyPath, notifyIface+".ActionInvoked", uint32(999), ActionJump); err != nil {
+		t.Fatal(err)
+	}
+	// A round trip to the bus: it handles one sender's messages in order,
+	// so the spoofs are on their way to Mew before the alert is queued.
+	if err := spoofer.BusObject().Call("org.freedesktop.DBus.GetId", 0).Err; err != nil {
+		t.Fatal(err)
+	}
+	d.Send(Message{Event: session.Waiting, Title: "shop waits", Session: session.Shown{ID: id}})
+	n := next("waiting")
+	if n.ID != first.ID+1 {
+		t.Fatalf("server gave id %d, want %d", n.ID, first.ID+1)
+	}
+	// One more alert through the same worker: the send of the waiting one
+	// (which runs a click that came before its reply) has ended.
+	d.Send(Message{Event: session.Done, Title: "other again", Session: session.Shown{ID: "other"}})
+	next("sync")
+	mu.Lock()
+	if jumps != 0 {
+		t.Errorf("the spoof sent before the notification existed jumped")
+	}
+	mu.Unlock()
+	// And after it exists.
+	if err := spoofer.Emit(notifyPath, notifyIface+".ActionInvoked", n.ID, ActionJump); err != nil {
+		t.Fatal(err)
+	}
+	if err := spoofer.BusObject().Call("org.freedesktop.DBus.GetId", 0).Err; err != nil {
+		t.Fatal(err)
+	}
+	// The real click.
+	if err := srv.conn.Emit(notifyPath, notifyIface+".ActionInvoked", n.ID, ActionJump); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-jumped:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server's own click did not jump")
+	}
+	// The spoof after the notification was routed before the real click
+	// was sent (the round trip above): once the click jumped, the spoof
+	// was judged.
+	mu.Lock()
+	defer mu.Unlock()
+	if jumps != 1 {
+		t.Errorf("%d jumps, want 1 (the server's own click only)", jumps)
+	}
+}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/mew-dev/mew/internal/privfile"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/mew-dev/mew/internal/privfile"
 )
 
 // Logger is where the sinks say what went wrong (mew.log).
@@ -70,6 +71,10 @@ type SinkStatus struct {
 	ErrorAt   time.Time `json:"error_at,omitzero"`
 	Dropped   int       `json:"dropped,omitempty"`
 }
+
+// maxFile bounds what is read of notify.json and notify-status.json (a
+// few KiB each).
+const maxFile = 1 << 20
 
 // StatusName is the status file in $MEW_HOME.
 const StatusName = "notify-status.json"
@@ -175,7 +180,7 @@ func (d *Dispatcher) note(name string, f func(*SinkStatus)) {
 
 // LoadStatus reads the sinks' status for `mew doctor`.
 func LoadStatus(home string) (map[string]SinkStatus, error) {
-	b, err := os.ReadFile(filepath.Join(home, StatusName))
+	b, err := privfile.ReadFile(filepath.Join(home, StatusName), maxFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -24,7 +24,10 @@ type Loop struct {
 	// it now, when the Mew that held it quit).
 	Sending func() bool
 	Send    func(Message)
-	Log     Logger
+	// Sent remembers the alerts sent across restarts; nil remembers
+	// nothing.
+	Sent *Sent
+	Log  Logger
 	// Now is the clock (tests); nil is time.Now.
 	Now func() time.Time
 	// Link is the web board's page of a session ("" or nil: no link; see
@@ -130,10 +133,18 @@ func (l *Loop) alert(ctx context.Context, alerts []board.Alert, u monitor.Update
 			}
 			continue
 		}
-		m := MessageFor(d.Alert, byID[d.ID])
+		s := byID[d.ID]
+		if l.Sent.Already(d.ID, d.State, s.Since) {
+			if l.Log != nil {
+				l.Log.Printf("notify: %s %s, not sent: sent before (a Mew before a restart)", d.ID, d.State)
+			}
+			continue
+		}
+		m := MessageFor(d.Alert, s)
 		if l.Link != nil {
 			m.Link = l.Link(d.ID)
 		}
 		l.Send(m)
+		l.Sent.Note(d.ID, d.State, s.Since, now)
 	}
 }

@@ -70,8 +70,12 @@ func (c commandSender) send(ctx context.Context, m Message) error {
 	cmd.Stdin = bytes.NewReader(b)
 	var errb bytes.Buffer
 	cmd.Stderr = &capped{w: &errb, n: 512}
+	// A program that starts a child and exits (`notify-send … &`) leaves
+	// the child holding stderr: after WaitDelay Wait gives up on the pipe
+	// and says ErrWaitDelay. The command's own exit status decides, so that
+	// is a success, not a failure to retry (which sent every alert 3 times).
 	cmd.WaitDelay = time.Second
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 		if msg := text.OneLine(errb.String(), 200); msg != "" {
 			return fmt.Errorf("%v: %s", err, msg)
 		}
@@ -123,7 +127,8 @@ func (w webhookSender) send(ctx context.Context, m Message) error {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("POST %s: %s", MaskURL(w.url), resp.Status)
+		// The status line is the remote's text: one inert line.
+		return fmt.Errorf("POST %s: %s", MaskURL(w.url), text.OneLine(resp.Status, 120))
 	}
 	return nil
 }

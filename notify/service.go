@@ -95,6 +95,7 @@ func StartService(ctx context.Context, home string, log Logger, h *Holder, sessi
 		Board: board.DefaultConfig(), Prefs: &alertprefs.Store{Home: home},
 		Focus: focus, Sending: h.Holds, Send: d.Send, Log: log, Now: time.Now,
 		Link: func(id string) string { return weblink.Session(weblink.Load(home), id) },
+		Sent: &Sent{Home: home, Log: log},
 	}
 	go loop.Run(ctx, ch)
 	return ch

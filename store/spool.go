@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/gofrs/flock"
 	"golang.org/x/sys/unix"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -76,6 +76,14 @@ func spoolDir(record string) string { return record + ".spool" }
 // are folded in before change, the later ones after. Once the lock is
 // released it folds what others spooled meanwhile, until until.
 func (s Store) TryUpdate(id string, order int64, until time.Time, change func(rec *session.Record, existed bool) bool) (done bool, note string, err error) {
+	return s.TryUpdateAnd(id, order, until, change, nil)
+}
+
+// TryUpdateAnd is TryUpdate calling durable (if not nil) as soon as the
+// record is written, before it helps fold others' entries: from then on
+// the change is kept whatever happens to the caller (the hook's deadline
+// log says "dropped" only before).
+func (s Store) TryUpdateAnd(id string, order int64, until time.Time, change func(rec *session.Record, existed bool) bool, durable func()) (done bool, note string, err error) {
 	p, err := s.Path(id)
 	if err != nil {
 		return false, "", err
@@ -95,6 +103,9 @@ func (s Store) TryUpdate(id string, order int64, until time.Time, change func(re
 	if err != nil {
 		return false, note, err
 	}
+	if durable != nil {
+		durable()
+	}
 	return true, joinNotes(note, help(s.Fold, p, id, until)), nil
 }
 
@@ -104,6 +115,12 @@ func (s Store) TryUpdate(id string, order int64, until time.Time, change func(re
 // until until). When it returns without error the entry is either in the
 // record or in the spool, where the lock's holder will fold it.
 func (s Store) Append(id string, order int64, entry []byte, until time.Time) (note string, err error) {
+	return s.AppendAnd(id, order, entry, until, nil)
+}
+
+// AppendAnd is Append calling durable (if not nil) as soon as the entry is
+// in the spool, before it helps fold (see TryUpdateAnd).
+func (s Store) AppendAnd(id string, order int64, entry []byte, until time.Time, durable func()) (note string, err error) {
 	p, err := s.Path(id)
 	if err != nil {
 		return "", err
@@ -132,6 +149,9 @@ func (s Store) Append(id string, order int64, entry []byte, until time.Time) (no
 		if err := os.MkdirAll(dir, dirMode); err != nil && !errors.Is(err, fs.ErrExist) {
 			return "", fmt.Errorf("cannot create the spool: %w", err)
 		}
+	}
+	if durable != nil {
+		durable()
 	}
 	return help(s.Fold, p, id, until), nil
 }
@@ -309,16 +329,9 @@ func (sp *spool) fold(rec *session.Record, names []string) bool {
 }
 
 func readEntry(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxEntry+1))
-	if err == nil && len(data) > maxEntry {
-		err = fmt.Errorf("larger than %d bytes", maxEntry)
-	}
-	return data, err
+	// A FIFO here hung the open, and every later hook of the session
+	// with it: refused (and set aside) like any bad entry.
+	return privfile.ReadFile(path, maxEntry)
 }
 
 func (sp *spool) note() string { return strings.Join(sp.notes, "; ") }

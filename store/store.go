@@ -22,6 +22,7 @@ import (
 	"github.com/gofrs/flock"
 	"golang.org/x/sys/unix"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
@@ -308,7 +309,10 @@ func readStable(path string) ([]byte, error) {
 }
 
 func readOnce(path string) (data []byte, changed bool, err error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	// privfile.Open's rule, on the raw fd the stamps need: opened without
+	// blocking (a FIFO hung the open), regular files only (a symlink to
+	// /dev/zero never ends), bounded below.
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
 		return nil, false, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -316,6 +320,9 @@ func readOnce(path string) (data []byte, changed bool, err error) {
 	var before, after unix.Stat_t
 	if err := unix.Fstat(fd, &before); err != nil {
 		return nil, false, err
+	}
+	if before.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, false, fmt.Errorf("%w %s: %w", errCorrupt, filepath.Base(path), privfile.ErrNotRegular)
 	}
 	if before.Size > maxRecord {
 		return nil, false, fmt.Errorf("%w %s: larger than %d bytes", errCorrupt, filepath.Base(path), maxRecord)

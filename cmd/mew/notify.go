@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
@@ -135,7 +136,7 @@ func notifyList(home string, stdout, stderr io.Writer) int {
 func sinkHealth(s notify.SinkStatus) string {
 	switch {
 	case s.LastError != "" && s.ErrorAt.After(s.LastOK):
-		return "failed " + s.ErrorAt.Local().Format("Jan 2 15:04") + ": " + s.LastError
+		return "failed " + s.ErrorAt.Local().Format("Jan 2 15:04") + ": " + text.Printable(s.LastError)
 	case !s.LastOK.IsZero():
 		return "sent " + s.LastOK.Local().Format("Jan 2 15:04")
 	}
@@ -160,7 +161,8 @@ func notifyTest(home string, args []string, stdout, stderr io.Writer) int {
 		}
 		found = true
 		if err := notify.SendOnce(context.Background(), s, m, notify.Options{Home: home}); err != nil {
-			fmt.Fprintf(stdout, "%s: failed: %v\n", s.Name, err)
+			// The error may quote a remote's status line: shown inert.
+			fmt.Fprintf(stdout, "%s: failed: %s\n", s.Name, text.Printable(err.Error()))
 			code = 1
 			continue
 		}

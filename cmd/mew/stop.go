@@ -5,17 +5,48 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/mew-dev/mew/monitor"
 )
+
+// stopGrace is how long a command has to let go after a signal before it
+// is ended anyway.
+const stopGrace = 10 * time.Second
 
 // untilStopped is ctx ended by the signals that end a long-running
 // command: Ctrl-C, a kill, the terminal or ssh connection going away
 // (SIGHUP) and a reader gone (SIGPIPE: a write then fails instead of the
 // process dying on the spot). Each lets the command let go of what it
-// holds (see letGo).
+// holds (see letGo). A signal always ends the process: if letting go
+// hangs (a read that never returns kept `watch --headless` and its
+// notify.lock alive through SIGTERM), a second signal or stopGrace ends
+// it (the kernel drops its locks).
 func untilStopped() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	go func() {
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+			signal.Stop(sigs)
+			return
+		}
+		cancel()
+		t := time.NewTimer(stopGrace)
+		for {
+			select {
+			case s := <-sigs:
+				if s == syscall.SIGPIPE {
+					continue // every write to a gone reader repeats it
+				}
+			case <-t.C:
+			}
+			os.Exit(1)
+		}
+	}()
+	return ctx, cancel
 }
 
 // letGo ends a monitor.Watch and waits until its sources have let go of

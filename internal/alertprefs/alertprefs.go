@@ -6,11 +6,12 @@ package alertprefs
 import (
 	"encoding/json"
 	"errors"
-	"github.com/mew-dev/mew/internal/privfile"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/mew-dev/mew/internal/privfile"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -38,7 +39,7 @@ func (s *Store) path() string { return filepath.Join(s.Home, Name) }
 
 // Load returns the prefs; a missing file is none. Invalid ids are dropped.
 func (s *Store) Load() (Prefs, error) {
-	b, err := readCapped(s.path())
+	b, err := privfile.ReadFile(s.path(), maxSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return Prefs{}, nil
 	}
@@ -60,20 +61,6 @@ func (s *Store) Load() (Prefs, error) {
 		}
 	}
 	return p, nil
-}
-
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf := make([]byte, maxSize+1)
-	n, _ := f.Read(buf)
-	if n > maxSize {
-		return nil, errors.New(path + ": too large")
-	}
-	return buf[:n], nil
 }
 
 // ToggleMute mutes id, or unmutes it when muted, and says which.

@@ -26,6 +26,10 @@ const StatuslineFlag = "--statusline"
 // it on every redraw.
 const StatuslineCommandFile = "statusline-command"
 
+// MaxStatuslineCommand bounds the statusline-command file: the wrapper and
+// install read no more of it.
+const MaxStatuslineCommand = 64 << 10
+
 // RunEnv is the environment `mew install` sets in the hook's command line
 // (GOMAXPROCS=1 "$HOME/.mew/bin/mew-hook"). The hook is one goroutine doing
 // a few file operations in a row; with Go's default of one processor per

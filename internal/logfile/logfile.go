@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 )
 
@@ -166,7 +167,7 @@ const maxTailRead = 64 << 10
 // none and no error when it does not exist), reading at most its last
 // 64 KiB.
 func Tail(path string, n int) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := privfile.OpenRegular(path)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}

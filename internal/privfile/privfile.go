@@ -7,55 +7,13 @@ package privfile
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // Read reads the regular file at path (a symlink to one included) of at
-// most max bytes. Anything else is an error, found before reading: a FIFO
-// would block the open itself (hence non-blocking), a link to /dev/zero
-// would never end (remotes.json linked there took 3.3 GB in 20 s).
-func Read(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file: %s", kind(fi.Mode()))
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%d bytes, over the limit of %d", fi.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(data)) > max {
-		err = fmt.Errorf("over the limit of %d bytes", max)
-	}
-	return data, err
-}
-
-// kind names what a file that is not a regular one is.
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return m.Type().String()
-}
+// most max bytes: ReadFile, under the name the settings files' callers use.
+func Read(path string, max int64) ([]byte, error) { return ReadFile(path, max) }
 
 // WriteJSON writes v as indented JSON to path, 0600, by temp file and
 // rename.

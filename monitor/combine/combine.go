@@ -8,6 +8,7 @@ package combine
 
 import (
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/monitor/liveness"
@@ -121,6 +122,12 @@ func At(rec session.Record, live Liveness, now time.Time) session.Shown {
 		if h != nil && h.State == session.Waiting {
 			// The hooks know which tool waits, and whether it is a question.
 			out.Reason, out.Tool, out.ToolDetail = h.Reason, h.Tool, h.ToolDetail
+			// And when the wait began: the screen's Since is when this
+			// Mew first saw the dialog (a watcher started while it
+			// waited), unless a prompt went away since the hooks' wait.
+			if !h.Since.IsZero() && h.Since.Before(out.Since) && !sc.Unblocked.After(h.Since) {
+				out.Since = h.Since
+			}
 		}
 	default:
 		at, ok := report(&out, rec, held)
@@ -478,7 +485,9 @@ func describe(rec session.Record) session.Shown {
 		if out.Tmux == "" && p.Tmux != nil {
 			out.Tmux = p.Tmux.Pane
 		}
-		if p.Tmux != nil && p.Tmux.Pane == out.Tmux {
+		// Claude's registry names the pane its own way (`name:@7.%7`); the
+		// server is known when that is the process's pane (%7).
+		if p.Tmux != nil && p.Tmux.Pane != "" && (p.Tmux.Pane == out.Tmux || strings.HasSuffix(out.Tmux, "."+p.Tmux.Pane)) {
 			out.TmuxServer = p.Tmux.Socket
 		}
 	}

@@ -103,3 +103,39 @@ func TestProject(t *testing.T) {
 		}
 	}
 }
+
+// Claude's registry names its pane `session:@window.%pane`: the server is
+// still the process's, so two servers' %7 read differently.
+func TestTmuxServerOfClaudeRegistryPane(t *testing.T) {
+	rec := func(socket string) session.Record {
+		r := reg("busy", "", 5)
+		r.Tmux = "work:@7.%7"
+		return session.Record{ID: "s", Registry: r, Process: &session.Process{Pid: 42, Tmux: &session.Tmux{Socket: socket, Pane: "%7"}}}
+	}
+	a, b := Combine(rec("/tmp/tmux-1000/default"), Alive), Combine(rec("/tmp/tmux-1000/work"), Alive)
+	if a.TmuxServer != "/tmp/tmux-1000/default" || b.TmuxServer != "/tmp/tmux-1000/work" {
+		t.Errorf("tmux servers %q and %q", a.TmuxServer, b.TmuxServer)
+	}
+	// Another pane of the same name elsewhere (%17) is not this one.
+	r := rec("/tmp/tmux-1000/work")
+	r.Process.Tmux.Pane = "%17"
+	if got := Combine(r, Alive).TmuxServer; got != "" {
+		t.Errorf("server %q for another pane", got)
+	}
+}
+
+// A watcher started while a session waits first sees the dialog now: the
+// wait's age is still the hooks' (its own start), not the watcher's.
+func TestWaitAgeIsTheWaitsOwnStart(t *testing.T) {
+	h := hook(session.Waiting, session.ReasonPermission, 5)
+	sc := &session.ScreenState{State: session.ScreenBlocked, Via: "tmux", Agent: "claude", Since: at(120), At: at(120)}
+	out := Combine(session.Record{ID: "w", Hook: h, Screen: sc}, Alive)
+	if out.State != session.Waiting || !out.Since.Equal(at(5)) {
+		t.Errorf("state %s since %v, want waiting since %v", out.State, out.Since, at(5))
+	}
+	// A prompt went away after the hooks' wait began: this is another one.
+	sc.Unblocked = at(60)
+	if out := Combine(session.Record{ID: "w", Hook: h, Screen: sc}, Alive); !out.Since.Equal(at(120)) {
+		t.Errorf("since %v, want the screen's %v", out.Since, at(120))
+	}
+}

@@ -93,7 +93,7 @@ func TestCombineScreenDetails(t *testing.T) {
 	sc := scr(session.ScreenBlocked, 5.5)
 	sc.Tty, sc.Pid = "/dev/pts/3", 77
 	got := Combine(session.Record{ID: "s1", Hook: h, Screen: sc}, Alive)
-	if got.Tool != "Bash" || got.ToolDetail != "touch x" || got.Tmux != "%3" || got.Tty != "/dev/pts/3" || got.Pid != 77 || !got.Since.Equal(at(5.5)) {
+	if got.Tool != "Bash" || got.ToolDetail != "touch x" || got.Tmux != "%3" || got.Tty != "/dev/pts/3" || got.Pid != 77 || !got.Since.Equal(at(5)) { // the wait's own start
 		t.Errorf("details: %+v", got)
 	}
 	got = Combine(session.Record{ID: "s2", Log: logState(session.Done, 6, "rollout:task_complete")}, Alive)

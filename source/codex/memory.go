@@ -2,11 +2,11 @@ package codex
 
 import (
 	"encoding/json"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/store"
 )
@@ -28,12 +28,7 @@ func (s *Source) recallUIs() {
 		return
 	}
 	s.recalled = true
-	f, err := os.Open(s.Memory)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxUIMemory))
+	data, err := privfile.ReadFile(s.Memory, maxUIMemory)
 	var saved map[string]session.Process
 	if err != nil || json.Unmarshal(data, &saved) != nil {
 		return

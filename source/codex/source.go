@@ -14,6 +14,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
@@ -382,8 +383,8 @@ func (s *Source) jumpEnv(pid int) (map[string]string, *session.Tmux) {
 // daemonPid is the pid in $CODEX_HOME/app-server-daemon/daemon.pid, 0 when
 // there is none.
 func (s *Source) daemonPid() int {
-	b, err := os.ReadFile(filepath.Join(s.Home, "app-server-daemon", "daemon.pid"))
-	if err != nil || len(b) > 64<<10 {
+	b, err := privfile.ReadFile(filepath.Join(s.Home, "app-server-daemon", "daemon.pid"), 64<<10)
+	if err != nil {
 		return 0
 	}
 	var d struct {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/session"
 )
@@ -55,7 +56,7 @@ func NewTail(path string) *Tail {
 // state changed. A file that shrank was replaced or truncated: it is read
 // again from the start.
 func (t *Tail) Read() (bool, error) {
-	f, err := os.Open(t.Path)
+	f, err := privfile.OpenRegular(t.Path)
 	if err != nil {
 		return false, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/proctree"
 	"github.com/mew-dev/mew/session"
@@ -267,7 +268,7 @@ type tail struct {
 }
 
 func (t *tail) read() {
-	f, err := os.Open(t.path)
+	f, err := privfile.OpenRegular(t.path)
 	if err != nil {
 		return
 	}

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
@@ -103,7 +104,7 @@ func Parse(data []byte) (Doc, error) {
 
 // ReadFile reads and parses one registry file.
 func ReadFile(path string) (Doc, error) {
-	f, err := os.Open(path)
+	f, err := privfile.OpenRegular(path)
 	if err != nil {
 		return Doc{}, err
 	}

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/mew-dev/mew/internal/privfile"
 )
 
 // The registry says idle both when a turn ended and when the person
@@ -62,7 +63,7 @@ func tail(path string) ([]byte, bool) {
 	if path == "" {
 		return nil, false
 	}
-	f, err := os.Open(path)
+	f, err := privfile.OpenRegular(path)
 	if err != nil {
 		return nil, false
 	}

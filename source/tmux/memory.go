@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/mew-dev/mew/internal/privfile"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/store"
 	"github.com/mew-dev/mew/terminal/termid"
@@ -22,7 +22,8 @@ import (
 // set, what the source knew of each pane is kept in that file from one
 // Scan to the next, so a one-shot read still knows that a prompt went away
 // since the last one (combine rule 5: Gemini CLI's deny with Esc fires no
-// hook) and when a state began. Watch keeps it in memory and needs no file.
+// hook) and when a state began. Watch keeps it in memory, starts from the
+// file and leaves it what it knew when it ends (a restart keeps the times).
 
 // MemoryFile is the memory file in dir for the server at socket (one per
 // server: pane ids are per server).
@@ -72,12 +73,7 @@ func (s *Source) recall() {
 // readMemory reads the memory file; empty when it is missing or unreadable.
 func readMemory(path string) map[string]savedPane {
 	saved := map[string]savedPane{}
-	f, err := os.Open(path)
-	if err != nil {
-		return saved
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMemory))
+	data, err := privfile.ReadFile(path, maxMemory)
 	if err != nil || json.Unmarshal(data, &saved) != nil {
 		return map[string]savedPane{}
 	}

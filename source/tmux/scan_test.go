@@ -9,6 +9,7 @@ import (
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/screen"
 	"github.com/mew-dev/mew/session"
+	"github.com/mew-dev/mew/source"
 )
 
 // Without a UTF-8 locale (Mew started by launchd has no LANG), tmux prints
@@ -130,5 +131,51 @@ func TestAnExecIsANewForegroundJob(t *testing.T) {
 	}
 	if !src.identify(book, p, paneInfo{id: "%1", pid: 100}) || p.fgAgent != "claude" {
 		t.Errorf("after the exec: agent %q, want claude", p.fgAgent)
+	}
+}
+
+// A watcher started after another Mew saw a prompt (a restart of `mew
+// watch --headless`) reports it since the time it appeared, not since the
+// watcher's own start.
+func TestWatchStartsFromMemory(t *testing.T) {
+	s := startServer(t)
+	agent := s.fakeAgent(promptScreen)
+	s.tmux("send-keys", "-t", "work", agent, "Enter")
+	memory := MemoryFile(t.TempDir(), s.socket)
+	var seen session.ScreenState
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		src := newSource(s)
+		src.Memory = memory
+		obs, err := src.Scan(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(obs) == 1 && obs[0].Screen.State == session.ScreenBlocked {
+			seen = *obs[0].Screen
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("observations %+v; want the pane blocked", obs)
+		}
+	}
+	src := newSource(s)
+	src.Memory = memory
+	ctx, cancel := context.WithCancel(context.Background())
+	out := make(chan []source.Observation, 1)
+	done := make(chan error, 1)
+	go func() { done <- src.Watch(ctx, out) }()
+	defer func() { cancel(); <-done }()
+	for deadline := time.After(60 * time.Second); ; {
+		select {
+		case obs := <-out:
+			if len(obs) == 1 && obs[0].Screen.State == session.ScreenBlocked {
+				if !obs[0].Screen.Since.Equal(seen.Since) {
+					t.Fatalf("the watcher has the prompt since %v, want %v (when it appeared)", obs[0].Screen.Since, seen.Since)
+				}
+				return
+			}
+		case <-deadline:
+			t.Fatal("the watcher never saw the prompt")
+		}
 	}
 }

@@ -132,6 +132,18 @@ type Source struct {
 
 // New returns the source for the server at socket ("" for tmux's
 // default), reading agents' screens with the rules book gives.
+// ServerSocket is the socket path of the server this source reads.
+func (s *Source) ServerSocket() string { return SocketPath(s.Socket) }
+
+// ForServer is this source for another server (the same rules and
+// process table): a one-shot read of a pane on a server Mew does not
+// watch.
+func (s *Source) ForServer(socket string) source.Source {
+	other := New(socket, s.Rules)
+	other.Procs = s.Procs
+	return other
+}
+
 func New(socket string, book func() (*rules.Book, []error)) *Source {
 	return &Source{Socket: socket, Rules: book, Procs: LocalProcs{}, Now: time.Now}
 }
@@ -592,6 +604,11 @@ func (s *Source) Scan(ctx context.Context) ([]source.Observation, error) {
 // it changes. Without a server it looks again every few seconds (or at
 // once when its socket appears); it never starts one.
 func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) error {
+	// A watcher starts from what the last Mew knew (a one-shot read, or a
+	// watcher before a restart), so a dialog already on a screen keeps
+	// the time it appeared, not this start's; it leaves what it knew.
+	s.recall()
+	defer s.remember()
 	sender := watchfs.Sender[[]source.Observation]{Out: out, Same: sameObservations}
 	send := func(obs []source.Observation, force bool) bool { return sender.Send(ctx, obs, force) }
 	sock := SocketPath(s.Socket)
