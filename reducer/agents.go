@@ -138,9 +138,13 @@ var renames = []rename{
 	// Qwen Code asks before PreToolUse (PermissionRequest, then PreToolUse
 	// only once the call is allowed; measured on 0.24.4): its PreToolUse
 	// ends the wait, as Claude Code's PostToolUse would. A denial with Esc
-	// fires no hook but PostToolBatch, which names no tool: the screen sees
-	// the dialog go.
+	// fires no hook but PostToolBatch, which names no tool, and then its
+	// idle_prompt Notification: unlike Claude Code's (a minute after a
+	// turn), Qwen's comes as soon as its input box is back (0.5–4 s after a
+	// Stop or an Esc on its dialog, never while a dialog shows), so it ends
+	// a wait too (issue 35: the wait stayed 5–8 s with the pane unread).
 	{session.AgentQwen, PreToolUse, PostToolUse},
+	{session.AgentQwen, notificationPrefix + noteIdle, notificationPrefix + noteInputIdle},
 
 	// Kilo is an OpenCode fork with OpenCode's plugin events (measured on
 	// Kilo 7.7.7: session.status busy/retry/idle, permission.asked,

@@ -17,6 +17,10 @@ const (
 	noteElicitationURL = "elicitation_url_dialog"
 	noteNeedsInput     = "agent_needs_input"
 	noteAuthSuccess    = "auth_success"
+	// noteInputIdle is Mew's own kind for an agent's idle_prompt that
+	// comes as soon as its input box is back (Qwen Code's): nothing of the
+	// main agent runs or waits any more.
+	noteInputIdle = "input_idle"
 	// noteWorkerPermission: a teammate of an agent team asks permission
 	// ("<teammate> needs permission for <tool>"); the lead's session waits
 	// on the person as much as for its own dialog.
@@ -140,6 +144,12 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 			} else {
 				bears = false
 			}
+		case noteInputIdle:
+			// The input box is back: a dialog of the main agent dismissed
+			// with no hook of its own (Esc) is over; a Stop or a failure
+			// before stays what it was.
+			h.Active = false
+			h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == "" })
 		default: // auth_success and kinds this Mew does not know change nothing
 			bears = false
 			if kind != noteAuthSuccess {
