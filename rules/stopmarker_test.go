@@ -1,0 +1,58 @@
+package rules_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mew-dev/mew/rules"
+	"github.com/mew-dev/mew/session"
+)
+
+// A stopped turn's marker (Codex's "■ Conversation interrupted", OpenCode's
+// and Kilo's "▣ … · interrupted", Gemini CLI's "ℹ Request cancelled.")
+// stays in the transcript. It says the turn was stopped only while it is
+// the last thing above the input box: once a later turn ran below it, the
+// idle screen is that turn's end (issue 35: Codex and OpenCode showed idle,
+// never done, for every finished turn after a stopped one). The screens
+// are the real CLIs' (e2e, MEW_E2E_SCREENS), or laid out as they draw them.
+func TestStopMarkerOnlyWhileLast(t *testing.T) {
+	type want struct {
+		interrupted, turnEnded bool
+	}
+	stopped, ended, plain := want{interrupted: true}, want{turnEnded: true}, want{}
+	cases := []struct {
+		agent, name string
+		rows        []string
+		want        want
+	}{
+		{"codex", "declined", fixtureRows(t, "codex-0.169.0/stop-marker/1-declined.txt"), stopped},
+		{"codex", "the turn after the decline", fixtureRows(t, "codex-0.169.0/stop-marker/2-turn-after-decline.txt"), ended},
+		{"codex", "Esc while working", fixtureRows(t, "codex-0.169.0/stop-marker/3-esc-while-working.txt"), stopped},
+		{"codex", "a prompt typed after the Esc", fixtureRows(t, "codex-0.169.0/stop-marker/4-typed-after-esc.txt"), stopped},
+		{"codex", "recorded Esc (d-interrupt)", fixtureRows(t, "codex-0.169.0/d-interrupt/screens/b268d5e95403.txt"), stopped},
+		{"opencode", "Esc while working", fixtureRows(t, "opencode-1.18.33/stop-marker/1-esc-while-working.txt"), stopped},
+		{"opencode", "the turn after the Esc", fixtureRows(t, "opencode-1.18.33/stop-marker/2-turn-after-esc.txt"), ended},
+		// Kilo draws OpenCode 1.18's screens.
+		{"kilo", "Esc while working", fixtureRows(t, "opencode-1.18.33/stop-marker/1-esc-while-working.txt"), stopped},
+		{"kilo", "the turn after the Esc", fixtureRows(t, "opencode-1.18.33/stop-marker/2-turn-after-esc.txt"), ended},
+	}
+	for _, c := range cases {
+		res := rules.Embedded().Set(c.agent).Classify(rules.Frame{Rows: c.rows})
+		if res.State != session.ScreenIdle || res.Interrupted != c.want.interrupted || res.TurnEnded != c.want.turnEnded {
+			t.Errorf("%s, %s: %s (%s) interrupted=%v turnEnded=%v; want idle interrupted=%v turnEnded=%v",
+				c.agent, c.name, res.State, res.Rule, res.Interrupted, res.TurnEnded, c.want.interrupted, c.want.turnEnded)
+		}
+	}
+	_ = plain
+}
+
+func fixtureRows(t *testing.T, rel string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixtures, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
