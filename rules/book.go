@@ -140,6 +140,7 @@ func (b *Book) apply(o *Set, replace bool) {
 	merged := &Set{Agent: o.Agent, Origin: o.Origin + " + embedded"}
 	merged.Rules = append(slices.Clone(o.Rules), base.Rules...)
 	merged.TurnEnd = append(slices.Clone(o.TurnEnd), base.TurnEnd...)
+	merged.TurnEndAlways = base.TurnEndAlways || o.TurnEndAlways
 	merged.Sniff = Sniff{
 		Commands: append(slices.Clone(o.Sniff.Commands), base.Sniff.Commands...),
 		Argv:     append(slices.Clone(o.Sniff.Argv), base.Sniff.Argv...),

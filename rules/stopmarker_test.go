@@ -16,7 +16,7 @@ import (
 // the last thing above the input box: once a later turn ran below it, the
 // idle screen is that turn's end (issue 35: Codex and OpenCode showed idle,
 // never done, for every finished turn after a stopped one). The screens
-// are the real CLIs' (e2e, MEW_E2E_SCREENS), or laid out as they draw them.
+// are the real CLIs' (e2e, MEW_E2E_SCREENS: testdata/screens).
 func TestStopMarkerOnlyWhileLast(t *testing.T) {
 	type want struct {
 		interrupted, turnEnded bool
@@ -27,16 +27,16 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 		rows        []string
 		want        want
 	}{
-		{"codex", "declined", fixtureRows(t, "codex-0.169.0/stop-marker/1-declined.txt"), stopped},
-		{"codex", "the turn after the decline", fixtureRows(t, "codex-0.169.0/stop-marker/2-turn-after-decline.txt"), ended},
-		{"codex", "Esc while working", fixtureRows(t, "codex-0.169.0/stop-marker/3-esc-while-working.txt"), stopped},
-		{"codex", "a prompt typed after the Esc", fixtureRows(t, "codex-0.169.0/stop-marker/4-typed-after-esc.txt"), stopped},
-		{"codex", "recorded Esc (d-interrupt)", fixtureRows(t, "codex-0.169.0/d-interrupt/screens/b268d5e95403.txt"), stopped},
-		{"opencode", "Esc while working", fixtureRows(t, "opencode-1.18.33/stop-marker/1-esc-while-working.txt"), stopped},
-		{"opencode", "the turn after the Esc", fixtureRows(t, "opencode-1.18.33/stop-marker/2-turn-after-esc.txt"), ended},
+		{"codex", "declined", fixtureRows(t, "testdata/screens/codex-0.169.0/1-declined.txt"), stopped},
+		{"codex", "the turn after the decline", fixtureRows(t, "testdata/screens/codex-0.169.0/2-turn-after-decline.txt"), ended},
+		{"codex", "Esc while working", fixtureRows(t, "testdata/screens/codex-0.169.0/3-esc-while-working.txt"), stopped},
+		{"codex", "a prompt typed after the Esc", fixtureRows(t, "testdata/screens/codex-0.169.0/4-typed-after-esc.txt"), stopped},
+		{"codex", "recorded Esc (d-interrupt)", fixtureRows(t, filepath.Join(fixtures, "codex-0.169.0/d-interrupt/screens/b268d5e95403.txt")), stopped},
+		{"opencode", "Esc while working", fixtureRows(t, "testdata/screens/opencode-1.18.33/1-esc-while-working.txt"), stopped},
+		{"opencode", "the turn after the Esc", fixtureRows(t, "testdata/screens/opencode-1.18.33/2-turn-after-esc.txt"), ended},
 		// Kilo draws OpenCode 1.18's screens.
-		{"kilo", "Esc while working", fixtureRows(t, "opencode-1.18.33/stop-marker/1-esc-while-working.txt"), stopped},
-		{"kilo", "the turn after the Esc", fixtureRows(t, "opencode-1.18.33/stop-marker/2-turn-after-esc.txt"), ended},
+		{"kilo", "Esc while working", fixtureRows(t, "testdata/screens/opencode-1.18.33/1-esc-while-working.txt"), stopped},
+		{"kilo", "the turn after the Esc", fixtureRows(t, "testdata/screens/opencode-1.18.33/2-turn-after-esc.txt"), ended},
 	}
 	for _, c := range cases {
 		res := rules.Embedded().Set(c.agent).Classify(rules.Frame{Rows: c.rows})
@@ -48,9 +48,9 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 	_ = plain
 }
 
-func fixtureRows(t *testing.T, rel string) []string {
+func fixtureRows(t *testing.T, path string) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtures, rel))
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

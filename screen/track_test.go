@@ -363,3 +363,30 @@ func TestTrackerCarriesTheAgentsSettle(t *testing.T) {
 		t.Errorf("Claude Code's screen settles in %v, want the default %v", got, session.ScreenSettle)
 	}
 }
+
+// Codex spins its title for a moment at start-up (its recorded pane.raw:
+// "proj", "⠋ proj", "proj" before the first prompt), also after its hook
+// review: that working frame and the idle composer after it are no turn
+// (issue 35: the one-shot `mew status` showed a fresh Codex done for
+// 1–2.5 s). A turn is: Codex draws "Worked for" after every one.
+func TestTrackerCodexStartupSpinnerIsNoTurn(t *testing.T) {
+	set := rules.Embedded().Set("codex")
+	t0 := time.Unix(1000, 0)
+	fresh := strings.Split("\n  >_ OpenAI Codex (v0.169.0)\n     ~/proj\n\n\n› Ask Codex to do anything\n\n  gpt-5.1-codex default · ~/proj", "\n")
+	var tr Tracker
+	tr.Observe(set, rules.Frame{Rows: fresh, Title: "proj"}, t0)
+	tr.Observe(set, rules.Frame{Rows: fresh, Title: "⠋ proj"}, t0.Add(100*time.Millisecond))
+	if tr.State.State != session.ScreenWorking {
+		t.Fatalf("the start-up spinner: %+v", tr.State)
+	}
+	tr.Observe(set, rules.Frame{Rows: fresh, Title: "proj"}, t0.Add(200*time.Millisecond))
+	if tr.State.State != session.ScreenIdle || tr.State.TurnEnded {
+		t.Fatalf("after the start-up spinner: %s turnEnded=%v, want idle, no turn", tr.State.State, tr.State.TurnEnded)
+	}
+	turn := append(fresh[:4:4], "› hello", "", "• Hello from the scripted model.", "", "  Worked for <1s • 08:52", "", "› Ask Codex to do anything", "", "  gpt-5.1-codex default · ~/proj")
+	tr.Observe(set, rules.Frame{Rows: turn[:7], Title: "⠙ proj"}, t0.Add(time.Second))
+	tr.Observe(set, rules.Frame{Rows: turn, Title: "proj"}, t0.Add(2*time.Second))
+	if tr.State.State != session.ScreenIdle || !tr.State.TurnEnded {
+		t.Fatalf("after a turn: %s turnEnded=%v, want idle, turn ended", tr.State.State, tr.State.TurnEnded)
+	}
+}
