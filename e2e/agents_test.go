@@ -107,6 +107,7 @@ func startCLIWrapped(t *testing.T, c agentCLI, wrap []string) *agentScen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		dumpScreens(t, r)
 		t.Logf("rows per agent: %s", r.RowCounts())
 		if err := r.CheckRows(); err != nil {
 			t.Error(err)
