@@ -20,13 +20,14 @@ import (
 
 var codexStopped = regexp.MustCompile(`Conversation interrupted`)
 
-// staysDone checks that the turn that ended at end is done, and stays done
-// (not idle) for settleAfter.
+// staysDone checks that the turn that ended at end is done, and never
+// idle for settleAfter (a screen read while the CLI still draws the turn
+// running is settle's working, not this class).
 func (s *scen) staysDone(what string, end time.Time) {
 	s.t.Helper()
 	s.expect(what+" → done", end, fast, stateIs(session.Done))
-	s.never(what+": stays done (not idle)", end.Add(fast), end.Add(settleAfter), func(sh session.Shown, listed bool) bool {
-		return !listed || sh.State != session.Done
+	s.never(what+": never idle after it", end.Add(fast), end.Add(settleAfter), func(sh session.Shown, listed bool) bool {
+		return !listed || sh.State == session.Idle
 	})
 }
 
@@ -87,9 +88,6 @@ func stopThenTurnDone(t *testing.T, c agentCLI, deny func(*agentScen, driver.Sna
 	shown := s.dialogShown(fakellm.Shell)
 	pressed := deny(s, shown)
 	s.observed(pressed, "idle after the reject", c.turnEnd)
-	if _, err := s.r.WaitScreen(pressed, c.stopped, cliTurn); err != nil {
-		t.Logf("no stop marker after the reject: %v", err)
-	}
 	sent := s.prompt(fakellm.Prompt(fakellm.Text))
 	s.staysDone("the turn after the reject", s.observed(sent, "the turn's end", c.turnEnd))
 
