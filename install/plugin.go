@@ -605,7 +605,8 @@ func checkOtherAgent(o DoctorOptions, a Agent, add addFunc) {
 		}
 		checkVersion(o, "Gemini CLI", exe, "0.61", add)
 	case Agy.Name:
-		add(Warning, "Mew's Antigravity CLI support is unverified (built from its published hook shapes; no run recorded): its hooks say turns and tools, its screen and process the rest")
+		add(Warning, "Mew's Antigravity CLI support is unverified (built from its published hook shapes; no run recorded): its hooks say turns, its screen and process the rest")
+		checkAgyHooks(o, exe, add)
 	case Cline.Name:
 		add(Warning, "Cline runs no hook for its approval dialog (tested with Cline 3.0.65): Mew reads it from its screen only (a tmux pane or `mew run`)")
 	case Amp.Name:

@@ -57,16 +57,24 @@ var GeminiEvents = []string{
 	SessionStart, geminiBeforeAgent, geminiBeforeTool, geminiAfterTool, Notification, geminiAfterAgent, SessionEnd,
 }
 
-// Antigravity CLI's own event names (it has no SessionStart: the first
-// event of a conversation records its process).
+// Antigravity CLI's own event names. An invocation is one model call: a
+// turn is PreInvocation … PostInvocation once per call, then Stop.
 const (
 	agyPreInvocation  = "PreInvocation"
 	agyPostInvocation = "PostInvocation"
 )
 
-// AgyEvents are the Antigravity CLI hook events Mew registers for (all of
-// them; ~/.gemini/config/hooks.json).
-var AgyEvents = []string{agyPreInvocation, PreToolUse, PostToolUse, agyPostInvocation, Stop}
+// AgyEvents are the Antigravity CLI hook events Mew registers for
+// (~/.gemini/config/hooks.json): the ones agy 1.1.27 and 1.2.7 fire
+// (`agy -p /hooks --output-format json` lists what loads). It drops
+// PreToolUse, PostToolUse, Notification and SessionEnd without an error, so
+// they are not registered: its dialogs and its exit are the screen's and
+// the process's.
+var AgyEvents = []string{SessionStart, agyPreInvocation, agyPostInvocation, Stop}
+
+// AgyIgnored are the Claude-shaped events agy accepts in hooks.json and
+// never fires (see AgyEvents).
+var AgyIgnored = []string{PreToolUse, PostToolUse, Notification, SessionEnd}
 
 // CodexEvents are the Codex hook events Mew registers for. Codex runs hooks
 // synchronously, so events that say nothing about the state (PreCompact,
@@ -131,9 +139,10 @@ var renames = []rename{
 	{session.AgentOpenCode, "form.rejected", PostToolUse},
 
 	// Antigravity CLI's hook events (unverified: from its published
-	// shapes): an invocation is a turn; it has no permission event.
+	// shapes): an invocation is one model call of a turn, Stop its end; it
+	// has no permission event.
 	{session.AgentAgy, agyPreInvocation, UserPromptSubmit},
-	{session.AgentAgy, agyPostInvocation, Stop},
+	{session.AgentAgy, agyPostInvocation, TurnRunning},
 
 	// Qwen Code asks before PreToolUse (PermissionRequest, then PreToolUse
 	// only once the call is allowed; measured on 0.24.4): its PreToolUse
