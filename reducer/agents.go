@@ -175,11 +175,14 @@ var renames = []rename{
 	{session.AgentCopilot, copilotSessionStart, SessionStart},
 	{session.AgentCopilot, copilotUserPrompt, UserPromptSubmit},
 	{session.AgentCopilot, copilotPreToolUse, PreToolUse},
-	// Before the dialog is drawn (0.2–0.6 s), as its notification
-	// permission_prompt; no hook says the dialog was answered with Esc
-	// (the session log's permission.completed and the screen do).
-	{session.AgentCopilot, copilotPermissionRequest, PermissionRequest},
+	// permissionRequest fires before Copilot's own rules settle the call
+	// (not registered; one from an older hooks file waits on nothing);
+	// notification's permission_prompt says the dialog is up: the call
+	// preToolUse announced waits. No hook says the dialog was answered with
+	// Esc (the session log's permission.completed and the screen do).
+	{session.AgentCopilot, copilotPermissionRequest, PreCompact},
 	{session.AgentCopilot, copilotNotification, Notification},
+	{session.AgentCopilot, notificationPrefix + notePermission, notificationPrefix + noteCallPermission},
 	{session.AgentCopilot, copilotPostToolUse, PostToolUse},
 	{session.AgentCopilot, copilotPostToolUseFailure, PostToolUseFailure},
 	{session.AgentCopilot, copilotAgentStop, Stop},

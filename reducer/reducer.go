@@ -21,6 +21,9 @@ const (
 	// comes as soon as its input box is back (Qwen Code's): nothing of the
 	// main agent runs or waits any more.
 	noteInputIdle = "input_idle"
+	// noteCallPermission is Mew's own kind for an agent's permission_prompt
+	// about the call it announced last (Copilot CLI's): that call waits.
+	noteCallPermission = "call_permission"
 	// noteWorkerPermission: a teammate of an agent team asks permission
 	// ("<teammate> needs permission for <tool>"); the lead's session waits
 	// on the person as much as for its own dialog.
@@ -143,6 +146,12 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 				h.Pending = nil
 			} else {
 				bears = false
+			}
+		case noteCallPermission:
+			if w := lastUnasked(h.Pending); w != nil {
+				w.Wait, w.Since = session.ReasonPermission, now
+			} else {
+				h.Pending = addNotifyWait(h.Pending, session.ReasonPermission, now)
 			}
 		case noteInputIdle:
 			// The input box is back: a dialog of the main agent dismissed
@@ -360,6 +369,16 @@ func addPending(pending []session.PendingTool, p session.PendingTool) []session.
 
 func dropPending(pending []session.PendingTool, drop func(session.PendingTool) bool) []session.PendingTool {
 	return slices.DeleteFunc(pending, drop)
+}
+
+// lastUnasked is the main agent's newest call that waits on nothing yet.
+func lastUnasked(pending []session.PendingTool) *session.PendingTool {
+	for i := len(pending) - 1; i >= 0; i-- {
+		if p := &pending[i]; p.Agent == "" && p.Wait == "" && p.Tool != notifyToolMarker && p.Tool != retryMarker {
+			return p
+		}
+	}
+	return nil
 }
 
 func firstWait(pending []session.PendingTool) *session.PendingTool {
