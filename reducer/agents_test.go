@@ -102,3 +102,28 @@ func TestCodexTurns(t *testing.T) {
 }
 
 func secs(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// Codex's structured question is a PreToolUse of its tool
+// request_user_input (issue 35: no mapping, it showed working): the person
+// is asked, waiting(question), with the first question's choices where the
+// payload has them; its PostToolUse (answered) works on.
+func TestCodexRequestUserInput(t *testing.T) {
+	prompt := ev(UserPromptSubmit, `"prompt":"set it up"`)
+	input := `"tool_input":{"questions":[{"header":"Framework","id":"fw","question":"Which framework?","options":[{"label":"React","description":"a"},{"label":"Vue","description":"b"}]}]}`
+	pre := ev(PreToolUse, `"tool_name":"request_user_input"`, input, `"tool_use_id":"call_q"`)
+	post := ev(PostToolUse, `"tool_name":"request_user_input"`, input, `"tool_response":"React"`, `"tool_use_id":"call_q"`)
+	h := codexPlay(t, prompt, pre)
+	if h.State != session.Waiting || h.Reason != session.ReasonQuestion || h.ToolDetail != "Which framework?" {
+		t.Fatalf("request_user_input: %s(%s) %q, want waiting(question)", h.State, h.Reason, h.ToolDetail)
+	}
+	if len(h.Pending) != 1 || !slices.Equal(h.Pending[0].Options, []string{"React", "Vue"}) {
+		t.Fatalf("choices: %+v", h.Pending)
+	}
+	if h = codexPlay(t, prompt, pre, post); h.State != session.Working {
+		t.Fatalf("answered: %s, want working", h.State)
+	}
+	bare := ev(PreToolUse, `"tool_name":"request_user_input"`, `"tool_input":{"questions":[{"question":"Go on?"}]}`)
+	if h = codexPlay(t, prompt, bare); h.State != session.Waiting || h.Reason != session.ReasonQuestion || len(h.Pending[0].Options) != 0 {
+		t.Fatalf("a question without choices: %s(%s) %+v", h.State, h.Reason, h.Pending)
+	}
+}

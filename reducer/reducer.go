@@ -276,7 +276,7 @@ func derive(h *session.HookState) (session.State, session.Reason, *session.Pendi
 
 func toolWait(tool string) session.Reason {
 	switch tool {
-	case toolAskUserQuestion:
+	case toolAskUserQuestion, toolRequestUserInput:
 		return session.ReasonQuestion
 	case toolExitPlanMode:
 		return session.ReasonPlan
