@@ -259,7 +259,8 @@ e2e-if-available:
 			$(MAKE) --no-print-directory e2e-codex-next; \
 		else \
 			echo "e2e: could not install Codex $(E2E_CODEX_NEXT); its second run is skipped" >&2; \
-		fi; \
+		fi && \
+		$(MAKE) --no-print-directory e2e-claude-next; \
 	fi
 
 # Records a fixture folder (../shared/fixtures format) of the real CLI:
