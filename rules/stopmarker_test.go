@@ -57,6 +57,11 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
  workspace (/directory)                                                sandbox                                   /model
  /tmp/proj                                                             no sandbox                      gemini-2.5-flash
 `, "\n")
+	// Copilot CLI without its sidebar (a narrower pane): blank rows are
+	// blank, and a short later turn leaves the marker within 7 rows.
+	copilotBox := []string{" ~/proj [⎇ master]", strings.Repeat("─", 80), "❯", strings.Repeat("─", 80), " ← open sidebar · Interactive · Manual Approval · / commands · ? help · tab next tab"}
+	copilotStopped := append([]string{" ❯ please mew-bash", "", " ● Operation cancelled by user", ""}, copilotBox...)
+	copilotAfter := append([]string{" ● Operation cancelled by user", "", " ❯ hi", "", " ● Hello.", ""}, copilotBox...)
 	cases := []struct {
 		agent, name string
 		rows        []string
@@ -72,6 +77,9 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 		{"gemini", "Esc while working", fixtureRows(t, "testdata/screens/gemini-cli-0.61.0/1-esc-while-working.txt"), stopped},
 		{"gemini", "Esc, 9th row from the bottom", gemini9th, stopped},
 		{"gemini", "the turn after the Esc", geminiAfter, plain},
+		{"copilot", "Esc on the dialog (census)", fixtureRows(t, filepath.Join(fixtures, "copilot-1.0.102/run-cop3/06-after-esc-deny.txt"))[1:], stopped},
+		{"copilot", "Esc, no sidebar", copilotStopped, stopped},
+		{"copilot", "the turn after the Esc, no sidebar", copilotAfter, plain},
 		// Kilo draws OpenCode 1.18's screens.
 		{"kilo", "Esc while working", fixtureRows(t, "testdata/screens/opencode-1.18.33/1-esc-while-working.txt"), stopped},
 		{"kilo", "the turn after the Esc", fixtureRows(t, "testdata/screens/opencode-1.18.33/2-turn-after-esc.txt"), ended},
