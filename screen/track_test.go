@@ -390,3 +390,57 @@ func TestTrackerCodexStartupSpinnerIsNoTurn(t *testing.T) {
 		t.Fatalf("after a turn: %s turnEnded=%v, want idle, turn ended", tr.State.State, tr.State.TurnEnded)
 	}
 }
+
+// OpenCode without its plugin (`mew run -- opencode`, a plain pane): only
+// its screen says how a turn ended. A finished turn's model line gets the
+// duration ("▣  Build · Fake Model · 1.1s"); an API error (its message a
+// passing toast) and a rejected permission leave it bare, an Esc
+// "· interrupted". None of those is done (issue 35: all three read as
+// done), also with an earlier finished turn's line above. Screens of the
+// real CLI (e2e, rules/testdata/screens).
+func TestTrackerOpenCodeScreenOnlyTurnEnds(t *testing.T) {
+	read := func(name string) []string {
+		data, err := os.ReadFile("../rules/testdata/screens/opencode-1.18.33/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	working := read("4-rejected-working.txt")
+	finished := read("2-turn-after-esc.txt")
+	apiError := read("3-api-error.txt")
+	// The error turn below an earlier finished one: the bare model line is
+	// the last one.
+	var errorAfter []string
+	for _, r := range finished {
+		if strings.Contains(r, "╹▀") {
+			errorAfter = append(errorAfter, "  ┃", "  ┃  please mew-e2e-error", "  ┃", "", "     ▣  Build · Fake Model", "")
+		}
+		errorAfter = append(errorAfter, r)
+	}
+	for _, agent := range []string{"opencode", "kilo"} {
+		set := rules.Embedded().Set(agent)
+		for _, c := range []struct {
+			name  string
+			after []string
+			done  bool
+		}{
+			{"a finished turn", finished, true},
+			{"a rejected permission", read("5-rejected-idle.txt"), false},
+			{"an API error", apiError, false},
+			{"an API error after a finished turn", errorAfter, false},
+			{"Esc", read("1-esc-while-working.txt"), false},
+		} {
+			var tr Tracker
+			t0 := time.Unix(1000, 0)
+			tr.Observe(set, rules.Frame{Rows: working}, t0)
+			if tr.State.State != session.ScreenWorking {
+				t.Fatalf("%s: the working frame: %+v", agent, tr.State)
+			}
+			tr.Observe(set, rules.Frame{Rows: c.after}, t0.Add(time.Second))
+			if tr.State.State != session.ScreenIdle || tr.State.TurnEnded != c.done {
+				t.Errorf("%s, %s: %s turnEnded=%v, want idle turnEnded=%v", agent, c.name, tr.State.State, tr.State.TurnEnded, c.done)
+			}
+		}
+	}
+}
