@@ -411,3 +411,7 @@ notarize:
 # e2e tests (go test ./tools/agentstable fails when the README disagrees).
 agents-table:
 	go run ./tools/agentstable
+# e2e/MATRIX.md, the conformance matrix (agents × scenario classes × modes)
+# declared in e2e/matrix (go test ./e2e/matrix fails when it is stale).
+conformance:
+	go run ./tools/conformance
