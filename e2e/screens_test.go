@@ -12,8 +12,10 @@ import (
 
 // dumpScreens writes every screen the run captured to
 // $MEW_E2E_SCREENS/<test>.jsonl, in the fixtures' screens.jsonl format
-// ({"t": seconds since the first capture, "screen": …}): how the screens
-// behind a rule's anchoring are recorded from a real CLI.
+// ({"t": seconds since the first capture, "screen": …}), and the payloads
+// the driver's own hooks logged as <test>.hooks.jsonl: how the screens behind
+// a rule's anchoring, and the payloads behind a mapping, are recorded from a
+// real CLI.
 func dumpScreens(t *testing.T, r *driver.Run) {
 	dir := os.Getenv("MEW_E2E_SCREENS")
 	if dir == "" {
@@ -30,6 +32,10 @@ func dumpScreens(t *testing.T, r *driver.Run) {
 		return
 	}
 	defer f.Close()
+	// The hook payloads the driver's own hooks logged, next to the screens.
+	if hooks, err := os.ReadFile(filepath.Join(r.Opts.Dir, "observed-hooks.jsonl")); err == nil {
+		os.WriteFile(filepath.Join(dir, name+".hooks.jsonl"), hooks, 0o644)
+	}
 	enc := json.NewEncoder(f)
 	for _, s := range snaps {
 		enc.Encode(struct {
