@@ -176,19 +176,24 @@ func TestCodexApproval(t *testing.T) {
 	s.expect("turn ended → done", s.turnOver(a.Pressed, "task_complete", codexTurnEnd), fast, stateIs(session.Done))
 }
 
-func TestCodexDeclineWithEsc(t *testing.T) {
-	s := startCodex(t, codexOpts{})
+func TestCodexDeclineWithEsc(t *testing.T) { startCodex(t, codexOpts{}).codexDecline() }
+
+// codexDecline asks for the approval and declines it with Esc: waiting,
+// then idle. It returns when Esc was pressed.
+func (s *scen) codexDecline() time.Time {
+	s.t.Helper()
 	sent := s.submit(fakeresponses.Prompt(fakeresponses.Shell))
 	shown, err := s.r.WaitScreen(sent, codexDialog, turn)
 	if err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
 	s.expect("approval shown → waiting(permission)", shown.At, fast, waitingFor(session.ReasonPermission))
 	a, err := s.r.Answer(codexDialog, shown.At, "Escape")
 	if err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
 	s.expect("declined with Esc → idle", a.Gone, fast, stateIs(session.Idle))
+	return a.Pressed
 }
 
 func TestCodexEscWhileWorking(t *testing.T) {

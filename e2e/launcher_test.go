@@ -22,55 +22,32 @@ import (
 // startQwenLinked starts Qwen Code by an npm-global-style link to its
 // script; hooksOnly hides the run's tmux server from Mew.
 func startQwenLinked(t *testing.T, hooksOnly bool) *agentScen {
-	t.Parallel()
-	c := qwenCLI
-	setup := needCLI(t, c)
-	script, err := filepath.EvalSymlinks(setup.program)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "npm-global", "bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(bin, "qwen")
-	if err := os.Symlink(script, link); err != nil {
-		t.Fatal(err)
-	}
-	api, err := fakellm.Start(fakellm.DefaultTiming)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := driver.Options{Agent: c.name, Program: link, APIURL: c.apiURL(api), Dir: t.TempDir(), Mew: setup.mew, Install: true}
-	if hooksOnly {
-		o.Setup = func(r *driver.Run) error {
-			r.MewEnv = append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-tmux.sock"))
-			return nil
+	s := startCLIWith(t, qwenCLI, func(o *driver.Options) {
+		script, err := filepath.EvalSymlinks(o.Program)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	r, err := driver.Launch(o)
-	if err != nil {
-		api.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		r.Close()
-		api.Close()
-		dumpScreens(t, r)
-		if pids := r.KillLeftovers(); len(pids) > 0 {
-			t.Logf("ended the processes Qwen Code left running: %v", pids)
+		bin := filepath.Join(t.TempDir(), "npm-global", "bin")
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			t.Fatal(err)
 		}
-		if err := r.CheckRows(); err != nil {
-			t.Error(err)
+		o.Program = filepath.Join(bin, "qwen")
+		if err := os.Symlink(script, o.Program); err != nil {
+			t.Fatal(err)
 		}
-		if t.Failed() || os.Getenv("MEW_E2E_TIMELINE") != "" {
-			t.Logf("timeline:\n%s", r.TL.String())
+		if hooksOnly {
+			o.Setup = func(r *driver.Run) error {
+				r.MewEnv = append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-tmux.sock"))
+				return nil
+			}
 		}
 	})
-	if err := r.WaitReady(2 * ready); err != nil {
-		t.Fatal(err)
-	}
-	return &agentScen{scen: &scen{t: t, r: r}, cli: c, api: api}
+	t.Cleanup(func() {
+		if pids := s.r.KillLeftovers(); len(pids) > 0 {
+			t.Logf("ended the processes Qwen Code left running: %v", pids)
+		}
+	})
+	return s
 }
 
 func qwenLinkedEsc(t *testing.T, hooksOnly bool) {

@@ -33,21 +33,11 @@ func (s *scen) staysDone(what string, end time.Time) {
 
 func TestCodexStopThenTurnDone(t *testing.T) {
 	s := startCodex(t, codexOpts{})
-	sent := s.submit(fakeresponses.Prompt(fakeresponses.Shell))
-	shown, err := s.r.WaitScreen(sent, codexDialog, turn)
-	if err != nil {
+	pressed := s.codexDecline()
+	if _, err := s.r.WaitScreen(pressed, codexStopped, turn); err != nil {
 		t.Fatal(err)
 	}
-	s.expect("approval shown → waiting(permission)", shown.At, fast, waitingFor(session.ReasonPermission))
-	a, err := s.r.Answer(codexDialog, shown.At, "Escape")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.expect("declined with Esc → idle", a.Gone, fast, stateIs(session.Idle))
-	if _, err := s.r.WaitScreen(a.Pressed, codexStopped, turn); err != nil {
-		t.Fatal(err)
-	}
-	sent = s.submit(fakeresponses.Prompt(fakeresponses.Text))
+	sent := s.submit(fakeresponses.Prompt(fakeresponses.Text))
 	s.staysDone("the turn after the decline", s.turnOver(sent, "task_complete", codexTurnEnd))
 
 	sent = s.submit(fakeresponses.Prompt(fakeresponses.Slow))

@@ -3,6 +3,7 @@ package rules_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,41 +23,14 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 		interrupted, turnEnded bool
 	}
 	stopped, ended, plain := want{interrupted: true}, want{turnEnded: true}, want{}
-	// Gemini CLI with "Request cancelled" further up than 7 rows: a
-	// two-row status (a hook running) and the reply's wrapped tail.
-	gemini9th := strings.Split(`✦ Thinking it over slowly Thinking
-
-ℹ Request cancelled.
-
-
-  Executing Hook: mew (1/2), { cat; echo; } >> '/tmp/observed-hooks.jsonl'
-  2>/dev/null
-? for shortcuts
-────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
- Shift+Tab to accept edits
-
- >   Type your message or @path/to/file
-
- workspace (/directory)                                                sandbox                                   /model
- /tmp/proj                                                             no sandbox                      gemini-2.5-flash
-`, "\n")
-	geminiAfter := strings.Split(`✦ Thinking it over slowly Thinking
-
-ℹ Request cancelled.
-
- > please mew-e2e-text
-
-✦ Hello from the fake model.
-
-? for shortcuts
-────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
- Shift+Tab to accept edits
-
- >   Type your message or @path/to/file
-
- workspace (/directory)                                                sandbox                                   /model
- /tmp/proj                                                             no sandbox                      gemini-2.5-flash
-`, "\n")
+	// Gemini CLI with "Request cancelled" further up than 7 rows (a hook
+	// status row that wrapped), and a turn later.
+	geminiBox := []string{"? for shortcuts", strings.Repeat("─", 120), " Shift+Tab to accept edits", "", " >   Type your message or @path/to/file", "",
+		" workspace (/directory)                       sandbox                 /model",
+		" /tmp/proj                                    no sandbox    gemini-2.5-flash", ""}
+	geminiTop := []string{"✦ Thinking it over slowly Thinking", "", "ℹ Request cancelled.", ""}
+	gemini9th := slices.Concat(geminiTop, []string{"", "  Executing Hook: mew (1/2), { cat; echo; } >> '/tmp/observed-hooks.jsonl'", "  2>/dev/null"}, geminiBox)
+	geminiAfter := slices.Concat(geminiTop, []string{" > please mew-e2e-text", "", "✦ Hello from the fake model.", ""}, geminiBox)
 	// Copilot CLI without its sidebar (a narrower pane): blank rows are
 	// blank, and a short later turn leaves the marker within 7 rows.
 	copilotBox := []string{" ~/proj [⎇ master]", strings.Repeat("─", 80), "❯", strings.Repeat("─", 80), " ← open sidebar · Interactive · Manual Approval · / commands · ? help · tab next tab"}
