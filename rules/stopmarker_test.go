@@ -54,6 +54,8 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 		{"copilot", "Esc on the dialog (census)", fixtureRows(t, filepath.Join(fixtures, "copilot-1.0.102/run-cop3/06-after-esc-deny.txt"))[1:], stopped},
 		{"copilot", "Esc, no sidebar", copilotStopped, stopped},
 		{"copilot", "the turn after the Esc, no sidebar", copilotAfter, plain},
+		{"qwen", "Esc on the dialog (census)", fixtureRows(t, filepath.Join(fixtures, "qwen-code-0.24.4/run-qw2/06-after-esc-deny.txt"))[1:], stopped},
+		{"qwen", "the turn after the Esc (census)", fixtureRows(t, filepath.Join(fixtures, "qwen-code-0.24.4/run-qw2/08-done-after-tool.txt"))[1:], plain},
 		// Kilo draws OpenCode 1.18's screens.
 		{"kilo", "Esc while working", fixtureRows(t, "testdata/screens/opencode-1.18.33/1-esc-while-working.txt"), stopped},
 		{"kilo", "the turn after the Esc", fixtureRows(t, "testdata/screens/opencode-1.18.33/2-turn-after-esc.txt"), ended},
