@@ -147,6 +147,10 @@ func (s *scen) paneDeadBy(deadline time.Time) (time.Time, bool) {
 
 func TestCodexPlainTurn(t *testing.T) {
 	s := startCodex(t, codexOpts{})
+	// Codex spins its title at start-up and after its hook review: no
+	// turn, never done in either view (issue 35: the one-shot showed done
+	// for 1–2.5 s).
+	s.never("a fresh pane before any turn → never done", s.r.Started, time.Now(), shows(session.Done))
 	sent := s.submit(fakeresponses.Prompt(fakeresponses.Text))
 	end := s.turnOver(sent, "task_complete", codexTurnEnd)
 	s.expect("turn ended → done", end, fast, stateIs(session.Done))
