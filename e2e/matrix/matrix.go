@@ -97,6 +97,7 @@ var Cells = []Cell{
 	t("codex", "esc", "hooks+pane", "TestCodexEscWhileWorking", "TestCodexStopThenTurnDone"),
 	t("codex", "error", "hooks+pane", "TestCodexHTTP500"),
 	t("codex", "error", "hooks", "TestCodexUntrusted"),
+	t("codex", "fresh", "hooks+pane", "TestCodexPlainTurn"),
 	t("codex", "launcher", "screen", "TestMewRunInTmuxCodex"),
 	t("codex", "kill", "hooks+pane", "TestCodexTUIKilledMidTurn"),
 	t("codex", "exit", "hooks+pane", "TestCodexQuitWhileIdle", "TestCodexToolCallsThenQuit"),
@@ -146,6 +147,7 @@ var Cells = []Cell{
 	t("qwen", "esc", "hooks+pane", "TestQwenDenyAndError"),
 	t("qwen", "error", "hooks+pane", "TestQwenDenyAndError"),
 	t("qwen", "launcher", "hooks+pane", "TestQwenLinkedBinEsc"),
+	t("qwen", "launcher", "hooks", "TestQwenLinkedBinEscHooksOnly"),
 	t("qwen", "exit", "hooks+pane", "TestQwenTurnsAndExit"),
 
 	// pi.
