@@ -279,7 +279,21 @@ func Normalize(agent string, ev *Event) {
 			ev.NotificationType = c[len(notificationPrefix):]
 		}
 	}
+	if agent == session.AgentGemini && ev.Name == Stop && ev.PromptResponse == geminiNoResponse {
+		// A turn that ended with no reply at all: an API error or an Esc
+		// before any text (Gemini CLI ends both with an ordinary
+		// AfterAgent). Not done either way (issue 35: with the pane unread
+		// an API error showed done); a screen that shows the error makes it
+		// failed (combine).
+		ev.Name = Interrupted
+		return
+	}
 	if ev.LastMessage == "" {
 		ev.LastMessage = ev.PromptResponse
 	}
 }
+
+// geminiNoResponse is what Gemini CLI 0.61 puts in AfterAgent's
+// prompt_response when its turn produced no text (its bundle:
+// `cumulativeResponse || getResponseText() || "[no response text]"`).
+const geminiNoResponse = "[no response text]"

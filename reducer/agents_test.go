@@ -127,3 +127,32 @@ func TestCodexRequestUserInput(t *testing.T) {
 		t.Fatalf("a question without choices: %s(%s) %+v", h.State, h.Reason, h.Pending)
 	}
 }
+
+// Gemini CLI ends an API error with an ordinary AfterAgent whose
+// prompt_response is its "[no response text]" (recorded in the e2e suite,
+// TestGeminiNoDoneOnTheWay): with the pane unread it showed done (issue
+// 35). A turn with no reply is not done: idle (an Esc before any text ends
+// the same way); the screen, where it is read, makes it failed.
+func TestGeminiNoResponseIsNotDone(t *testing.T) {
+	play := func(response string) session.HookState {
+		var h session.HookState
+		for i, p := range []string{
+			`{"session_id":"g","hook_event_name":"BeforeAgent","prompt":"please mew-e2e-error"}`,
+			`{"session_id":"g","hook_event_name":"AfterAgent","prompt":"please mew-e2e-error","prompt_response":` + response + `,"stop_hook_active":false}`,
+		} {
+			e, err := Parse([]byte(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			Normalize(session.AgentGemini, &e)
+			Fold(&h, &e, t0.Add(secs(i)))
+		}
+		return h
+	}
+	if h := play(`"[no response text]"`); h.State != session.Idle {
+		t.Errorf("an AfterAgent with no reply: %s, want idle", h.State)
+	}
+	if h := play(`"Hello from the fake model."`); h.State != session.Done || h.LastMessage != "Hello from the fake model." {
+		t.Errorf("an AfterAgent with a reply: %s %q, want done", h.State, h.LastMessage)
+	}
+}

@@ -205,7 +205,9 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 			out.State, out.Source = session.Working, "screen:"+sc.Agent+"/answered"
 		}
 		return
-	case out.State == session.Done && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
+	case (out.State == session.Done || out.State == session.Idle) && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
+		// A turn reported over (done, or idle: Gemini CLI's turn that
+		// ended with no reply) whose screen shows an error since failed.
 		out.State, out.Since, out.Source = session.Failed, sc.Since, screenSource(sc)
 		return
 	case out.State == session.Done && sc.State == session.ScreenWorking && sc.ErrorShown:

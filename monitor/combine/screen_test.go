@@ -101,3 +101,26 @@ func TestCombineScreenDetails(t *testing.T) {
 		t.Errorf("log details: %+v", got)
 	}
 }
+
+// A turn the hooks report over with no reply (idle: Gemini CLI's AfterAgent
+// with "[no response text]") whose screen shows an error since is failed;
+// an error from long before it is not this turn's.
+func TestIdleTurnWithAnErrorOnScreenFailed(t *testing.T) {
+	ended := hook(session.Idle, "", 5)
+	ended.Source = "hook:Interrupted"
+	for _, c := range []struct {
+		name string
+		sc   *session.ScreenState
+		want session.State
+	}{
+		{"the error drawn with the turn's end", scr(session.ScreenFailed, 4.9), session.Failed},
+		{"the error drawn after it", scr(session.ScreenFailed, 5.3), session.Failed},
+		{"an error from long before", scr(session.ScreenFailed, 1), session.Idle},
+		{"an idle screen", scr(session.ScreenIdle, 5.3), session.Idle},
+	} {
+		got := Combine(session.Record{ID: "g", Agent: "gemini", Hook: ended, Screen: c.sc}, Alive)
+		if got.State != c.want {
+			t.Errorf("%s: %s by %s, want %s", c.name, got.State, got.Source, c.want)
+		}
+	}
+}
