@@ -20,8 +20,8 @@ import (
 )
 
 // startQwenLinked starts Qwen Code by an npm-global-style link to its
-// script; hooksOnly hides the run's tmux server from Mew.
-func startQwenLinked(t *testing.T, hooksOnly bool) *agentScen {
+// script; unread hides the run's tmux server from Mew.
+func startQwenLinked(t *testing.T, unread bool) *agentScen {
 	s := startCLIWith(t, qwenCLI, func(o *driver.Options) {
 		script, err := filepath.EvalSymlinks(o.Program)
 		if err != nil {
@@ -35,11 +35,8 @@ func startQwenLinked(t *testing.T, hooksOnly bool) *agentScen {
 		if err := os.Symlink(script, o.Program); err != nil {
 			t.Fatal(err)
 		}
-		if hooksOnly {
-			o.Setup = func(r *driver.Run) error {
-				r.MewEnv = append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-tmux.sock"))
-				return nil
-			}
+		if unread {
+			hooksOnly(o)
 		}
 	})
 	t.Cleanup(func() {
@@ -75,3 +72,24 @@ func qwenLinkedEsc(t *testing.T, hooksOnly bool) {
 
 func TestQwenLinkedBinEsc(t *testing.T)          { qwenLinkedEsc(t, false) }
 func TestQwenLinkedBinEscHooksOnly(t *testing.T) { qwenLinkedEsc(t, true) }
+
+// hooksOnly hides the run's tmux server from Mew: only the agent's hooks
+// (or plugin) and its process report.
+func hooksOnly(o *driver.Options) {
+	o.Setup = func(r *driver.Run) error {
+		r.MewEnv = append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-tmux.sock"))
+		return nil
+	}
+}
+
+// Gemini CLI with its hooks and its pane unread: an API error ends the turn
+// with an ordinary AfterAgent ("[no response text]"), never done (issue 35:
+// done); what Mew can say without the screen is idle.
+func TestGeminiErrorHooksOnly(t *testing.T) {
+	s := startCLIWith(t, geminiCLI, hooksOnly)
+	sent := s.prompt(fakellm.Prompt(fakellm.Error))
+	started := s.observed(sent, "the error turn's start", s.cli.turnStart)
+	ended := s.observed(sent, "the error turn's AfterAgent", s.cli.turnEnd)
+	s.expect("API error, hooks only → idle", ended, fast, stateIs(session.Idle))
+	s.never("never done", started, ended.Add(settleAfter), shows(session.Done))
+}
