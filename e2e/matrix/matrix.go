@@ -118,6 +118,7 @@ var Cells = []Cell{
 	t("gemini", "deny", "hooks+pane", "TestGeminiDenyAndError"),
 	t("gemini", "esc", "hooks+pane", "TestGeminiNoDoneOnTheWay", "TestGeminiNoDoneOnTheWayWatch"),
 	t("gemini", "error", "hooks+pane", "TestGeminiNoDoneOnTheWay", "TestGeminiDenyAndError"),
+	t("gemini", "error", "hooks", "TestGeminiErrorHooksOnly"),
 	t("gemini", "launcher", "screen", "TestMewRunInTmuxGemini"),
 	t("gemini", "exit", "hooks+pane", "TestGeminiTurnsAndExit"),
 	na("gemini", "question", "hooks+pane", noDialog),
