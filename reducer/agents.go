@@ -12,6 +12,12 @@ import "github.com/mew-dev/mew/session"
 // the person, so the session is idle, not done.
 const Interrupted = "Interrupted"
 
+// TurnNoReply is the canonical event for a turn that ended with no reply
+// at all (Gemini CLI's AfterAgent with "[no response text]": an API error,
+// or an Esc before any text): folded as Interrupted (idle, not done); its
+// source tells combine that an error the screen shows since is this turn's.
+const TurnNoReply = "TurnNoReply"
+
 // SessionStartTurn is the canonical event for a SessionStart that comes
 // with the session's first turn (Codex fires SessionStart only when the
 // first prompt is submitted, after its rollout says task_started): a new
@@ -285,7 +291,7 @@ func Normalize(agent string, ev *Event) {
 		// AfterAgent). Not done either way (issue 35: with the pane unread
 		// an API error showed done); a screen that shows the error makes it
 		// failed (combine).
-		ev.Name = Interrupted
+		ev.Name = TurnNoReply
 		return
 	}
 	if ev.LastMessage == "" {

@@ -201,7 +201,7 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 			h.Finished = remember(h.Finished, id, maxFinished)
 			h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == id })
 		}
-	case Interrupted:
+	case Interrupted, TurnNoReply:
 		// The person stopped the turn: nothing of the main agent runs or
 		// waits any more, and nothing is done either.
 		h.Active, h.StopSeen, h.Failure = false, false, ""

@@ -186,6 +186,10 @@ func report(out *session.Shown, rec session.Record, held bool) (time.Time, bool)
 	return at, ok
 }
 
+// noReply is the source of a turn the hooks say ended with no reply
+// (reducer.TurnNoReply; combine imports no reducer).
+const noReply = "hook:TurnNoReply"
+
 // screenSlack is how far a screen reading may lag the report it corrects:
 // the screen is read every 700 ms.
 const screenSlack = 2 * time.Second
@@ -205,9 +209,10 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 			out.State, out.Source = session.Working, "screen:"+sc.Agent+"/answered"
 		}
 		return
-	case (out.State == session.Done || out.State == session.Idle) && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
-		// A turn reported over (done, or idle: Gemini CLI's turn that
-		// ended with no reply) whose screen shows an error since failed.
+	case (out.State == session.Done || out.Source == noReply) && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
+		// A turn reported over (done, or idle with no reply: Gemini CLI's
+		// API error) whose screen shows an error since failed. Not any
+		// idle: a stopped turn's screen may still show an earlier error.
 		out.State, out.Since, out.Source = session.Failed, sc.Since, screenSource(sc)
 		return
 	case out.State == session.Done && sc.State == session.ScreenWorking && sc.ErrorShown:

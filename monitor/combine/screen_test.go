@@ -107,7 +107,7 @@ func TestCombineScreenDetails(t *testing.T) {
 // an error from long before it is not this turn's.
 func TestIdleTurnWithAnErrorOnScreenFailed(t *testing.T) {
 	ended := hook(session.Idle, "", 5)
-	ended.Source = "hook:Interrupted"
+	ended.Source = "hook:TurnNoReply"
 	for _, c := range []struct {
 		name string
 		sc   *session.ScreenState
@@ -119,6 +119,23 @@ func TestIdleTurnWithAnErrorOnScreenFailed(t *testing.T) {
 		{"an idle screen", scr(session.ScreenIdle, 5.3), session.Idle},
 	} {
 		got := Combine(session.Record{ID: "g", Agent: "gemini", Hook: ended, Screen: c.sc}, Alive)
+		if got.State != c.want {
+			t.Errorf("%s: %s by %s, want %s", c.name, got.State, got.Source, c.want)
+		}
+	}
+	// A turn the person stopped (idle from its hooks) whose screen still
+	// shows an earlier error is not failed (Qwen Code: Esc after an API
+	// error, its idle_prompt).
+	stopped := hook(session.Idle, "", 5)
+	stopped.Source = "hook:Notification:input_idle"
+	for _, c := range []struct {
+		name string
+		sc   *session.ScreenState
+		want session.State
+	}{
+		{"an error on screen after an Esc", scr(session.ScreenFailed, 5.3), session.Idle},
+	} {
+		got := Combine(session.Record{ID: "g", Agent: "qwen", Hook: stopped, Screen: c.sc}, Alive)
 		if got.State != c.want {
 			t.Errorf("%s: %s by %s, want %s", c.name, got.State, got.Source, c.want)
 		}
