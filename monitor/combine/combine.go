@@ -71,9 +71,10 @@ const (
 //     hooks/registry decides.
 //  5. The screen corrects a report it has seen go stale: a wait that began
 //     before the screen last saw a prompt go away is over (Esc on a prompt
-//     fires no hook in Claude Code or Gemini CLI), a done turn whose
-//     screen shows an error since it ended failed (Gemini CLI reports an
-//     API error as an ordinary end of turn), and one whose screen shows the
+//     fires no hook in Claude Code or Gemini CLI), a done turn (or one the
+//     hooks say ended with no reply) whose screen shows an error since it
+//     ended failed (Gemini CLI reports an API error as an ordinary end of
+//     turn), and one whose screen shows the
 //     person stopped it is idle (Gemini CLI reports Esc the same way).
 //     A done turn whose screen still showed it running when last read,
 //     within its settle time of the report (session.ScreenSettle, or the
