@@ -108,21 +108,6 @@ func TestCombineScreenDetails(t *testing.T) {
 func TestIdleTurnWithAnErrorOnScreenFailed(t *testing.T) {
 	ended := hook(session.Idle, "", 5)
 	ended.Source = "hook:TurnNoReply"
-	for _, c := range []struct {
-		name string
-		sc   *session.ScreenState
-		want session.State
-	}{
-		{"the error drawn with the turn's end", scr(session.ScreenFailed, 4.9), session.Failed},
-		{"the error drawn after it", scr(session.ScreenFailed, 5.3), session.Failed},
-		{"an error from long before", scr(session.ScreenFailed, 1), session.Idle},
-		{"an idle screen", scr(session.ScreenIdle, 5.3), session.Idle},
-	} {
-		got := Combine(session.Record{ID: "g", Agent: "gemini", Hook: ended, Screen: c.sc}, Alive)
-		if got.State != c.want {
-			t.Errorf("%s: %s by %s, want %s", c.name, got.State, got.Source, c.want)
-		}
-	}
 	// A turn the person stopped (idle from its hooks) whose screen still
 	// shows an earlier error is not failed (Qwen Code: Esc after an API
 	// error, its idle_prompt).
@@ -130,12 +115,17 @@ func TestIdleTurnWithAnErrorOnScreenFailed(t *testing.T) {
 	stopped.Source = "hook:Notification:input_idle"
 	for _, c := range []struct {
 		name string
+		h    *session.HookState
 		sc   *session.ScreenState
 		want session.State
 	}{
-		{"an error on screen after an Esc", scr(session.ScreenFailed, 5.3), session.Idle},
+		{"the error drawn with the turn's end", ended, scr(session.ScreenFailed, 4.9), session.Failed},
+		{"the error drawn after it", ended, scr(session.ScreenFailed, 5.3), session.Failed},
+		{"an error from long before", ended, scr(session.ScreenFailed, 1), session.Idle},
+		{"an idle screen", ended, scr(session.ScreenIdle, 5.3), session.Idle},
+		{"an error on screen after an Esc", stopped, scr(session.ScreenFailed, 5.3), session.Idle},
 	} {
-		got := Combine(session.Record{ID: "g", Agent: "qwen", Hook: stopped, Screen: c.sc}, Alive)
+		got := Combine(session.Record{ID: "g", Agent: "gemini", Hook: c.h, Screen: c.sc}, Alive)
 		if got.State != c.want {
 			t.Errorf("%s: %s by %s, want %s", c.name, got.State, got.Source, c.want)
 		}
