@@ -115,7 +115,7 @@ E2E_COPILOT_VERSION ?= 1.0.102
 E2E_COPILOT_DIR := $(E2E_CACHE)/copilot-$(E2E_COPILOT_VERSION)
 E2E_GROK_VERSION ?= 0.0.34
 E2E_GROK_DIR := $(E2E_CACHE)/grok-cli-$(E2E_GROK_VERSION)
-.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli cline-cli copilot-cli grok-cli e2e e2e-codex-next e2e-if-available record-fixture
+.PHONY: amp-cli claude-code codex-cli opencode-cli gemini-cli qwen-cli kilo-cli pi-cli continue-cli cline-cli copilot-cli grok-cli e2e e2e-codex-next e2e-claude-next e2e-if-available record-fixture
 
 # --ignore-scripts: the native binaries come in the platform packages
 # (optional dependencies); the postinstalls only copy them, and the driver
@@ -255,6 +255,17 @@ e2e-codex-next:
 	$(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT)
 	@echo "e2e: the Codex scenarios on Codex $(E2E_CODEX_NEXT)"
 	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_NEXT)" GO=$(GO) ./tools/e2e-retry.sh -count=1 -parallel 4 -timeout 20m -v -run 'Codex'
+# The Claude Code scenarios (every test not named after another agent) on
+# the newest Claude Code the npm registry serves (E2E_CLAUDE_NEXT, else
+# `npm view`), as e2e-codex-next runs a newer Codex.
+E2E_CLAUDE_OTHERS := ^Test(Codex|OpenCode|Gemini|Amp|Copilot|Qwen|Pi|Cline|Kilo|Continue|MewRunInTmux(Codex|OpenCode|Gemini|Copilot)|ScreenCodex)
+e2e-claude-next:
+	@next="$(E2E_CLAUDE_NEXT)"; [ -n "$$next" ] || next=$$(npm view @anthropic-ai/claude-code version 2>/dev/null); \
+	if [ -z "$$next" ]; then echo "e2e: npm names no newest Claude Code; its run is skipped" >&2; exit 0; fi; \
+	if [ "$$next" = "$(E2E_CLAUDE_VERSION)" ]; then echo "e2e: the newest Claude Code is the pinned $$next"; exit 0; fi; \
+	$(MAKE) --no-print-directory claude-code E2E_CLAUDE_VERSION=$$next && \
+	echo "e2e: the Claude Code scenarios on Claude Code $$next" && \
+	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CLAUDE_VERSION="$$next" GO=$(GO) ./tools/e2e-retry.sh -count=1 -parallel 4 -timeout 20m -v -skip '$(E2E_CLAUDE_OTHERS)'
 e2e-if-available:
 	@if ! command -v tmux >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 		echo "e2e: skipped: the end-to-end suite needs tmux and npm (.ci/run installs them)"; \
@@ -276,7 +287,8 @@ e2e-if-available:
 			$(MAKE) --no-print-directory e2e-codex-next; \
 		else \
 			echo "e2e: could not install Codex $(E2E_CODEX_NEXT); its second run is skipped" >&2; \
-		fi; \
+		fi && \
+		$(MAKE) --no-print-directory e2e-claude-next; \
 	fi
 
 # Records a fixture folder (../shared/fixtures format) of the real CLI:
@@ -443,3 +455,7 @@ notarize:
 # e2e tests (go test ./tools/agentstable fails when the README disagrees).
 agents-table:
 	go run ./tools/agentstable
+# e2e/MATRIX.md, the conformance matrix (agents × scenario classes × modes)
+# declared in e2e/matrix (go test ./e2e/matrix fails when it is stale).
+conformance:
+	go run ./tools/conformance

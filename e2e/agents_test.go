@@ -90,16 +90,22 @@ func startCLI(t *testing.T, c agentCLI) *agentScen { return startCLIWrapped(t, c
 // startCLIWrapped is startCLI with the CLI's command line after wrap
 // (`mew run --`).
 func startCLIWrapped(t *testing.T, c agentCLI, wrap []string) *agentScen {
+	return startCLIWith(t, c, func(o *driver.Options) { o.Wrap = wrap })
+}
+
+// startCLIWith is startCLI with the driver's options changed by opts.
+func startCLIWith(t *testing.T, c agentCLI, opts func(*driver.Options)) *agentScen {
 	t.Parallel()
 	setup := needCLI(t, c)
 	api, err := fakellm.Start(fakellm.DefaultTiming)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := driver.Launch(driver.Options{
+	o := driver.Options{
 		Agent: c.name, Program: setup.program, APIURL: c.apiURL(api), Dir: t.TempDir(), Mew: setup.mew, Install: !c.noInstall,
-		Wrap: wrap,
-	})
+	}
+	opts(&o)
+	r, err := driver.Launch(o)
 	if err != nil {
 		api.Close()
 		t.Fatal(err)
@@ -107,6 +113,7 @@ func startCLIWrapped(t *testing.T, c agentCLI, wrap []string) *agentScen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		dumpScreens(t, r)
 		t.Logf("rows per agent: %s", r.RowCounts())
 		if err := r.CheckRows(); err != nil {
 			t.Error(err)

@@ -74,6 +74,7 @@ func startCodexAPI(t *testing.T, o codexOpts) (*scen, *fakeresponses.Server) {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		dumpScreens(t, r)
 		t.Logf("rows per agent: %s", r.RowCounts())
 		if err := r.CheckRows(); err != nil {
 			t.Error(err)
@@ -146,6 +147,10 @@ func (s *scen) paneDeadBy(deadline time.Time) (time.Time, bool) {
 
 func TestCodexPlainTurn(t *testing.T) {
 	s := startCodex(t, codexOpts{})
+	// Codex spins its title at start-up and after its hook review: no
+	// turn, never done in either view (issue 35: the one-shot showed done
+	// for 1–2.5 s).
+	s.never("a fresh pane before any turn → never done", s.r.Started, time.Now(), shows(session.Done))
 	sent := s.submit(fakeresponses.Prompt(fakeresponses.Text))
 	end := s.turnOver(sent, "task_complete", codexTurnEnd)
 	s.expect("turn ended → done", end, fast, stateIs(session.Done))
@@ -175,19 +180,24 @@ func TestCodexApproval(t *testing.T) {
 	s.expect("turn ended → done", s.turnOver(a.Pressed, "task_complete", codexTurnEnd), fast, stateIs(session.Done))
 }
 
-func TestCodexDeclineWithEsc(t *testing.T) {
-	s := startCodex(t, codexOpts{})
+func TestCodexDeclineWithEsc(t *testing.T) { startCodex(t, codexOpts{}).codexDecline() }
+
+// codexDecline asks for the approval and declines it with Esc: waiting,
+// then idle. It returns when Esc was pressed.
+func (s *scen) codexDecline() time.Time {
+	s.t.Helper()
 	sent := s.submit(fakeresponses.Prompt(fakeresponses.Shell))
 	shown, err := s.r.WaitScreen(sent, codexDialog, turn)
 	if err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
 	s.expect("approval shown → waiting(permission)", shown.At, fast, waitingFor(session.ReasonPermission))
 	a, err := s.r.Answer(codexDialog, shown.At, "Escape")
 	if err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
 	s.expect("declined with Esc → idle", a.Gone, fast, stateIs(session.Idle))
+	return a.Pressed
 }
 
 func TestCodexEscWhileWorking(t *testing.T) {

@@ -32,8 +32,10 @@ var copilotCLI = agentCLI{
 	stop:      []string{"Escape", "Escape"}, // "esc esc interrupt"
 	turnStart: func(h driver.HookSeen) bool { return h.Event == "userPromptSubmitted" },
 	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "agentStop" },
-	// permissionRequest runs before the dialog is drawn (0.2–0.6 s, census).
-	dialogEvent: func(h driver.HookSeen) bool { return h.Event == "permissionRequest" },
+	// The notification (permission_prompt) says a person is asked, before
+	// the dialog is drawn; permissionRequest comes before Copilot's own
+	// rules settle the call, so it is not the dialog's moment.
+	dialogEvent: func(h driver.HookSeen) bool { return h.Event == "notification" },
 	quit:        []string{"C-c", "C-c"}, // "ctrl+c again to exit"
 }
 

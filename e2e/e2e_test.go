@@ -54,7 +54,7 @@ type setup struct {
 // need returns the binaries, or skips the test with the reason.
 func need(t *testing.T) setup {
 	t.Helper()
-	b := needCLIBinaries(t, "Claude Code CLI", driver.Version, driver.FindClaude, driver.ErrNoClaude, nil)
+	b := needCLIBinaries(t, "Claude Code CLI", driver.ClaudeVersion, driver.FindClaude, driver.ErrNoClaude, nil)
 	return setup{claude: b.program, mew: b.mew}
 }
 

@@ -139,6 +139,7 @@ func startAgent(t *testing.T, c agentCLI, watch bool) *agentScen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		dumpScreens(t, r)
 		if t.Failed() || os.Getenv("MEW_E2E_TIMELINE") != "" {
 			for _, l := range api.Log() {
 				r.TL.Addf(l.At, "api", "%s %d %s", l.Path, l.Status, l.Why)
@@ -286,6 +287,7 @@ func startUnseen(t *testing.T, args ...string) *scen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		dumpScreens(t, r)
 		if t.Failed() || os.Getenv("MEW_E2E_TIMELINE") != "" {
 			t.Logf("timeline (Mew left, Claude Code right; seconds since the CLI started):\n%s", r.TL.String())
 		}

@@ -34,7 +34,7 @@ func TestAgyInstallUninstall(t *testing.T) {
 		t.Fatalf("hooks.json after install:\n%s", got)
 	}
 	fs := Doctor(DoctorOptions{Env: env, Agents: []Agent{Agy}})
-	expectFinding(t, fs, OK, "registered for all 5 events")
+	expectFinding(t, fs, OK, "registered for all 4 events")
 	expectFinding(t, fs, Warning, "unverified")
 	if _, err := Uninstall(Options{Env: env, Agent: Agy}); err != nil {
 		t.Fatal(err)
@@ -53,4 +53,34 @@ func TestAgyInstallUninstall(t *testing.T) {
 	if _, err := os.Stat(Agy.Path(fresh)); !os.IsNotExist(err) {
 		t.Fatalf("the hooks.json Mew created is still there: %v", err)
 	}
+}
+
+// `mew doctor` with agy installed lists the hooks agy says it loads (its
+// own `agy -p /hooks --output-format json`), and warns of Mew's events
+// missing from that list; without agy it says which events agy fires.
+func TestAgyDoctorListsEffectiveHooks(t *testing.T) {
+	env := pluginEnv(t)
+	if _, err := Install(Options{Env: env, Agent: Agy}); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	fake := filepath.Join(bin, "agy")
+	const list = `{"hooks":[{"event":"SessionStart","name":"mew"},{"event":"PreInvocation","name":"mew"},{"event":"Stop","name":"mew"}]}`
+	script := "#!/bin/sh\n[ \"$1 $2 $3 $4\" = \"-p /hooks --output-format json\" ] || exit 3\necho '" + list + "'\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	look := func(name string) (string, error) {
+		if name == "agy" {
+			return fake, nil
+		}
+		return "", os.ErrNotExist
+	}
+	fs := Doctor(DoctorOptions{Env: env, Agents: []Agent{Agy}, LookPath: look})
+	expectFinding(t, fs, OK, "loads hooks for SessionStart, PreInvocation, Stop")
+	expectFinding(t, fs, Warning, "has none for PostInvocation")
+	expectFinding(t, fs, OK, "registered for all 4 events")
+
+	fs = Doctor(DoctorOptions{Env: env, Agents: []Agent{Agy}})
+	expectFinding(t, fs, OK, "fires SessionStart, PreInvocation, PostInvocation, Stop")
 }

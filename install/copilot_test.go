@@ -159,9 +159,10 @@ func TestCopilotHooksRunTheHook(t *testing.T) {
 	if s := state(); s != session.Working {
 		t.Fatalf("after userPromptSubmitted: %s", s)
 	}
-	run("permissionRequest", `{"hookName":"permissionRequest",`+base+`,"toolName":"bash","toolInput":{"command":"touch x"}}`)
+	run("preToolUse", `{`+base+`,"toolName":"bash","toolArgs":{"command":"touch x"}}`)
+	run("notification", `{`+base+`,"message":"Run command: touch x","title":"Permission needed","hook_event_name":"Notification","notification_type":"permission_prompt"}`)
 	if s := state(); s != session.Waiting {
-		t.Fatalf("after permissionRequest: %s", s)
+		t.Fatalf("after notification permission_prompt: %s", s)
 	}
 	run("agentStop", `{`+base+`,"stopReason":"end_turn"}`)
 	if s := state(); s != session.Done {

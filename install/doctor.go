@@ -166,6 +166,9 @@ const (
 	CheckOffline
 	// CheckHooksOn: Gemini CLI's settings do not turn hooks off.
 	CheckHooksOn
+	// CheckAgyHooks: Antigravity CLI's own list of the hooks it loads
+	// (`agy -p /hooks`) has Mew's events.
+	CheckAgyHooks
 )
 
 func (c Check) run(o DoctorOptions, a Agent, want Want, add addFunc) {
@@ -195,6 +198,8 @@ func (c Check) run(o DoctorOptions, a Agent, want Want, add addFunc) {
 		if doc, ok := readForDoctor(a.Path(o.Env)); ok && doc.hooksOff {
 			add(Problem, "%s turns hooks off (\"hooksConfig\": {\"enabled\": false}), so %s runs none of Mew's", a.Path(o.Env), a.Title)
 		}
+	case CheckAgyHooks:
+		checkAgyHooks(o, o.program(a), add)
 	}
 }
 

@@ -12,6 +12,12 @@ import "github.com/mew-dev/mew/session"
 // the person, so the session is idle, not done.
 const Interrupted = "Interrupted"
 
+// TurnNoReply is the canonical event for a turn that ended with no reply
+// at all (Gemini CLI's AfterAgent with "[no response text]": an API error,
+// or an Esc before any text): folded as Interrupted (idle, not done); its
+// source tells combine that an error the screen shows since is this turn's.
+const TurnNoReply = "TurnNoReply"
+
 // SessionStartTurn is the canonical event for a SessionStart that comes
 // with the session's first turn (Codex fires SessionStart only when the
 // first prompt is submitted, after its rollout says task_started): a new
@@ -57,16 +63,24 @@ var GeminiEvents = []string{
 	SessionStart, geminiBeforeAgent, geminiBeforeTool, geminiAfterTool, Notification, geminiAfterAgent, SessionEnd,
 }
 
-// Antigravity CLI's own event names (it has no SessionStart: the first
-// event of a conversation records its process).
+// Antigravity CLI's own event names. An invocation is one model call: a
+// turn is PreInvocation … PostInvocation once per call, then Stop.
 const (
 	agyPreInvocation  = "PreInvocation"
 	agyPostInvocation = "PostInvocation"
 )
 
-// AgyEvents are the Antigravity CLI hook events Mew registers for (all of
-// them; ~/.gemini/config/hooks.json).
-var AgyEvents = []string{agyPreInvocation, PreToolUse, PostToolUse, agyPostInvocation, Stop}
+// AgyEvents are the Antigravity CLI hook events Mew registers for
+// (~/.gemini/config/hooks.json): the ones agy 1.1.27 and 1.2.7 fire
+// (`agy -p /hooks --output-format json` lists what loads). It drops
+// PreToolUse, PostToolUse, Notification and SessionEnd without an error, so
+// they are not registered: its dialogs and its exit are the screen's and
+// the process's.
+var AgyEvents = []string{SessionStart, agyPreInvocation, agyPostInvocation, Stop}
+
+// AgyIgnored are the Claude-shaped events agy accepts in hooks.json and
+// never fires (see AgyEvents).
+var AgyIgnored = []string{PreToolUse, PostToolUse, Notification, SessionEnd}
 
 // CodexEvents are the Codex hook events Mew registers for. Codex runs hooks
 // synchronously, so events that say nothing about the state (PreCompact,
@@ -179,19 +193,23 @@ var Mappings = []Mapping{
 	// permission.replied reject).
 	{Agent: session.AgentKilo, Payload: PluginPayload, LateProcess: true, Like: session.AgentOpenCode},
 	// Antigravity CLI's hook events (unverified: from its published
-	// shapes): an invocation is a turn; it has no permission event and no
-	// SessionStart.
+	// shapes): an invocation is one model call of a turn, Stop its end; it
+	// has no permission event.
 	{Agent: session.AgentAgy, Events: AgyEvents, Payload: CamelPayload, LateProcess: true, Renames: []Rename{
 		{agyPreInvocation, UserPromptSubmit},
-		{agyPostInvocation, Stop},
+		{agyPostInvocation, TurnRunning},
 	}},
 	// Qwen Code asks before PreToolUse (PermissionRequest, then PreToolUse
 	// only once the call is allowed; measured on 0.24.4): its PreToolUse
 	// ends the wait, as Claude Code's PostToolUse would. A denial with Esc
-	// fires no hook but PostToolBatch, which names no tool: the screen sees
-	// the dialog go.
+	// fires no hook but PostToolBatch, which names no tool, and then its
+	// idle_prompt Notification: unlike Claude Code's (a minute after a
+	// turn), Qwen's comes as soon as its input box is back (0.5–4 s after a
+	// Stop or an Esc on its dialog, never while a dialog shows), so it ends
+	// a wait too (issue 35: the wait stayed 5–8 s with the pane unread).
 	{Agent: session.AgentQwen, Events: QwenEvents, Renames: []Rename{
 		{PreToolUse, PostToolUse},
+		{notificationPrefix + noteIdle, notificationPrefix + noteInputIdle},
 	}},
 	// Copilot CLI's hook events (reducer/copilot.go: the hook is told the
 	// event's name; errorOccurred is a retry when recoverable).
@@ -199,11 +217,15 @@ var Mappings = []Mapping{
 		{copilotSessionStart, SessionStart},
 		{copilotUserPrompt, UserPromptSubmit},
 		{copilotPreToolUse, PreToolUse},
-		// Before the dialog is drawn (0.2–0.6 s), as its notification
-		// permission_prompt; no hook says the dialog was answered with Esc
-		// (the session log's permission.completed and the screen do).
-		{copilotPermissionRequest, PermissionRequest},
+		// permissionRequest fires before Copilot's own rules settle the
+		// call (not registered; one from an older hooks file waits on
+		// nothing); notification's permission_prompt says the dialog is
+		// up: the call preToolUse announced waits. No hook says the dialog
+		// was answered with Esc (the session log's permission.completed
+		// and the screen do).
+		{copilotPermissionRequest, PreCompact},
 		{copilotNotification, Notification},
+		{notificationPrefix + notePermission, notificationPrefix + noteCallPermission},
 		{copilotPostToolUse, PostToolUse},
 		{copilotPostToolUseFailure, PostToolUseFailure},
 		{copilotAgentStop, Stop},
@@ -311,7 +333,21 @@ func Normalize(agent string, ev *Event) {
 			ev.NotificationType = c[len(notificationPrefix):]
 		}
 	}
+	if agent == session.AgentGemini && ev.Name == Stop && ev.PromptResponse == geminiNoResponse {
+		// A turn that ended with no reply at all: an API error or an Esc
+		// before any text (Gemini CLI ends both with an ordinary
+		// AfterAgent). Not done either way (issue 35: with the pane unread
+		// an API error showed done); a screen that shows the error makes it
+		// failed (combine).
+		ev.Name = TurnNoReply
+		return
+	}
 	if ev.LastMessage == "" {
 		ev.LastMessage = ev.PromptResponse
 	}
 }
+
+// geminiNoResponse is what Gemini CLI 0.61 puts in AfterAgent's
+// prompt_response when its turn produced no text (its bundle:
+// `cumulativeResponse || getResponseText() || "[no response text]"`).
+const geminiNoResponse = "[no response text]"

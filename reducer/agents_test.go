@@ -102,3 +102,57 @@ func TestCodexTurns(t *testing.T) {
 }
 
 func secs(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// Codex's structured question is a PreToolUse of its tool
+// request_user_input (issue 35: no mapping, it showed working): the person
+// is asked, waiting(question), with the first question's choices where the
+// payload has them; its PostToolUse (answered) works on.
+func TestCodexRequestUserInput(t *testing.T) {
+	prompt := ev(UserPromptSubmit, `"prompt":"set it up"`)
+	input := `"tool_input":{"questions":[{"header":"Framework","id":"fw","question":"Which framework?","options":[{"label":"React","description":"a"},{"label":"Vue","description":"b"}]}]}`
+	pre := ev(PreToolUse, `"tool_name":"request_user_input"`, input, `"tool_use_id":"call_q"`)
+	post := ev(PostToolUse, `"tool_name":"request_user_input"`, input, `"tool_response":"React"`, `"tool_use_id":"call_q"`)
+	h := codexPlay(t, prompt, pre)
+	if h.State != session.Waiting || h.Reason != session.ReasonQuestion || h.ToolDetail != "Which framework?" {
+		t.Fatalf("request_user_input: %s(%s) %q, want waiting(question)", h.State, h.Reason, h.ToolDetail)
+	}
+	if len(h.Pending) != 1 || !slices.Equal(h.Pending[0].Options, []string{"React", "Vue"}) {
+		t.Fatalf("choices: %+v", h.Pending)
+	}
+	if h = codexPlay(t, prompt, pre, post); h.State != session.Working {
+		t.Fatalf("answered: %s, want working", h.State)
+	}
+	bare := ev(PreToolUse, `"tool_name":"request_user_input"`, `"tool_input":{"questions":[{"question":"Go on?"}]}`)
+	if h = codexPlay(t, prompt, bare); h.State != session.Waiting || h.Reason != session.ReasonQuestion || len(h.Pending[0].Options) != 0 {
+		t.Fatalf("a question without choices: %s(%s) %+v", h.State, h.Reason, h.Pending)
+	}
+}
+
+// Gemini CLI ends an API error with an ordinary AfterAgent whose
+// prompt_response is its "[no response text]" (recorded in the e2e suite,
+// TestGeminiNoDoneOnTheWay): with the pane unread it showed done (issue
+// 35). A turn with no reply is not done: idle (an Esc before any text ends
+// the same way); the screen, where it is read, makes it failed.
+func TestGeminiNoResponseIsNotDone(t *testing.T) {
+	play := func(response string) session.HookState {
+		var h session.HookState
+		for i, p := range []string{
+			`{"session_id":"g","hook_event_name":"BeforeAgent","prompt":"please mew-e2e-error"}`,
+			`{"session_id":"g","hook_event_name":"AfterAgent","prompt":"please mew-e2e-error","prompt_response":` + response + `,"stop_hook_active":false}`,
+		} {
+			e, err := Parse([]byte(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			Normalize(session.AgentGemini, &e)
+			Fold(&h, &e, t0.Add(secs(i)))
+		}
+		return h
+	}
+	if h := play(`"[no response text]"`); h.State != session.Idle {
+		t.Errorf("an AfterAgent with no reply: %s, want idle", h.State)
+	}
+	if h := play(`"Hello from the fake model."`); h.State != session.Done || h.LastMessage != "Hello from the fake model." {
+		t.Errorf("an AfterAgent with a reply: %s %q, want done", h.State, h.LastMessage)
+	}
+}

@@ -25,9 +25,13 @@ const (
 
 // CopilotEvents are the Copilot CLI hook events Mew registers for. Copilot
 // runs hooks one after another and waits for each: preCompact,
-// subagentStart/Stop say nothing Mew shows, so they are left out.
+// subagentStart/Stop say nothing Mew shows, so they are left out, and so
+// is permissionRequest: it fires before Copilot's own rules and
+// auto-approval run, so it announces a wait nobody may be asked about. Its
+// notification (permission_prompt, elicitation_dialog) says a person is
+// asked.
 var CopilotEvents = []string{
-	copilotSessionStart, copilotUserPrompt, copilotPreToolUse, copilotPermissionRequest, copilotNotification,
+	copilotSessionStart, copilotUserPrompt, copilotPreToolUse, copilotNotification,
 	copilotPostToolUse, copilotPostToolUseFailure, copilotAgentStop, copilotErrorOccurred, copilotSessionEnd,
 }
 

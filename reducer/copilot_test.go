@@ -57,14 +57,26 @@ func TestCopilotEvents(t *testing.T) {
 	if h := copilotPlay(t, start, prompt, pre); h.State != session.Working {
 		t.Errorf("preToolUse: %s, want working", h.State)
 	}
-	// permissionRequest's toolInput lacks preToolUse's description: the
-	// same call by its command, one wait.
+	// permissionRequest fires before Copilot's own rules and auto-approval
+	// run (issue 35): nobody may be asked, so it makes no wait; the
+	// notification that a person is asked does, on the call preToolUse
+	// announced.
+	if h := copilotPlay(t, start, prompt, pre, perm); h.State != session.Working {
+		t.Errorf("permissionRequest alone (Copilot's rules may settle it): %s, want working", h.State)
+	}
 	h := copilotPlay(t, start, prompt, pre, perm, note)
 	if h.State != session.Waiting || h.Reason != session.ReasonPermission || h.ToolDetail != "touch made-by-agent" {
 		t.Errorf("permissionRequest + notification: %s/%s %q, want waiting(permission) on the command", h.State, h.Reason, h.ToolDetail)
 	}
-	if h := copilotPlay(t, start, prompt, pre, note); h.State != session.Waiting {
-		t.Errorf("notification permission_prompt alone: %s, want waiting", h.State)
+	if h := copilotPlay(t, start, prompt, pre, note); h.State != session.Waiting || h.ToolDetail != "touch made-by-agent" {
+		t.Errorf("notification permission_prompt alone: %s %q, want waiting on the command", h.State, h.ToolDetail)
+	}
+	if h := copilotPlay(t, start, prompt, note); h.State != session.Waiting || h.Reason != session.ReasonPermission {
+		t.Errorf("notification permission_prompt with no call: %s/%s, want waiting(permission)", h.State, h.Reason)
+	}
+	ask := cpEvent{"notification", `{` + cpID + `,"message":"Copilot has a question","hook_event_name":"Notification","notification_type":"elicitation_dialog"}`}
+	if h := copilotPlay(t, start, prompt, ask); h.State != session.Waiting || h.Reason != session.ReasonQuestion {
+		t.Errorf("notification elicitation_dialog: %s/%s, want waiting(question)", h.State, h.Reason)
 	}
 	if h := copilotPlay(t, start, prompt, pre, perm, note, post); h.State != session.Working {
 		t.Errorf("postToolUse after the approval: %s, want working", h.State)
@@ -94,15 +106,18 @@ func TestCopilotEvents(t *testing.T) {
 	}
 	// The notification's own hook_event_name is Claude's; the command
 	// line's name is what Copilot registered it under.
-	if _, err := ParseNamed(session.AgentCopilot, "notification", []byte(cpNote), &e); err != nil || e.Name != Notification || e.NotificationType != "permission_prompt" {
+	if _, err := ParseNamed(session.AgentCopilot, "notification", []byte(cpNote), &e); err != nil || e.Name != Notification || e.NotificationType != noteCallPermission {
 		t.Errorf("notification parsed as %+v, %v", e, err)
 	}
 	if _, err := ParseNamed(session.AgentCopilot, "agentStop", []byte(`{"stopReason":"end_turn"}`), &e); err == nil {
 		t.Error("no sessionId: parsed")
 	}
-	for _, ev := range []string{"sessionStart", "permissionRequest", "notification", "agentStop", "errorOccurred", "sessionEnd"} {
+	for _, ev := range []string{"sessionStart", "notification", "agentStop", "errorOccurred", "sessionEnd"} {
 		if !slices.Contains(EventsFor(session.AgentCopilot), ev) {
 			t.Errorf("Mew does not register for Copilot's %s", ev)
 		}
+	}
+	if slices.Contains(EventsFor(session.AgentCopilot), "permissionRequest") {
+		t.Error("Mew registers for Copilot's permissionRequest, which fires before Copilot's own rules settle the call")
 	}
 }

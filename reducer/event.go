@@ -51,6 +51,10 @@ var Events = []string{
 const (
 	toolAskUserQuestion = "AskUserQuestion"
 	toolExitPlanMode    = "ExitPlanMode"
+	// toolRequestUserInput is Codex's structured question (its hooks see
+	// a PreToolUse of it): questions[] with a question and options[] with
+	// a label each, as AskUserQuestion's.
+	toolRequestUserInput = "request_user_input"
 )
 
 // Limits that keep a record small whatever the agent sends.
@@ -125,7 +129,7 @@ func toolDetail(tool string, raw json.RawMessage) (string, []string) {
 		return "", nil
 	}
 	var options []string
-	if tool == toolAskUserQuestion && len(in.Questions) > 0 {
+	if (tool == toolAskUserQuestion || tool == toolRequestUserInput) && len(in.Questions) > 0 {
 		for _, o := range in.Questions[0].Options {
 			if len(options) == maxOptions {
 				break

@@ -17,6 +17,13 @@ const (
 	noteElicitationURL = "elicitation_url_dialog"
 	noteNeedsInput     = "agent_needs_input"
 	noteAuthSuccess    = "auth_success"
+	// noteInputIdle is Mew's own kind for an agent's idle_prompt that
+	// comes as soon as its input box is back (Qwen Code's): nothing of the
+	// main agent runs or waits any more.
+	noteInputIdle = "input_idle"
+	// noteCallPermission is Mew's own kind for an agent's permission_prompt
+	// about the call it announced last (Copilot CLI's): that call waits.
+	noteCallPermission = "call_permission"
 	// noteWorkerPermission: a teammate of an agent team asks permission
 	// ("<teammate> needs permission for <tool>"); the lead's session waits
 	// on the person as much as for its own dialog.
@@ -140,6 +147,18 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 			} else {
 				bears = false
 			}
+		case noteCallPermission:
+			if w := lastUnasked(h.Pending); w != nil {
+				w.Wait, w.Since = session.ReasonPermission, now
+			} else {
+				h.Pending = addNotifyWait(h.Pending, session.ReasonPermission, now)
+			}
+		case noteInputIdle:
+			// The input box is back: a dialog of the main agent dismissed
+			// with no hook of its own (Esc) is over; a Stop or a failure
+			// before stays what it was.
+			h.Active = false
+			h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == "" })
 		default: // auth_success and kinds this Mew does not know change nothing
 			bears = false
 			if kind != noteAuthSuccess {
@@ -182,7 +201,7 @@ func FoldMono(h *session.HookState, ev *Event, now time.Time, mono int64) {
 			h.Finished = remember(h.Finished, id, maxFinished)
 			h.Pending = dropPending(h.Pending, func(p session.PendingTool) bool { return p.Agent == id })
 		}
-	case Interrupted:
+	case Interrupted, TurnNoReply:
 		// The person stopped the turn: nothing of the main agent runs or
 		// waits any more, and nothing is done either.
 		h.Active, h.StopSeen, h.Failure = false, false, ""
@@ -257,7 +276,7 @@ func derive(h *session.HookState) (session.State, session.Reason, *session.Pendi
 
 func toolWait(tool string) session.Reason {
 	switch tool {
-	case toolAskUserQuestion:
+	case toolAskUserQuestion, toolRequestUserInput:
 		return session.ReasonQuestion
 	case toolExitPlanMode:
 		return session.ReasonPlan
@@ -350,6 +369,16 @@ func addPending(pending []session.PendingTool, p session.PendingTool) []session.
 
 func dropPending(pending []session.PendingTool, drop func(session.PendingTool) bool) []session.PendingTool {
 	return slices.DeleteFunc(pending, drop)
+}
+
+// lastUnasked is the main agent's newest call that waits on nothing yet.
+func lastUnasked(pending []session.PendingTool) *session.PendingTool {
+	for i := len(pending) - 1; i >= 0; i-- {
+		if p := &pending[i]; p.Agent == "" && p.Wait == "" && p.Tool != notifyToolMarker && p.Tool != retryMarker {
+			return p
+		}
+	}
+	return nil
 }
 
 func firstWait(pending []session.PendingTool) *session.PendingTool {

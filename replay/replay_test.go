@@ -209,15 +209,16 @@ func TestBadInput(t *testing.T) {
 
 // Qwen Code's recorded hooks (Claude-format, with --agent=qwen) replay to
 // the run's turns: done after the first turn, waiting(permission) at each
-// PermissionRequest, working once the second call was allowed (Qwen fires
-// PreToolUse only then), done, failed after the retries (StopFailure),
-// exited at SessionEnd.
+// PermissionRequest, idle at the idle_prompt that follows the first one's
+// Esc (issue 35: it stayed waiting until the next prompt), working once the
+// second call was allowed (Qwen fires PreToolUse only then), done, failed
+// after the retries (StopFailure), exited at SessionEnd.
 func TestQwenHooks(t *testing.T) {
 	got, err := replay.File(filepath.Join(fixture.Dir("qwen-code-0.24.4"), "run-qw3", "hook-events.jsonl"), "qwen", rules.Embedded())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "idle working done working waiting(permission) working waiting(permission) working done working failed exited"
+	want := "idle working done working waiting(permission) idle working waiting(permission) working done working failed exited"
 	if l := strings.Join(replay.Labels(got), " "); l != want {
 		t.Fatalf("states\n %s\nwant\n %s\n%+v", l, want, got)
 	}

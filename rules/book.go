@@ -106,6 +106,7 @@ func (b *Book) apply(o *Set, replace bool) {
 	merged := &Set{Agent: o.Agent, Origin: o.Origin + " + embedded"}
 	merged.Rules = append(slices.Clone(o.Rules), base.Rules...)
 	merged.TurnEnd = append(slices.Clone(o.TurnEnd), base.TurnEnd...)
+	merged.TurnEndAlways = base.TurnEndAlways || o.TurnEndAlways
 	merged.Sniff = Sniff{
 		Commands: append(slices.Clone(o.Sniff.Commands), base.Sniff.Commands...),
 		Argv:     append(slices.Clone(o.Sniff.Argv), base.Sniff.Argv...),
@@ -156,9 +157,22 @@ func (b *Book) SniffProcess(name string, argv []string) string {
 		// it is not the agent.
 		return ""
 	}
+	if execLaunchers[base] && len(argv) > 1 {
+		// `env VAR=… qwen` as typed after `mew run --` (the process itself
+		// execs the agent, so the process table shows the agent).
+		if rest := pastExecLaunchers(argv); len(rest) > 0 {
+			return b.SniffProcess(filepath.Base(rest[0]), rest)
+		}
+		return ""
+	}
+	script := ""
+	if interpreters[base] || interpreters[name] {
+		script = scriptName(argv)
+	}
 	for _, agent := range b.Agents() {
 		s := b.sets[agent]
-		if slices.Contains(s.Sniff.Commands, name) || slices.Contains(s.Sniff.Commands, base) {
+		if slices.Contains(s.Sniff.Commands, name) || slices.Contains(s.Sniff.Commands, base) ||
+			(script != "" && slices.Contains(s.Sniff.Commands, script)) {
 			return agent
 		}
 		for _, p := range s.Sniff.Argv {
@@ -168,6 +182,95 @@ func (b *Book) SniffProcess(name string, argv []string) string {
 		}
 	}
 	return ""
+}
+
+// interpreters run an agent's script. npm's global install links the
+// package's script into a bin folder (/usr/local/bin/qwen →
+// ../lib/node_modules/@qwen-code/qwen-code/cli.js; nvm's and a prefix's
+// alike), which runs as `node /usr/local/bin/qwen`, and an agent that
+// relaunches itself passes the same path on (`node --expose-gc
+// /usr/local/bin/qwen`): the script's name is the command the person typed.
+var interpreters = map[string]bool{"node": true, "nodejs": true, "bun": true}
+
+// interpreterOptsWithValue are node's and bun's options that take the next
+// word as their value; noScript are those after which no script runs.
+var (
+	interpreterOptsWithValue = map[string]bool{"-r": true, "--require": true, "--import": true, "--loader": true,
+		"--experimental-loader": true, "-C": true, "--conditions": true, "--env-file": true, "--title": true}
+	noScript = map[string]bool{"-e": true, "--eval": true, "-p": true, "--print": true, "-i": true, "--interactive": true}
+)
+
+// scriptName is the base name of the script an interpreter's command line
+// runs, without a .js/.mjs/.cjs extension; "" when it runs none (an eval,
+// a REPL).
+func scriptName(argv []string) string {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--":
+			if i+1 < len(argv) {
+				return trimScript(argv[i+1])
+			}
+			return ""
+		case noScript[a]:
+			return ""
+		case strings.HasPrefix(a, "-"):
+			if interpreterOptsWithValue[a] {
+				i++
+			}
+		case a == "run" && i == 1 && filepath.Base(argv[0]) == "bun":
+			// `bun run script`
+		default:
+			return trimScript(a)
+		}
+	}
+	return ""
+}
+
+func trimScript(path string) string {
+	base := filepath.Base(path)
+	for _, ext := range []string{".js", ".mjs", ".cjs"} {
+		if s, ok := strings.CutSuffix(base, ext); ok {
+			return s
+		}
+	}
+	return base
+}
+
+// execLaunchers are launchers that exec the program they run (same
+// process): sniffing looks past them. `time` forks, and its process is not
+// the agent's.
+var execLaunchers = map[string]bool{"env": true, "nice": true, "nohup": true}
+
+// pastExecLaunchers drops exec launchers, their options and env's
+// variable assignments from the front of argv.
+func pastExecLaunchers(argv []string) []string {
+	for len(argv) > 0 && execLaunchers[filepath.Base(argv[0])] {
+		launcher := filepath.Base(argv[0])
+		argv = argv[1:]
+		for len(argv) > 0 {
+			a := argv[0]
+			switch {
+			case a == "--":
+				argv = argv[1:]
+			case launcher == "env" && (a == "-u" || a == "--unset" || a == "-C" || a == "--chdir"),
+				launcher == "nice" && (a == "-n" || a == "--adjustment"):
+				argv = argv[min(2, len(argv)):]
+				continue
+			case strings.HasPrefix(a, "-"), launcher == "env" && assignment(a):
+				argv = argv[1:]
+				continue
+			}
+			break
+		}
+	}
+	return argv
+}
+
+// assignment: env's NAME=value (a path holding a "=" is a program).
+func assignment(a string) bool {
+	i := strings.IndexByte(a, '=')
+	return i > 0 && !strings.ContainsRune(a[:i], '/')
 }
 
 // multiplexer: the process is a terminal multiplexer (tmux names its

@@ -22,6 +22,8 @@ type fileSpec struct {
 	Replace bool      `toml:"replace"`
 	Sniff   sniffSpec `toml:"sniff"`
 	TurnEnd []Pattern `toml:"turn_end"`
+	// TurnEndAlways: see Set.TurnEndAlways.
+	TurnEndAlways bool `toml:"turn_end_always"`
 	// InputBox is where the agent draws its input box (see Set.InputBox).
 	InputBox *Pattern `toml:"input_box"`
 	// ReportSettle is a duration ("1s"); see Set.ReportSettle.
@@ -112,6 +114,10 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 	set.Sniff.Title = ptrs(spec.Sniff.Title)
 	set.Sniff.Terminal = spec.Sniff.Terminal
 	set.TurnEnd = ptrs(spec.TurnEnd)
+	if spec.TurnEndAlways && len(set.TurnEnd) == 0 {
+		return fail(lineOfKey(string(data), "turn_end_always"), "turn_end_always needs turn_end patterns")
+	}
+	set.TurnEndAlways = spec.TurnEndAlways
 	set.InputBox = spec.InputBox
 	if spec.ReportSettle != "" {
 		d, err := time.ParseDuration(spec.ReportSettle)

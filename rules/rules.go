@@ -79,6 +79,11 @@ type Set struct {
 	Origin  string // where the rules came from: "embedded" or a file path
 	Sniff   Sniff
 	TurnEnd []*Pattern
+	// TurnEndAlways: the agent draws a TurnEnd line after every turn that
+	// ran to its end (Codex's "Worked for <1s" even for the shortest), so a
+	// working frame followed by an idle one without it was no turn (Codex
+	// spins its title for a moment at start-up, before any turn).
+	TurnEndAlways bool
 	// InputBox matches the agent's input box. An agent draws its dialogs
 	// below its input box or in place of it, never above: a blocked rule's
 	// screen pattern reads only the rows below the last row InputBox

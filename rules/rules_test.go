@@ -388,3 +388,43 @@ func TestReportSettle(t *testing.T) {
 		}
 	}
 }
+
+// Every launcher shape an agent is started through (issue 35: Qwen Code
+// started through npm's global bin link, `node /usr/local/bin/qwen`, was
+// not recognised, and its pane not read): the package's bin link run by
+// node (npm's global prefix, nvm's, a user prefix; the relaunched child with
+// node's options), `env VAR=… agent` as typed after `mew run --`, and the
+// shapes already known.
+func TestSniffLauncherShapes(t *testing.T) {
+	b := Embedded()
+	// The command each agent's npm package links into a bin folder.
+	bins := map[string]string{
+		"amp": "amp", "claude": "claude", "cline": "cline", "codex": "codex", "continue": "cn",
+		"copilot": "copilot", "gemini": "gemini", "kilo": "kilo", "opencode": "opencode", "pi": "pi", "qwen": "qwen",
+	}
+	for agent, bin := range bins {
+		for _, argv := range [][]string{
+			{"node", "/usr/local/bin/" + bin},
+			{"/usr/bin/node", "/home/u/.nvm/versions/node/v22.12.0/bin/" + bin, "--yolo"},
+			{"node", "--expose-gc", "--no-warnings=DEP0040", "/home/u/.npm-global/bin/" + bin},
+			{"nodejs", "/usr/lib/node_modules/.bin/" + bin},
+			{"env", "FOO=1", "-u", "BAR", bin, "--flag"},
+			{"/usr/bin/env", "node", "/usr/local/bin/" + bin},
+			{"nice", "-n", "5", bin},
+		} {
+			if got := b.SniffProcess(filepath.Base(argv[0]), argv); got != agent {
+				t.Errorf("%s: SniffProcess(%q) = %q", agent, argv, got)
+			}
+		}
+	}
+	for _, argv := range [][]string{
+		{"node", "-e", "require('/usr/local/bin/qwen')"},
+		{"node", "/srv/app/server.js", "qwen"},
+		{"env", "FOO=1"},
+		{"node"},
+	} {
+		if got := b.SniffProcess(filepath.Base(argv[0]), argv); got != "" {
+			t.Errorf("SniffProcess(%q) = %q, want none", argv, got)
+		}
+	}
+}

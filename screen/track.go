@@ -85,7 +85,7 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 		t.turnRuns = runs || (prev.State == session.ScreenBlocked && t.turnRuns)
 	}
 	st.State, st.Reason, st.Rule = res.State, res.Reason, res.Rule
-	st.TurnEnded = turnEnded(prev, res, t.turnRuns)
+	st.TurnEnded = turnEnded(prev, res, t.turnRuns, set.TurnEndAlways)
 	if res.State != session.ScreenBlocked {
 		t.turnRuns = false
 	}
@@ -167,10 +167,14 @@ func (t *Tracker) stale(row string) bool {
 // turnEnded decides whether an idle screen follows a finished turn (the
 // person's move: "done") or not (fresh, or interrupted: "idle"). turnRuns:
 // the prompt prev shows was drawn with the turn running behind it.
-func turnEnded(prev session.ScreenState, res rules.Result, turnRuns bool) bool {
+// lineAlways: the agent draws its finished-turn line after every turn
+// (rules.Set.TurnEndAlways), so only that line says a turn ended.
+func turnEnded(prev session.ScreenState, res rules.Result, turnRuns, lineAlways bool) bool {
 	switch {
 	case res.State != session.ScreenIdle, res.Interrupted:
 		return false
+	case lineAlways && !res.TurnEnded:
+		return false // working a moment (Codex at start-up) was no turn
 	case prev.State == session.ScreenWorking:
 		return true // a turn ran and the agent is back at its prompt
 	case prev.State == session.ScreenIdle:

@@ -363,3 +363,84 @@ func TestTrackerCarriesTheAgentsSettle(t *testing.T) {
 		t.Errorf("Claude Code's screen settles in %v, want the default %v", got, session.ScreenSettle)
 	}
 }
+
+// Codex spins its title for a moment at start-up (its recorded pane.raw:
+// "proj", "⠋ proj", "proj" before the first prompt), also after its hook
+// review: that working frame and the idle composer after it are no turn
+// (issue 35: the one-shot `mew status` showed a fresh Codex done for
+// 1–2.5 s). A turn is: Codex draws "Worked for" after every one.
+func TestTrackerCodexStartupSpinnerIsNoTurn(t *testing.T) {
+	set := rules.Embedded().Set("codex")
+	t0 := time.Unix(1000, 0)
+	fresh := strings.Split("\n  >_ OpenAI Codex (v0.169.0)\n     ~/proj\n\n\n› Ask Codex to do anything\n\n  gpt-5.1-codex default · ~/proj", "\n")
+	var tr Tracker
+	tr.Observe(set, rules.Frame{Rows: fresh, Title: "proj"}, t0)
+	tr.Observe(set, rules.Frame{Rows: fresh, Title: "⠋ proj"}, t0.Add(100*time.Millisecond))
+	if tr.State.State != session.ScreenWorking {
+		t.Fatalf("the start-up spinner: %+v", tr.State)
+	}
+	tr.Observe(set, rules.Frame{Rows: fresh, Title: "proj"}, t0.Add(200*time.Millisecond))
+	if tr.State.State != session.ScreenIdle || tr.State.TurnEnded {
+		t.Fatalf("after the start-up spinner: %s turnEnded=%v, want idle, no turn", tr.State.State, tr.State.TurnEnded)
+	}
+	turn := append(fresh[:4:4], "› hello", "", "• Hello from the scripted model.", "", "  Worked for <1s • 08:52", "", "› Ask Codex to do anything", "", "  gpt-5.1-codex default · ~/proj")
+	tr.Observe(set, rules.Frame{Rows: turn[:7], Title: "⠙ proj"}, t0.Add(time.Second))
+	tr.Observe(set, rules.Frame{Rows: turn, Title: "proj"}, t0.Add(2*time.Second))
+	if tr.State.State != session.ScreenIdle || !tr.State.TurnEnded {
+		t.Fatalf("after a turn: %s turnEnded=%v, want idle, turn ended", tr.State.State, tr.State.TurnEnded)
+	}
+}
+
+// OpenCode without its plugin (`mew run -- opencode`, a plain pane): only
+// its screen says how a turn ended. A finished turn's model line gets the
+// duration ("▣  Build · Fake Model · 1.1s"); an API error (its message a
+// passing toast) and a rejected permission leave it bare, an Esc
+// "· interrupted". None of those is done (issue 35: all three read as
+// done), also with an earlier finished turn's line above. Screens of the
+// real CLI (e2e, rules/testdata/screens).
+func TestTrackerOpenCodeScreenOnlyTurnEnds(t *testing.T) {
+	read := func(name string) []string {
+		data, err := os.ReadFile("../rules/testdata/screens/opencode-1.18.33/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	working := read("4-rejected-working.txt")
+	finished := read("2-turn-after-esc.txt")
+	apiError := read("3-api-error.txt")
+	// The error turn below an earlier finished one: the bare model line is
+	// the last one.
+	var errorAfter []string
+	for _, r := range finished {
+		if strings.Contains(r, "╹▀") {
+			errorAfter = append(errorAfter, "  ┃", "  ┃  please mew-e2e-error", "  ┃", "", "     ▣  Build · Fake Model", "")
+		}
+		errorAfter = append(errorAfter, r)
+	}
+	for _, agent := range []string{"opencode", "kilo"} {
+		set := rules.Embedded().Set(agent)
+		for _, c := range []struct {
+			name  string
+			after []string
+			done  bool
+		}{
+			{"a finished turn", finished, true},
+			{"a rejected permission", read("5-rejected-idle.txt"), false},
+			{"an API error", apiError, false},
+			{"an API error after a finished turn", errorAfter, false},
+			{"Esc", read("1-esc-while-working.txt"), false},
+		} {
+			var tr Tracker
+			t0 := time.Unix(1000, 0)
+			tr.Observe(set, rules.Frame{Rows: working}, t0)
+			if tr.State.State != session.ScreenWorking {
+				t.Fatalf("%s: the working frame: %+v", agent, tr.State)
+			}
+			tr.Observe(set, rules.Frame{Rows: c.after}, t0.Add(time.Second))
+			if tr.State.State != session.ScreenIdle || tr.State.TurnEnded != c.done {
+				t.Errorf("%s, %s: %s turnEnded=%v, want idle turnEnded=%v", agent, c.name, tr.State.State, tr.State.TurnEnded, c.done)
+			}
+		}
+	}
+}

@@ -19,6 +19,18 @@ import (
 // `claude-code` target installs the same one.
 const Version = "2.1.328"
 
+// ClaudeVersion is the Claude Code release the suite runs: the pinned one,
+// or $MEW_E2E_CLAUDE_VERSION (`make e2e-claude-next` runs the newest the
+// npm registry serves, as `make e2e-codex-next` runs a newer Codex).
+var ClaudeVersion = claudeVersion(os.Getenv("MEW_E2E_CLAUDE_VERSION"))
+
+func claudeVersion(env string) string {
+	if env == "" {
+		return Version
+	}
+	return env
+}
+
 // CacheDir is where the Makefile installs Claude Code: $MEW_E2E_CACHE, else
 // $XDG_CACHE_HOME/mew-e2e, else ~/.cache/mew-e2e (the Makefile computes the
 // same).

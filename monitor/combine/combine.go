@@ -72,9 +72,10 @@ const (
 //     hooks/registry decides.
 //  5. The screen corrects a report it has seen go stale: a wait that began
 //     before the screen last saw a prompt go away is over (Esc on a prompt
-//     fires no hook in Claude Code or Gemini CLI), a done turn whose
-//     screen shows an error since it ended failed (Gemini CLI reports an
-//     API error as an ordinary end of turn), and one whose screen shows the
+//     fires no hook in Claude Code or Gemini CLI), a done turn (or one the
+//     hooks say ended with no reply) whose screen shows an error since it
+//     ended failed (Gemini CLI reports an API error as an ordinary end of
+//     turn), and one whose screen shows the
 //     person stopped it is idle (Gemini CLI reports Esc the same way).
 //     A done turn whose screen still showed it running when last read,
 //     within its settle time of the report (session.ScreenSettle, or the
@@ -193,6 +194,10 @@ func report(out *session.Shown, rec session.Record, held bool) (time.Time, bool)
 	return at, ok
 }
 
+// noReply is the source of a turn the hooks say ended with no reply
+// (reducer.TurnNoReply; combine imports no reducer).
+const noReply = "hook:TurnNoReply"
+
 // screenSlack is how far a screen reading may lag the report it corrects:
 // the screen is read every 700 ms.
 const screenSlack = 2 * time.Second
@@ -212,7 +217,10 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 			out.State, out.Source = session.Working, "screen:"+sc.Agent+"/answered"
 		}
 		return
-	case out.State == session.Done && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
+	case (out.State == session.Done || out.Source == noReply) && sc.State == session.ScreenFailed && !sc.Since.Before(out.Since.Add(-screenSlack)):
+		// A turn reported over (done, or idle with no reply: Gemini CLI's
+		// API error) whose screen shows an error since failed. Not any
+		// idle: a stopped turn's screen may still show an earlier error.
 		out.State, out.Since, out.Source = session.Failed, sc.Since, screenSource(sc)
 		return
 	case out.State == session.Done && sc.State == session.ScreenWorking && sc.ErrorShown:

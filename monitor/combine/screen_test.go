@@ -101,3 +101,33 @@ func TestCombineScreenDetails(t *testing.T) {
 		t.Errorf("log details: %+v", got)
 	}
 }
+
+// A turn the hooks report over with no reply (idle: Gemini CLI's AfterAgent
+// with "[no response text]") whose screen shows an error since is failed;
+// an error from long before it is not this turn's.
+func TestIdleTurnWithAnErrorOnScreenFailed(t *testing.T) {
+	ended := hook(session.Idle, "", 5)
+	ended.Source = "hook:TurnNoReply"
+	// A turn the person stopped (idle from its hooks) whose screen still
+	// shows an earlier error is not failed (Qwen Code: Esc after an API
+	// error, its idle_prompt).
+	stopped := hook(session.Idle, "", 5)
+	stopped.Source = "hook:Notification:input_idle"
+	for _, c := range []struct {
+		name string
+		h    *session.HookState
+		sc   *session.ScreenState
+		want session.State
+	}{
+		{"the error drawn with the turn's end", ended, scr(session.ScreenFailed, 4.9), session.Failed},
+		{"the error drawn after it", ended, scr(session.ScreenFailed, 5.3), session.Failed},
+		{"an error from long before", ended, scr(session.ScreenFailed, 1), session.Idle},
+		{"an idle screen", ended, scr(session.ScreenIdle, 5.3), session.Idle},
+		{"an error on screen after an Esc", stopped, scr(session.ScreenFailed, 5.3), session.Idle},
+	} {
+		got := Combine(session.Record{ID: "g", Agent: "gemini", Hook: c.h, Screen: c.sc}, Alive)
+		if got.State != c.want {
+			t.Errorf("%s: %s by %s, want %s", c.name, got.State, got.Source, c.want)
+		}
+	}
+}
