@@ -22,21 +22,27 @@ import (
 )
 
 func init() {
-	register("demo", "watch simulated sessions light up the board (no agent needed)", runDemo)
+	add(&command{name: "demo", summary: "watch simulated sessions light up the board (no agent needed)", setup: demoFlags})
 }
 
-func runDemo(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	once := fs.Bool("once", false, "play the script, print the board at each narrated step, and exit")
-	speed := fs.Float64("speed", 0, "play the script this many times faster (default 1; 20 with --once)")
-	agentHook := fs.String("agent", "", "internal: be a stand-in agent that runs this mew-hook for each payload line on stdin")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mew demo: unexpected argument %q\n", fs.Arg(0))
-		return 2
+type demoOptions struct {
+	once      bool
+	speed     float64
+	agentHook string
+}
+
+func demoFlags(fs *flag.FlagSet) runFunc {
+	var o demoOptions
+	fs.BoolVar(&o.once, "once", false, "play the script, print the board at each narrated step, and exit")
+	fs.Float64Var(&o.speed, "speed", 0, "play the script this many times faster (default 1; 20 with --once)")
+	fs.StringVar(&o.agentHook, "agent", "", "internal: be a stand-in agent that runs this mew-hook for each payload line on stdin")
+	return func(args []string, stdout, stderr io.Writer) int { return runDemo(o, args, stdout, stderr) }
+}
+
+func runDemo(opt demoOptions, args []string, stdout, stderr io.Writer) int {
+	once, speed, agentHook := &opt.once, &opt.speed, &opt.agentHook
+	if len(args) > 0 {
+		return usageError(stderr, "mew demo", "unexpected argument %q", clip(args[0], 40))
 	}
 	if *agentHook != "" {
 		if err := demo.Agent(*agentHook, os.Stdin, stdout); err != nil {

@@ -21,22 +21,31 @@ import (
 )
 
 func init() {
-	register("status", "list sessions and their state (--json, --watch)", runStatus)
+	add(&command{
+		name: "status", summary: "list sessions and their state (--json, --watch)",
+		help:  "One row per session: its agent, where it runs (tmux pane, terminal tab, or host), its state and why.",
+		setup: statusFlags,
+	})
 }
 
-func runStatus(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON (with --watch: one JSON object a line per change)")
-	watch := fs.Bool("watch", false, "keep running and print a line per state change")
-	forget := fs.Duration("forget-after", monitor.DefaultForgetAfter, "forget exited sessions older than this (0 keeps them)")
-	feed := fs.Bool(strings.TrimPrefix(remote.FeedFlag, "--"), false, "with --watch --json: this machine's whole list as one line per change, and a heartbeat every second (what `mew remote` reads over ssh)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mew status: unexpected argument %q\n", fs.Arg(0))
-		return 2
+func statusFlags(fs *flag.FlagSet) runFunc {
+	o := statusOptions{}
+	fs.BoolVar(&o.json, "json", false, "print JSON (with --watch: one JSON object a line per change)")
+	fs.BoolVar(&o.watch, "watch", false, "keep running and print a line per state change")
+	fs.DurationVar(&o.forget, "forget-after", monitor.DefaultForgetAfter, "forget exited sessions older than this (0 keeps them)")
+	fs.BoolVar(&o.feed, strings.TrimPrefix(remote.FeedFlag, "--"), false, "with --watch --json: this machine's whole list as one line per change, and a heartbeat every second (what 'mew remote' reads over ssh)")
+	return func(args []string, stdout, stderr io.Writer) int { return runStatus(o, args, stdout, stderr) }
+}
+
+type statusOptions struct {
+	json, watch, feed bool
+	forget            time.Duration
+}
+
+func runStatus(opt statusOptions, args []string, stdout, stderr io.Writer) int {
+	asJSON, watch, forget, feed := &opt.json, &opt.watch, &opt.forget, &opt.feed
+	if len(args) > 0 {
+		return usageError(stderr, "mew status", "unexpected argument %q", clip(args[0], 40))
 	}
 	if *feed && !(*watch && *asJSON) {
 		fmt.Fprintln(stderr, "mew status: --feed goes with --watch --json")

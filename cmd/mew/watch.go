@@ -25,28 +25,33 @@ import (
 )
 
 func init() {
-	register("watch", "the terminal board: a live list of sessions; arrows and Enter jump, 1-9 answer", runWatch)
+	add(&command{
+		name: "watch", summary: "the terminal board: a live list of sessions; arrows and Enter jump, 1-9 answer",
+		help:  "On the board, ? shows the keys. Not on a terminal (or with --once) it prints the board once.",
+		setup: watchFlags,
+	})
+}
+
+type watchOptions struct{ once, headless bool }
+
+func watchFlags(fs *flag.FlagSet) runFunc {
+	var o watchOptions
+	fs.BoolVar(&o.once, "once", false, "print the board once and exit (also when the output is not a terminal)")
+	fs.Float64Var(&quotaAlert, "quota-alert", board.DefaultQuotaThreshold, "ring once when a quota window (5 h, weekly) reaches this `percent`")
+	fs.BoolVar(&o.headless, "headless", false, "no board: only send the alerts to the sinks of 'mew notify' (a login service)")
+	return func(args []string, stdout, stderr io.Writer) int { return runWatch(o, args, stdout, stderr) }
 }
 
 // quotaAlert is the terminal board's quota alert threshold (--quota-alert).
 var quotaAlert float64 = board.DefaultQuotaThreshold
 
-func runWatch(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	once := fs.Bool("once", false, "print the board once and exit (also when the output is not a terminal)")
-	fs.Float64Var(&quotaAlert, "quota-alert", board.DefaultQuotaThreshold, "ring once when a quota window (5 h, weekly) reaches this `percent`")
-	headless := fs.Bool("headless", false, "no board: only send the alerts to the sinks of `mew notify` (a login service)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
+func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
+	once, headless := &opt.once, &opt.headless
 	if quotaAlert <= 0 || quotaAlert > 100 {
-		fmt.Fprintln(stderr, "mew watch: --quota-alert must be a percentage above 0, at most 100")
-		return 2
+		return usageError(stderr, "mew watch", "--quota-alert must be a percentage above 0, at most 100")
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mew watch: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if len(args) > 0 {
+		return usageError(stderr, "mew watch", "unexpected argument %q", clip(args[0], 40))
 	}
 	o, err := monitor.Default()
 	if err != nil {
