@@ -331,7 +331,10 @@ type ScreenState struct {
 	Title      string `json:"title,omitempty"` // the terminal title the agent set
 	Via        string `json:"via"`             // "tmux" | "run"
 	Pane       string `json:"pane,omitempty"`  // tmux pane id (%N)
-	Tty        string `json:"tty,omitempty"`
+	// Window is the pane's tmux session and window index, "work:2": how a
+	// person finds the pane (the pane id is tmux's own).
+	Window string `json:"window,omitempty"`
+	Tty    string `json:"tty,omitempty"`
 	Pid        int    `json:"pid,omitempty"` // the agent process on that terminal
 	StartMs    int64  `json:"start_ms,omitempty"`
 	// Prompt is the text of the prompt on screen when blocked (the rows of
@@ -405,9 +408,12 @@ type Tmux struct {
 type Shown struct {
 	ID          string    `json:"id"`
 	Agent       string    `json:"agent"`
-	State       State     `json:"state"`
-	Reason      Reason    `json:"reason,omitempty"`
-	Source      string    `json:"source"`
+	// AgentVersion is the agent's version, when a source reported it
+	// (Claude Code's registry).
+	AgentVersion string `json:"agent_version,omitempty"`
+	State        State  `json:"state"`
+	Reason       Reason `json:"reason,omitempty"`
+	Source       string `json:"source"`
 	Since       time.Time `json:"since"`
 	Cwd         string    `json:"cwd"`
 	Pid         int       `json:"pid"`
@@ -421,6 +427,8 @@ type Shown struct {
 	// every server numbers its panes from %0, so a pane id alone is
 	// ambiguous.
 	TmuxServer string `json:"tmux_server,omitempty"`
+	// TmuxWindow is the pane's tmux session and window index ("work:2").
+	TmuxWindow string `json:"tmux_window,omitempty"`
 	HooksSeen  bool   `json:"hooks"`    // Mew's hooks reported on this session
 	Registry   bool   `json:"registry"` // Claude Code's registry reported on it
 	// Headless: no person attends it (`claude -p`, an SDK app): it never

@@ -124,9 +124,9 @@ func printTable(w io.Writer, shown []session.Shown, now time.Time) {
 	}
 	shortID := shortIDs(ids)
 	if hosts {
-		fmt.Fprintln(tw, "ID\tHOST\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
+		fmt.Fprintln(tw, "ID\tHOST\tAGENT\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
 	} else {
-		fmt.Fprintln(tw, "ID\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
+		fmt.Fprintln(tw, "ID\tAGENT\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
 	}
 	watched := tmux.SocketPath(tmux.SocketFromEnv())
 	for _, s := range shown {
@@ -135,7 +135,7 @@ func printTable(w io.Writer, shown []session.Shown, now time.Time) {
 		} else {
 			fmt.Fprintf(tw, "%s\t", shortID(s.ID))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", board.Agent(s), s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
 	}
 	tw.Flush()
 }
@@ -183,6 +183,7 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 	}
 	type where struct{ host, id string }
 	seen := map[where]key{}
+	watched := tmux.SocketPath(tmux.SocketFromEnv())
 	present := map[where]bool{} // reused: hundreds of sessions, tens of updates a second
 	enc := json.NewEncoder(stdout)
 	for u := range updates {
@@ -217,7 +218,7 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 			if s.Host != "" {
 				id = hostLabel(s, now) + ":" + id
 			}
-			fmt.Fprintf(stdout, "%s  %s  %-8s %-10s %s  %s\n", now.Format("15:04:05"), id, s.State, dash(string(s.Reason)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
+			fmt.Fprintf(stdout, "%s  %s  %s  %-8s %-10s %s  %s  %s\n", now.Format("15:04:05"), id, board.Agent(s), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
 		}
 		for w := range seen {
 			if !present[w] {
@@ -239,11 +240,25 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 	return 0
 }
 
+// shortID is id as a table shows it: whole when short ("proc:8832",
+// "tmux:%12": cut, they would read as another id), else its first 8
+// characters past a "kind:" prefix, a prefix `mew jump` takes.
 func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
+	if n := shortLen(id); n < len(id) {
+		return id[:n]
 	}
 	return id
+}
+
+func shortLen(id string) int {
+	need := 8
+	if i := strings.IndexByte(id, ':'); i >= 0 && i < 16 {
+		need += i + 1
+	}
+	if len(id) <= need+4 {
+		return len(id) // cutting a few characters saves nothing
+	}
+	return need
 }
 
 // shortIDs shortens each of ids as shortID does, but never to a prefix
@@ -262,7 +277,7 @@ func shortIDs(ids []string) func(string) string {
 		return i
 	}
 	for i, id := range sorted {
-		need := 8
+		need := shortLen(id)
 		if i > 0 {
 			need = max(need, common(id, sorted[i-1])+1)
 		}

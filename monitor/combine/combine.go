@@ -8,6 +8,7 @@ package combine
 
 import (
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mew-dev/mew/monitor/liveness"
@@ -454,7 +455,8 @@ func describe(rec session.Record) session.Shown {
 		if out.Title == "" {
 			out.Title = r.Name
 		}
-		out.Pid, out.Tmux = r.Pid, r.Tmux
+		out.Pid, out.Tmux = r.Pid, tmuxPane(r.Tmux)
+		out.AgentVersion = r.Version
 	}
 	if lg := rec.Log; lg != nil {
 		if out.Cwd == "" {
@@ -494,8 +496,20 @@ func describe(rec session.Record) session.Shown {
 		if out.Tmux == "" {
 			out.Tmux = sc.Pane
 		}
+		if sc.Pane != "" && sc.Pane == out.Tmux {
+			out.TmuxWindow = sc.Window
+		}
 	}
 	return out
+}
+
+// tmuxPane is the pane id of a place Claude Code's registry writes as
+// "session:@window.%pane" (or a bare "%pane"): every place is said one way.
+func tmuxPane(place string) string {
+	if i := strings.LastIndexByte(place, '%'); i > 0 {
+		return place[i:]
+	}
+	return place
 }
 
 // Project is the name a person knows the session by: the base name of its

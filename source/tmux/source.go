@@ -204,12 +204,13 @@ const screenSniffs = 15
 // paneInfo is one line of list-panes.
 type paneInfo struct {
 	id, tty, title string
+	window         string // "session:index"
 	pid, serverPid int
 	dead           bool
 }
 
 // The title goes last: it is the person's text and may hold a tab.
-const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{pane_title}"
+const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{window_index}\t#{session_name}\t#{pane_title}"
 
 func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	lines, err := r.Run(ctx, "list-panes", "-a", "-F", listFormat)
@@ -218,11 +219,11 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	}
 	out := make([]paneInfo, 0, len(lines))
 	for _, l := range lines {
-		f := strings.SplitN(l, "\t", 6)
-		if len(f) < 6 || !terminal.ValidTmuxPane(f[0]) {
+		f := strings.SplitN(l, "\t", 8)
+		if len(f) < 8 || !terminal.ValidTmuxPane(f[0]) {
 			continue
 		}
-		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", title: f[5]}
+		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", window: f[6] + ":" + f[5], title: f[7]}
 		p.pid, _ = strconv.Atoi(f[1])
 		p.serverPid, _ = strconv.Atoi(f[4])
 		out = append(out, p)
@@ -454,6 +455,7 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	}
 	st := p.tracker.State
 	st.Agent, st.Via, st.Pane, st.Tty, st.At, st.Background = p.agent, "tmux", info.id, info.tty, now, background
+	st.Window = info.window
 	if !p.tracker.Seen {
 		st.Since = p.since
 	}
