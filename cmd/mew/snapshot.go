@@ -10,6 +10,7 @@ import (
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/demo"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/source/tmux"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -57,6 +58,7 @@ func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "mew snapshot: skipped: %v\n", e)
 		}
 		cfg := board.DefaultConfig()
+		cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
 		cfg.ShowQuiet = *all
 		now := time.Now()
 		frame = board.Draw(board.Arrange(shown, now, cfg), now, uint64(now.UnixNano()/int64(board.TickInterval)))

@@ -22,6 +22,7 @@ import (
 	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/remote"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 func init() {
@@ -71,6 +72,7 @@ func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mew watch: skipped: %v\n", e)
 		}
 		cfg := board.DefaultConfig()
+		cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
 		cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), 120))
 		return 0
@@ -131,6 +133,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		bell = stderr // the same terminal, outside Bubble Tea's frame
 	}
 	cfg := board.DefaultConfig()
+	cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
 	cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 	m := tui.New(tui.Options{
 		Updates: feed, Jumper: loggedJumper{jumper, l}, Answerer: loggedAnswerer{answers, l},
