@@ -504,8 +504,10 @@ func (m *Model) line(i int, r board.Row) string {
 	age := board.FormatAge(r.Age)
 	fixed := 2 + projectW + 1 + agentW + 1 + stateW + 1 + ageW + 2
 	d := detailOf(r)
-	if w := m.where(r); w != "-" {
+	if w := m.where(r); w != "-" && d != "" {
 		d = w + " · " + d
+	} else if w != "-" {
+		d = w
 	}
 	if n := board.UsageNote(r.Session); n != "" {
 		d = n + " · " + d

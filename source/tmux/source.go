@@ -205,12 +205,13 @@ const screenSniffs = 15
 type paneInfo struct {
 	id, tty, title string
 	window         string // "session:index"
+	cwd            string // the pane's working directory (the project of a screen-only session)
 	pid, serverPid int
 	dead           bool
 }
 
 // The title goes last: it is the person's text and may hold a tab.
-const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{window_index}\t#{session_name}\t#{pane_title}"
+const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{window_index}\t#{session_name}\t#{pane_current_path}\t#{pane_title}"
 
 func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	lines, err := r.Run(ctx, "list-panes", "-a", "-F", listFormat)
@@ -219,11 +220,11 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	}
 	out := make([]paneInfo, 0, len(lines))
 	for _, l := range lines {
-		f := strings.SplitN(l, "\t", 8)
-		if len(f) < 8 || !terminal.ValidTmuxPane(f[0]) {
+		f := strings.SplitN(l, "\t", 9)
+		if len(f) < 9 || !terminal.ValidTmuxPane(f[0]) {
 			continue
 		}
-		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", window: f[6] + ":" + f[5], title: f[7]}
+		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", window: f[6] + ":" + f[5], cwd: f[7], title: f[8]}
 		p.pid, _ = strconv.Atoi(f[1])
 		p.serverPid, _ = strconv.Atoi(f[4])
 		out = append(out, p)
@@ -472,7 +473,7 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	return source.Observation{
 		Fallback: "tmux:" + info.id,
 		Agent:    p.agent,
-		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty,
+		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty, Cwd: info.cwd,
 			// The socket as tmux itself names it ($TMUX in the pane): the
 			// pane is a pane of this server only (package identity).
 			Tmux: &session.Tmux{Socket: SocketPath(s.Socket), Pane: info.id, ServerPid: info.serverPid}},
