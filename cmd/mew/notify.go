@@ -116,7 +116,7 @@ func notifyAdd(home string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew notify add: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "added %s: %s\n(a running Mew sends to it once restarted; `mew notify test %s` tries it now)\n", s.Name, s.Masked(), s.Name)
+	fmt.Fprintf(stdout, "added %s: %s\n(a running Mew sends to it within seconds; `mew notify test %s` tries it now)\n", s.Name, s.Masked(), s.Name)
 	return 0
 }
 

@@ -394,7 +394,7 @@ func TestNotifyOneMewSends(t *testing.T) {
 	second := &headlessWatch{cmd: cmd, done: make(chan error, 1), log: first.log}
 	go func() { second.done <- cmd.Wait() }()
 	t.Cleanup(func() { second.stop(t) })
-	second.waitLog(t, "notify: another Mew of this MEW_HOME sends the alerts")
+	second.waitLog(t, "notify: not sending: mew watch --headless (pid ")
 	waitLogCount(t, first.log, "notify: watching", 2)
 
 	c.startWaiting(t, waitingID)

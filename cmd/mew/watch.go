@@ -17,6 +17,8 @@ import (
 	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/board/tui"
 	"github.com/mew-dev/mew/internal/alertprefs"
+	"github.com/mew-dev/mew/internal/logfile"
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/notify"
@@ -109,7 +111,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
 	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
 	problems := &problemLog{log: l}
-	send := &notify.Holder{Home: o.Store.Home, Log: l}
+	send := &notify.Holder{Home: o.Store.Home, Log: l, Who: "mew " + title}
 	defer send.Release()
 	sinks := notify.StartService(ctx, o.Store.Home, l, send, sessions, notify.TmuxFocus)
 	prefs := &alertprefs.Store{Home: o.Store.Home}
@@ -129,8 +131,8 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		}
 	}()
 	var bell io.Writer
-	if isTerminal(stderr) {
-		bell = stderr // the same terminal, outside Bubble Tea's frame
+	if f, ok := terminalOf(stderr); ok {
+		bell = f // the same terminal, outside Bubble Tea's frame
 	}
 	cfg := board.DefaultConfig()
 	cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
@@ -159,6 +161,13 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
 	l := openLog(o.Store.Home, "watch --headless")
 	defer l.Close()
 	defer l.Printf("stopped")
+	// On a terminal it says what it does (sending or deferring, and to
+	// which sinks) as well as in the log; as a service, only the log.
+	var say notify.Logger = l
+	if isTerminal(stderr) {
+		say = &termLog{log: l, w: stderr, now: time.Now}
+		fmt.Fprintf(stderr, "mew watch --headless: watching the sessions of %s; alerts go to the sinks of 'mew notify' (ctrl-c stops)\n", o.Store.Home)
+	}
 	updates, err := monitor.Watch(ctx, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
@@ -167,10 +176,10 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
 	defer letGo(cancel, updates)
 	hub, _ := o.Remote.(*remote.Hub)
 	sessions := &act.Sessions{Remotes: func() *remote.Hub { return hub }}
-	send := &notify.Holder{Home: o.Store.Home, Log: l}
+	send := &notify.Holder{Home: o.Store.Home, Log: say, Who: "mew watch --headless"}
 	defer send.Release()
 	send.Holds() // say at once who sends
-	sinks := notify.StartService(ctx, o.Store.Home, l, send, sessions, notify.TmuxFocus)
+	sinks := notify.StartService(ctx, o.Store.Home, say, send, sessions, notify.TmuxFocus)
 	problems := &problemLog{log: l}
 	for {
 		select {
@@ -187,9 +196,31 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer) int {
 	}
 }
 
+// termLog writes what headless does to its terminal as well as to the log.
+type termLog struct {
+	log *logfile.Log
+	w   io.Writer
+	now func() time.Time
+}
+
+func (t *termLog) Printf(format string, a ...any) {
+	t.log.Printf(format, a...)
+	fmt.Fprintf(t.w, "%s %s\n", t.now().Format("15:04:05"), text.OneLine(fmt.Sprintf(format, a...), 0))
+}
+
 // isTerminal reports whether w is a terminal (not a pipe, file or
 // /dev/null).
 func isTerminal(w io.Writer) bool {
+	_, ok := terminalOf(w)
+	return ok
+}
+
+// terminalOf is the terminal w writes to, past the filter run puts on
+// stderr (text.Writer): the board's BEL must reach it unfiltered.
+func terminalOf(w io.Writer) (*os.File, bool) {
+	if t, ok := w.(text.Writer); ok {
+		w = t.W
+	}
 	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(f.Fd())
+	return f, ok && term.IsTerminal(f.Fd())
 }
