@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/monitor/liveness"
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -282,6 +283,11 @@ func screenAlone(out *session.Shown, sc *session.ScreenState) {
 		if out.Reason == "" {
 			out.Reason = session.ReasonInput
 		}
+		if out.ToolDetail == "" {
+			// What waits, in the dialog's own words: Codex's "Hooks need
+			// review" at start-up reads as that, not as a bare wait.
+			out.ToolDetail = promptHead(sc.Prompt)
+		}
 	case session.ScreenWorking:
 		out.State = session.Working
 	case session.ScreenFailed:
@@ -501,6 +507,16 @@ func describe(rec session.Record) session.Shown {
 		}
 	}
 	return out
+}
+
+// promptHead is the first line of a dialog's text, trimmed.
+func promptHead(prompt string) string {
+	for _, l := range strings.Split(prompt, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return text.OneLine(l, 120)
+		}
+	}
+	return ""
 }
 
 // tmuxPane is the pane id of a place Claude Code's registry writes as
