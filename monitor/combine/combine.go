@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mew-dev/mew/monitor/liveness"
 	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/monitor/liveness"
 	"github.com/mew-dev/mew/session"
 )
 
