@@ -109,7 +109,14 @@ func rulesCheck(args []string, stdout, stderr io.Writer) int {
 	for _, f := range files {
 		set, replace, err := rules.ReadFile(f)
 		if err != nil {
-			fmt.Fprintf(stderr, "mew rules: refused: %v\n", err)
+			// Every mistake of the file, one a line.
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, e := range errs {
+				fmt.Fprintf(stderr, "mew rules: refused: %v\n", e)
+			}
 			code = 1
 			continue
 		}
