@@ -17,6 +17,7 @@ import (
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/tmux"
+	"github.com/mew-dev/mew/store"
 	programs "github.com/mew-dev/mew/terminal" // a test type is named terminal
 )
 
@@ -536,6 +537,7 @@ func runDoctor(opt doctorOptions, args []string, stdout, stderr io.Writer) int {
 		findings = append(findings, doctorRemotes(env.MewHome)...)
 	}
 	findings = append(findings, doctorRules(env.MewHome)...)
+	findings = append(findings, doctorSessions(env.MewHome)...)
 	findings = append(findings, doctorTmux()...)
 	findings = append(findings, doctorNotify(env.MewHome)...)
 	for _, f := range findings {
@@ -592,6 +594,17 @@ func printLogTail(stdout io.Writer, mewHome string) {
 			fmt.Fprintf(stdout, "  %s\n", l)
 		}
 	}
+}
+
+// doctorSessions names the session files Mew cannot read (skipped by
+// every reader: their sessions are not shown).
+func doctorSessions(mewHome string) []install.Finding {
+	_, errs := store.Store{Home: mewHome}.List()
+	var out []install.Finding
+	for _, e := range errs {
+		out = append(out, install.Finding{Level: install.Warning, Text: fmt.Sprintf("a session file cannot be read, so its session is not shown: %v (remove it; the agent's next event writes a new one)", e)})
+	}
+	return out
 }
 
 // doctorRules reports the person's screen rules: each file refused (the

@@ -301,3 +301,25 @@ func TestStatusTableNamesTheAgentAndWholeIDs(t *testing.T) {
 		}
 	}
 }
+
+// A corrupt session file is named once, on one line, by `mew status`, and
+// `mew doctor` mentions it (issue 40).
+func TestCorruptSessionFileSaidOnceAndByDoctor(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("MEW_HOME", home)
+	t.Setenv("MEW_TMUX_SOCKET", filepath.Join(home, "none.sock"))
+	os.MkdirAll(filepath.Join(home, "sessions"), 0o700)
+	os.WriteFile(filepath.Join(home, "sessions", "abc.json"), []byte("{garbage\nmore"), 0o600)
+	var out, errb strings.Builder
+	if code := run([]string{"status"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if n := strings.Count(errb.String(), "abc.json"); n != 1 || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("stderr names the file %d times, on %d lines: %q", n, strings.Count(errb.String(), "\n"), errb.String())
+	}
+	out.Reset()
+	run([]string{"doctor", "--local"}, &out, &errb)
+	if !strings.Contains(out.String(), "a session file cannot be read") || !strings.Contains(out.String(), "abc.json") {
+		t.Errorf("doctor does not mention it:\n%s", out.String())
+	}
+}
