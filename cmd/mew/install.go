@@ -77,7 +77,7 @@ func installFlags(fs *flag.FlagSet) runFunc {
 	fs.BoolVar(&o.dry, "dry-run", false, "show the change and write nothing (the summary first, then each file's change in full)")
 	fs.BoolVar(&o.yes, "yes", false, "make the changes listed without asking (for scripts)")
 	fs.BoolVar(&o.planOnly, "plan", false, "only list the changes, write nothing (what the panel asks with)")
-	fs.BoolVar(&o.plugin, "plugin", false, "Claude Code: install Mew's plugin into $CLAUDE_CONFIG_DIR/skills/mew ("+install.PluginID+" for Codex) instead of editing settings.json")
+	fs.BoolVar(&o.plugin, "plugin", false, "Claude Code: install Mew's plugin into $CLAUDE_CONFIG_DIR/skills/mew (Claude Code loads it as "+install.PluginName+"@skills-dir) instead of editing settings.json")
 	fs.StringVar(&o.hook, "hook", "", "the mew-hook binary to install (default: the one next to mew)")
 	fs.StringVar(&o.agent, "agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
 	fs.BoolVar(&o.statusline, "statusline", false, "also make Mew Claude Code's statusline source: it runs your own statusline command and records usage and quota (asked when run in a terminal)")
