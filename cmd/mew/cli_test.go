@@ -46,6 +46,13 @@ func TestHelpWalkEveryCommand(t *testing.T) {
 			if m := regexp.MustCompile(`(?m)^  -[a-z][a-z-]`).FindString(out.String()); m != "" {
 				t.Errorf("mew %s %s: a flag with one dash: %q", strings.Join(path, " "), h, m)
 			}
+			// A value's name is one upper-case word ("--png FILE"): a
+			// quoted `mew remote` in a usage once came out as
+			// "-feed mew remote".
+			_, flags, _ := strings.Cut(out.String(), "\nFlags:\n")
+			if m := regexp.MustCompile(`(?m)^  --[a-z-]+ [a-z][^ ]* `).FindString(flags); m != "" {
+				t.Errorf("mew %s %s: a garbled flag line: %q", strings.Join(path, " "), h, m)
+			}
 			// `mew help remote add` says the same.
 			var viaHelp strings.Builder
 			if code := run(append([]string{"help"}, path...), &viaHelp, &errb); code != 0 || viaHelp.String() != out.String() {

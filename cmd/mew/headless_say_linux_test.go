@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/mew-dev/mew/notify"
 )
 
 // ptyOutput collects what a process writes to its terminal.
@@ -72,12 +74,18 @@ func TestHeadlessSaysWhatItDoesAndTakesNewSinks(t *testing.T) {
 	addSink(t, c, "phone", "--webhook", srv.URL+"/mew")
 	said.waitFor(t, "notify: 1 sink(s): phone (http://127.0.0.1")
 	c.startWaiting(t, waitingID)
+	wantPost(t, got, waitingID) // the sink added while it ran
+}
+
+// wantPost waits for the webhook's POST of session id.
+func wantPost(t *testing.T, got chan notify.Message, id string) {
+	t.Helper()
 	select {
 	case m := <-got:
-		if m.Session.ID != waitingID {
-			t.Fatalf("POST %+v", m)
+		if m.Session.ID != id {
+			t.Fatalf("POST %+v, want session %s", m, id)
 		}
 	case <-time.After(30 * time.Second):
-		t.Fatal("the sink added while it ran got no POST")
+		t.Fatalf("no POST for %s", id)
 	}
 }

@@ -398,14 +398,7 @@ func TestNotifyOneMewSends(t *testing.T) {
 	waitLogCount(t, first.log, "notify: watching", 2)
 
 	c.startWaiting(t, waitingID)
-	select {
-	case m := <-got:
-		if m.Session.ID != waitingID {
-			t.Fatalf("POST %+v", m)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no POST")
-	}
+	wantPost(t, got, waitingID)
 	// Both saw the wait; the second's alert was not sent (on a loaded
 	// machine the second may see it well after the first sent it). Then
 	// the first quits: the second sends the next one.
