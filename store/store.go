@@ -308,7 +308,9 @@ func readStable(path string) ([]byte, error) {
 }
 
 func readOnce(path string) (data []byte, changed bool, err error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	// Non-blocking: a FIFO put in the folder would block a plain open
+	// until someone writes to it; it is refused below, unread.
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, false, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -316,6 +318,9 @@ func readOnce(path string) (data []byte, changed bool, err error) {
 	var before, after unix.Stat_t
 	if err := unix.Fstat(fd, &before); err != nil {
 		return nil, false, err
+	}
+	if before.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, false, fmt.Errorf("%w %s: not a regular file", errCorrupt, filepath.Base(path))
 	}
 	if before.Size > maxRecord {
 		return nil, false, fmt.Errorf("%w %s: larger than %d bytes", errCorrupt, filepath.Base(path), maxRecord)
