@@ -266,7 +266,7 @@ func planRow(r Row, y int, tick uint64) rowPlan {
 	// The agent after the project, never cut away by a long project name:
 	// two agents in one project are two rows that read apart.
 	room := textChars - len(rp.age) - 1
-	if a := text.OneLine(r.Session.Agent, 10); a != "" {
+	if a := text.OneLine(Agent(r.Session), 24); r.Session.Agent != "" {
 		rp.line1 = text.OneLine(rp.line1, max(room-len(a)-3, 6)) + " · " + a
 	}
 	rp.line1 = text.OneLine(rp.line1, room)

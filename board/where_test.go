@@ -43,3 +43,13 @@ func TestAgentNamesTheVersionWhenKnown(t *testing.T) {
 		t.Errorf("Agent = %q", got)
 	}
 }
+
+// The panel and PNG row names the agent, with its version when known,
+// after the project; a long project name is cut, never the agent.
+func TestSceneRowNamesTheAgent(t *testing.T) {
+	s := session.Shown{ID: "a", Agent: "claude", AgentVersion: "2.1.3", State: session.Done, Cwd: "/src/a-very-long-project-name-indeed-yes"}
+	rp := planRow(Row{Session: s, Project: "a-very-long-project-name-indeed-yes", State: session.Done}, 0, 0)
+	if !strings.HasSuffix(rp.line1, " · claude 2.1.3") || !strings.Contains(rp.line1, "…") {
+		t.Errorf("line1 %q", rp.line1)
+	}
+}
