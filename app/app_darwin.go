@@ -145,7 +145,7 @@ func Run(stdout, stderr io.Writer, options func() (monitor.Options, error)) int 
 	// The sinks of `mew notify`: this app sends when no other Mew of
 	// this $MEW_HOME does (the sending lock).
 	alertPrefs = &alertprefs.Store{Home: mewHome}
-	notifyHolder = &notify.Holder{Home: mewHome, Log: logger}
+	notifyHolder = &notify.Holder{Home: mewHome, Log: logger, Who: "the Mew app"}
 	notifyHolder.Holds()
 	notifyCh = notify.StartService(context.Background(), mewHome, logger, notifyHolder, sessions, frontFocus)
 

@@ -50,6 +50,9 @@ type Config struct {
 	// QuotaThreshold is the percentage of a quota window that alerts
 	// (QuotaAlerts), once per window; 0 means DefaultQuotaThreshold.
 	QuotaThreshold float64
+	// TmuxSocket is the socket path of the tmux server Mew reads: rows say
+	// where they are with it (Where).
+	TmuxSocket string
 }
 
 func (c Config) quotaThreshold() float64 {

@@ -263,7 +263,13 @@ func planRow(r Row, y int, tick uint64) rowPlan {
 		rp.line2 = r.Offline // the cat's pose still tells the state
 	}
 	// Clip here, not when drawing, so the plan holds exactly what is shown.
-	rp.line1 = text.OneLine(rp.line1, textChars-len(rp.age)-1)
+	// The agent after the project, never cut away by a long project name:
+	// two agents in one project are two rows that read apart.
+	room := textChars - len(rp.age) - 1
+	if a := text.OneLine(Agent(r.Session), 24); r.Session.Agent != "" {
+		rp.line1 = text.OneLine(rp.line1, max(room-len(a)-3, 6)) + " · " + a
+	}
+	rp.line1 = text.OneLine(rp.line1, room)
 	rp.line2 = text.Clip(rp.line2, textChars)
 	rp.line3 = text.OneLine(rp.line3, textChars)
 	planButtons(&rp, r)

@@ -13,10 +13,11 @@ func TestWhereNamesAnotherTmuxServer(t *testing.T) {
 		s    session.Shown
 		want string
 	}{
-		{session.Shown{Tmux: "%0", TmuxServer: ours}, "tmux %0"},
+		{session.Shown{Tmux: "%0", TmuxServer: ours}, "tmux default:%0"},
+		{session.Shown{Tmux: "%0", TmuxServer: ours, TmuxWindow: "proj:1"}, "tmux default:proj:1.%0"},
 		{session.Shown{Tmux: "%0"}, "tmux %0"}, // server unknown: the one Mew reads is the only one it lists panes of
-		{session.Shown{Tmux: "%0", TmuxServer: "/tmp/tmux-1000/work"}, "tmux %0 on work"},
-		{session.Shown{Tmux: "%3", TmuxServer: "/tmp/tmux-1001/default"}, "tmux %3 on /tmp/tmux-1001/default"},
+		{session.Shown{Tmux: "%0", TmuxServer: "/tmp/tmux-1000/work", TmuxWindow: "w:2"}, "tmux work:w:2.%0"},
+		{session.Shown{Tmux: "%3", TmuxServer: "/tmp/tmux-1001/default"}, "tmux /tmp/tmux-1001/default:%3"},
 		{session.Shown{Tty: "/dev/pts/4"}, "pts/4"},
 		{session.Shown{}, "-"},
 	}
@@ -31,5 +32,24 @@ func TestWhereKeepsHostileNamesInert(t *testing.T) {
 	got := Where(session.Shown{Tmux: "%0\x1b]0;x\a", TmuxServer: "/tmp/s/\x1b[2J" + strings.Repeat("a", 500)}, "/tmp/tmux-0/default")
 	if strings.ContainsAny(got, "\x1b\a\n") || len(got) > 120 {
 		t.Fatalf("Where = %q: control characters or unbounded", got)
+	}
+}
+
+func TestAgentNamesTheVersionWhenKnown(t *testing.T) {
+	if got := Agent(session.Shown{Agent: "claude", AgentVersion: "2.1.3"}); got != "claude 2.1.3" {
+		t.Errorf("Agent = %q", got)
+	}
+	if got := Agent(session.Shown{Agent: "codex"}); got != "codex" {
+		t.Errorf("Agent = %q", got)
+	}
+}
+
+// The panel and PNG row names the agent, with its version when known,
+// after the project; a long project name is cut, never the agent.
+func TestSceneRowNamesTheAgent(t *testing.T) {
+	s := session.Shown{ID: "a", Agent: "claude", AgentVersion: "2.1.3", State: session.Done, Cwd: "/src/a-very-long-project-name-indeed-yes"}
+	rp := planRow(Row{Session: s, Project: "a-very-long-project-name-indeed-yes", State: session.Done}, 0, 0)
+	if !strings.HasSuffix(rp.line1, " · claude 2.1.3") || !strings.Contains(rp.line1, "…") {
+		t.Errorf("line1 %q", rp.line1)
 	}
 }

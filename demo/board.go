@@ -48,7 +48,7 @@ func Board(quiet bool) []session.Shown {
 			LastMessage: "API Error: 529 overloaded",
 		},
 		{
-			ID: "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9", State: session.Working,
+			ID: "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9", State: session.Working, Agent: session.AgentCodex,
 			Since: ago(38 * time.Second), Cwd: "/Users/dev/src/mobile",
 			Title: "fix the login flow on Android",
 		},
@@ -71,7 +71,9 @@ func Board(quiet bool) []session.Shown {
 		)
 	}
 	for i := range s {
-		s[i].Agent = session.AgentClaude
+		if s[i].Agent == "" {
+			s[i].Agent = session.AgentClaude // one Codex among them: each row names its agent
+		}
 		s[i].Source = "demo"
 		s[i].HooksSeen = true
 	}

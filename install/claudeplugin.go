@@ -201,6 +201,13 @@ func InstallClaudePlugin(o Options) (Report, error) {
 		return rep, err
 	}
 	defer unlock()
+	if skills := filepath.Dir(dir); !pathExists(skills) {
+		// Claude Code's skills folder is Mew's making: uninstall takes it
+		// away again when it is left empty.
+		if err := os.MkdirAll(o.MewHome, 0o700); err == nil {
+			_ = store.WriteFileAtomic(filepath.Join(o.MewHome, skillsCreatedName), []byte(skills), 0o600)
+		}
+	}
 	for _, name := range claudeCopyFiles() {
 		data, err := embeddedPluginFile(name)
 		if err != nil {
@@ -258,5 +265,20 @@ func UninstallClaudePlugin(o Options) (Report, error) {
 	if _, err := os.Stat(dir); err == nil {
 		return rep, fmt.Errorf("took Mew's plugin files out of %s; the folder stays because it holds files that are not Mew's", dir)
 	}
+	// The skills folder, when install made it and nothing else is in it.
+	mark := filepath.Join(o.MewHome, skillsCreatedName)
+	if made, err := os.ReadFile(mark); err == nil && string(made) == filepath.Dir(dir) {
+		_ = os.Remove(filepath.Dir(dir)) // only when empty
+		_ = os.Remove(mark)
+	}
 	return rep, nil
+}
+
+// skillsCreatedName, in $MEW_HOME, names the Claude Code skills folder
+// `mew install --plugin` created.
+const skillsCreatedName = "claude-skills-created"
+
+func pathExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

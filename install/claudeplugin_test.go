@@ -43,3 +43,31 @@ func TestPluginHooksFiles(t *testing.T) {
 		}
 	}
 }
+
+// Uninstall takes away the skills folder `mew install --plugin` created,
+// once it is empty; one that was there before stays (issue 40).
+func TestUninstallRemovesTheSkillsFolderItMade(t *testing.T) {
+	env := testEnv(t)
+	os.MkdirAll(env.ClaudeDir, 0o755)
+	skills := filepath.Join(env.ClaudeDir, "skills")
+	if _, err := InstallClaudePlugin(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UninstallClaudePlugin(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if exists(skills) {
+		t.Error("the empty skills folder install made stayed")
+	}
+	// The person's own skills folder stays, empty or not.
+	os.MkdirAll(skills, 0o755)
+	if _, err := InstallClaudePlugin(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UninstallClaudePlugin(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(skills) {
+		t.Error("the person's skills folder was removed")
+	}
+}

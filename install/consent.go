@@ -45,9 +45,35 @@ type Planned struct {
 func (p Planned) String() string {
 	s := p.What + ": " + p.Path
 	if len(p.Events) > 0 {
-		s += "\n    events: " + strings.Join(p.Events, ", ")
+		s += "\n    events: " + wrapList(p.Events, planWidth-len("    events: "), "\n            ")
 	}
 	return s
+}
+
+// planWidth is the width the plan's event lists are wrapped to, between
+// names: a terminal's own wrap would cut a name in two ("Sessio/nEnd").
+const planWidth = 80
+
+// wrapList joins items with ", ", starting a new line (sep) before an item
+// that would pass width.
+func wrapList(items []string, width int, sep string) string {
+	var b strings.Builder
+	n := 0
+	for i, it := range items {
+		if i > 0 {
+			if n+2+len(it)+1 > width {
+				b.WriteString(",")
+				b.WriteString(sep)
+				n = 0
+			} else {
+				b.WriteString(", ")
+				n += 2
+			}
+		}
+		b.WriteString(it)
+		n += len(it)
+	}
+	return b.String()
 }
 
 // PlanOf is what a dry run's report says the install would change for a

@@ -319,3 +319,24 @@ func TestInstallPlanWritesNothing(t *testing.T) {
 		t.Errorf("--plan once installed:\n%s", out)
 	}
 }
+
+// The plan's event lists wrap between names, within 80 columns: a
+// terminal's own wrap cut "SessionEnd" in two (issue 40).
+func TestPlanWrapsBetweenNames(t *testing.T) {
+	p := Planned{What: "register Mew's hook in", Path: "/home/p/.claude/settings.json", Events: Claude.Events}
+	s := p.String()
+	for _, l := range strings.Split(s, "\n")[1:] {
+		if len(l) > 80 {
+			t.Errorf("line of %d columns: %q", len(l), l)
+		}
+	}
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(s, ",", " ")), " ")
+	for _, e := range Claude.Events {
+		if !strings.Contains(flat, " "+e+" ") && !strings.HasSuffix(flat, " "+e) {
+			t.Errorf("event %q not whole in:\n%s", e, s)
+		}
+	}
+	if len(Claude.Events) < 8 || !strings.Contains(s, "\n            ") {
+		t.Errorf("no wrapped line in:\n%s", s)
+	}
+}

@@ -351,6 +351,9 @@ func Uninstall(o Options) (Report, error) {
 				_ = os.Remove(rec.CreatedDirs[i]) // only if empty: anything else there stays
 			}
 		}
+		if rep.Restored {
+			dropSameBackup(f.path, out)
+		}
 	}
 	if rec != nil {
 		delete(recs.Settings, f.path)
@@ -359,6 +362,21 @@ func Uninstall(o Options) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// dropSameBackup removes the backup install left beside path when it holds
+// exactly the bytes path was just restored to: it keeps nothing the file
+// does not (a backup of anything else stays).
+func dropSameBackup(path string, restored []byte) {
+	b := path + BackupSuffix
+	fi, err := os.Lstat(b)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(restored)) {
+		return
+	}
+	data, err := os.ReadFile(b)
+	if err == nil && bytes.Equal(data, restored) {
+		_ = os.Remove(b)
+	}
 }
 
 // planUninstall decides what uninstall makes of the settings file f: the

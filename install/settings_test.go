@@ -541,3 +541,39 @@ func TestHookNextTo(t *testing.T) {
 		t.Fatalf("got %q %v", got, err)
 	}
 }
+
+// An uninstall that puts settings.json back byte for byte takes away the
+// backup install kept of those same bytes (issue 40: settings.json.mew-bak
+// stayed); a backup of other bytes stays.
+func TestRestoredUninstallLeavesNoBackup(t *testing.T) {
+	env := testEnv(t)
+	orig := "{\n  \"a\": 1\n}\n"
+	writeSettings(t, env, orig, 0o644)
+	if _, err := Install(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if b := readFile(t, env.SettingsPath()+BackupSuffix); string(b) != orig {
+		t.Fatalf("install kept %q", b)
+	}
+	rep, err := Uninstall(Options{Env: env})
+	if err != nil || !rep.Restored {
+		t.Fatalf("uninstall: %v %+v", err, rep)
+	}
+	if exists(env.SettingsPath() + BackupSuffix) {
+		t.Error("the backup of the restored bytes stayed")
+	}
+	// A backup that is not the restored bytes is the person's to keep.
+	writeSettings(t, env, orig, 0o644)
+	if _, err := Install(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(env.SettingsPath()+BackupSuffix, []byte("{\"other\": 1}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Uninstall(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(env.SettingsPath() + BackupSuffix) {
+		t.Error("a backup of other bytes was removed")
+	}
+}

@@ -300,8 +300,8 @@ func (g *planning) noHost() {
 	}
 	if len(p.Inner) > 0 && f.GOOS != "darwin" {
 		// Linux raises no windows: selecting the pane in its client
-		// is the whole jump.
-		g.why = append(g.why, hw)
+		// is the whole jump, and which terminal shows that client does
+		// not matter (a tmux user hears nothing of WezTerm or kitty).
 		p.Precision, p.Mechanism = p.Outcome(true, None), mechanism(*p)
 		return
 	}

@@ -3,9 +3,13 @@
 package notify
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
+
+	"github.com/mew-dev/mew/internal/text"
 )
 
 // LockName is the lock of the one Mew per $MEW_HOME that sends.
@@ -50,6 +54,34 @@ func lock(home string, how int) (*Lock, bool, error) {
 		return nil, false, err
 	}
 	return &Lock{f: f}, true, nil
+}
+
+// Say writes who holds the lock into it, for the Mews that defer to it to
+// name (Holding).
+func (l *Lock) Say(who string) {
+	if l == nil || l.f == nil {
+		return
+	}
+	if who == "" {
+		who = "a Mew"
+	}
+	if l.f.Truncate(0) == nil {
+		l.f.WriteAt([]byte(fmt.Sprintf("%s (pid %d)\n", who, os.Getpid())), 0)
+	}
+}
+
+// Holding is who holds home's sending lock, as it said (Say); "" when
+// unknown. Bounded: the file is anyone's to fill.
+func Holding(home string) string {
+	f, err := os.OpenFile(filepath.Join(home, LockName), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 200)
+	n, _ := f.Read(buf)
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	return text.OneLine(line, 120)
 }
 
 // Release lets the lock go.

@@ -2,13 +2,17 @@ package notify
 
 import (
 	"context"
-	"github.com/mew-dev/mew/internal/weblink"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/internal/alertprefs"
+	"github.com/mew-dev/mew/internal/weblink"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/source/tmux"
@@ -20,6 +24,9 @@ import (
 type Holder struct {
 	Home string
 	Log  Logger
+	// Who this Mew is ("mew watch --headless"): written in the lock for
+	// the Mews that defer to it to name.
+	Who  string
 	mu   sync.Mutex
 	lock *Lock
 	said bool
@@ -38,13 +45,16 @@ func (h *Holder) Holds() bool {
 			h.said = true
 			if err != nil {
 				h.Log.Printf("notify: cannot take %s: %v; not sending", LockName, err)
+			} else if who := Holding(h.Home); who != "" {
+				h.Log.Printf("notify: not sending: %s sends the alerts of this MEW_HOME; this one takes over when it quits", who)
 			} else {
-				h.Log.Printf("notify: another Mew of this MEW_HOME sends the alerts")
+				h.Log.Printf("notify: not sending: another Mew of this MEW_HOME sends the alerts; this one takes over when it quits")
 			}
 		}
 		return false
 	}
 	h.lock, h.said = l, false
+	l.Say(h.Who)
 	h.Log.Printf("notify: this Mew sends the alerts (%s)", LockName)
 	return true
 }
@@ -72,33 +82,104 @@ func TmuxFocus(ctx context.Context) board.Focus {
 }
 
 // StartService starts the sinks of notify.json and a loop feeding them;
-// the returned channel takes the monitor's updates (Offer). It reads the
-// sinks once: `mew notify add` says to restart a running Mew. A Jump on
-// a desktop notification jumps through sessions.
+// the returned channel takes the monitor's updates (Offer). The sinks are
+// read again when notify.json changes (`mew notify add` while Mew runs).
+// A Jump on a desktop notification jumps through sessions.
 func StartService(ctx context.Context, home string, log Logger, h *Holder, sessions *act.Sessions, focus func(context.Context) board.Focus) chan monitor.Update {
-	cfg, err := LoadConfig(home)
-	if err != nil {
-		log.Printf("notify: %v; no sinks", err)
-	}
 	jumper := &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions}
-	d := Start(ctx, cfg.Sinks, Options{
+	live := &LiveSinks{Ctx: ctx, Home: home, Log: log, Options: Options{
 		Home: home, Log: log,
 		Jump: func(id string) {
 			jumper.Submit(id, func(r jump.Result) { log.Printf("jump %s from a notification: %s", id, r.Message) })
 		},
-	})
-	if len(cfg.Sinks) > 0 {
-		log.Printf("notify: %d sink(s)", len(cfg.Sinks))
-	}
+	}}
+	live.Refresh()
+	go func() {
+		// A sink added or removed shows within seconds, not only at the
+		// next alert (one stat every 2 s).
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				live.Refresh()
+			}
+		}
+	}()
 	ch := make(chan monitor.Update, 1)
 	loop := &Loop{
 		Board: board.DefaultConfig(), Prefs: &alertprefs.Store{Home: home},
-		Focus: focus, Sending: h.Holds, Send: d.Send, Log: log, Now: time.Now,
+		Focus: focus, Sending: h.Holds, Send: live.Send, Log: log, Now: time.Now,
 		Link: func(id string) string { return weblink.Session(weblink.Load(home), id) },
 		Sent: &Sent{Home: home, Log: log},
 	}
 	go loop.Run(ctx, ch)
 	return ch
+}
+
+// LiveSinks sends to the sinks notify.json lists now: before each alert
+// (rare) it looks at the file's size and time, and starts the new list's
+// senders when they changed, letting the old ones go.
+type LiveSinks struct {
+	Ctx     context.Context
+	Home    string
+	Log     Logger
+	Options Options
+
+	mu     sync.Mutex
+	stamp  string
+	d      *Dispatcher
+	cancel context.CancelFunc
+}
+
+// Refresh reads notify.json again if it changed; it reports whether it did.
+func (s *LiveSinks) Refresh() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stamp := "none"
+	if fi, err := os.Stat(filepath.Join(s.Home, ConfigName)); err == nil {
+		stamp = fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+	}
+	if s.d != nil && stamp == s.stamp {
+		return false
+	}
+	first := s.d == nil
+	s.stamp = stamp
+	cfg, err := LoadConfig(s.Home)
+	if err != nil {
+		s.Log.Printf("notify: %v; no sinks", err)
+	}
+	if s.cancel != nil {
+		s.cancel()
+	}
+	ctx, cancel := context.WithCancel(s.Ctx)
+	s.d, s.cancel = Start(ctx, cfg.Sinks, s.Options), cancel
+	switch {
+	case len(cfg.Sinks) > 0:
+		s.Log.Printf("notify: %d sink(s): %s", len(cfg.Sinks), describeSinks(cfg.Sinks))
+	case !first:
+		s.Log.Printf("notify: no sinks now: alerts only ring")
+	}
+	return true
+}
+
+// Send sends m to the sinks of now.
+func (s *LiveSinks) Send(m Message) {
+	s.Refresh()
+	s.mu.Lock()
+	d := s.d
+	s.mu.Unlock()
+	d.Send(m)
+}
+
+func describeSinks(sinks []Sink) string {
+	parts := make([]string, len(sinks))
+	for i, k := range sinks {
+		parts[i] = k.Name + " (" + k.Masked() + ")"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Offer hands u to the loop, replacing an update it has not read yet: the

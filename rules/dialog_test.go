@@ -315,3 +315,18 @@ func TestOpenCodeChoicesNeverTypeTheSelection(t *testing.T) {
 		}
 	}
 }
+
+// A file with several mistakes is refused with every one of them, each
+// on its line (issue 40: `mew rules check` said only the first).
+func TestParseReportsEveryMistake(t *testing.T) {
+	doc := "agent = \"codex\"\nbogus = 1\n\n[[rule]]\nstate = \"sleeping\"\nscreen = 'x'\n\n[[rule]]\nstate = \"idle\"\n\n[[rule]]\nstate = \"working\"\nreason = \"permission\"\nscreen = 'y'\n"
+	_, _, err := rules.Parse("x.toml", []byte(doc))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, want := range []string{`x.toml:2: unknown key "bogus"`, "x.toml:4: rule 1: state must be one of", "x.toml:8: rule 2: needs at least one of", "x.toml:11: rule 3: reason is for blocked rules only"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("no %q in:\n%v", want, err)
+		}
+	}
+}

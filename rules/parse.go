@@ -75,6 +75,9 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Reason)
 }
 
+// maxFileErrors bounds what one refused file reports.
+const maxFileErrors = 20
+
 // Parse reads one rules file. name is how errors name the file.
 func Parse(name string, data []byte) (*Set, bool, error) {
 	fail := func(line int, format string, args ...any) (*Set, bool, error) {
@@ -92,20 +95,27 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 		}
 		return fail(lineOfTOMLError(err.Error()), "%s", stripTOMLPrefix(err.Error()))
 	}
-	if keys := md.Undecoded(); len(keys) > 0 {
-		k := keys[0].String()
-		return fail(lineOfKey(string(data), k), "unknown key %q", k)
-	}
-	if !validAgentName(spec.Agent) {
-		return fail(lineOfKey(string(data), "agent"), "agent must be a lower-case name (a-z, 0-9, -), got %q", spec.Agent)
-	}
 	if len(spec.Rules) > maxRules {
 		return fail(0, "%d rules is over the limit of %d", len(spec.Rules), maxRules)
+	}
+	// Past the TOML itself, every mistake of the file is said at once (a
+	// person fixing a file should not learn them one run at a time).
+	var errs []error
+	bad := func(line int, format string, args ...any) {
+		if len(errs) < maxFileErrors {
+			errs = append(errs, &FileError{File: name, Line: line, Reason: fmt.Sprintf(format, args...)})
+		}
+	}
+	for _, k := range md.Undecoded() {
+		bad(lineOfKey(string(data), k.String()), "unknown key %q", k.String())
+	}
+	if !validAgentName(spec.Agent) {
+		bad(lineOfKey(string(data), "agent"), "agent must be a lower-case name (a-z, 0-9, -), got %q", spec.Agent)
 	}
 	set := &Set{Agent: spec.Agent, Origin: name}
 	for _, c := range spec.Sniff.Commands {
 		if c == "" || strings.ContainsAny(c, "/\x00") {
-			return fail(lineOfKey(string(data), "sniff.commands"), "sniff.commands: %q is not a process name", c)
+			bad(lineOfKey(string(data), "sniff.commands"), "sniff.commands: %q is not a process name", c)
 		}
 		set.Sniff.Commands = append(set.Sniff.Commands, c)
 	}
@@ -122,7 +132,7 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 	if spec.ReportSettle != "" {
 		d, err := time.ParseDuration(spec.ReportSettle)
 		if err != nil || d < minReportSettle || d > maxReportSettle {
-			return fail(lineOfKey(string(data), "report_settle"), "report_settle must be a duration from %v to %v, got %q", minReportSettle, maxReportSettle, spec.ReportSettle)
+			bad(lineOfKey(string(data), "report_settle"), "report_settle must be a duration from %v to %v, got %q", minReportSettle, maxReportSettle, spec.ReportSettle)
 		}
 		set.ReportSettle = d
 	}
@@ -134,7 +144,7 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 		} else if line == 0 && len(choices) > 0 {
 			line = choices[0]
 		}
-		return fail(line, "%v", err)
+		bad(line, "%v", err)
 	}
 
 	ruleLines := tableLines(string(data), "rule")
@@ -147,9 +157,16 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 	for i, r := range spec.Rules {
 		rule, err := r.compile()
 		if err != nil {
-			return fail(lineOfRule(i), "rule %d: %v", i+1, err)
+			bad(lineOfRule(i), "rule %d: %v", i+1, err)
 		}
 		set.Rules = append(set.Rules, rule)
+	}
+	switch len(errs) {
+	case 0:
+	case 1:
+		return nil, false, errs[0] // the *FileError itself
+	default:
+		return nil, false, errors.Join(errs...)
 	}
 	// What classifying with the file costs: its patterns in file order,
 	// each with the line it is refused at.

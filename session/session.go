@@ -334,9 +334,12 @@ type ScreenState struct {
 	Title      string `json:"title,omitempty"` // the terminal title the agent set
 	Via        string `json:"via"`             // "tmux" | "run"
 	Pane       string `json:"pane,omitempty"`  // tmux pane id (%N)
-	Tty        string `json:"tty,omitempty"`
-	Pid        int    `json:"pid,omitempty"` // the agent process on that terminal
-	StartMs    int64  `json:"start_ms,omitempty"`
+	// Window is the pane's tmux session and window index, "work:2": how a
+	// person finds the pane (the pane id is tmux's own).
+	Window  string `json:"window,omitempty"`
+	Tty     string `json:"tty,omitempty"`
+	Pid     int    `json:"pid,omitempty"` // the agent process on that terminal
+	StartMs int64  `json:"start_ms,omitempty"`
 	// Prompt is the text of the prompt on screen when blocked (the rows of
 	// the dialog, trimmed): what an answer must still find before typing.
 	Prompt string `json:"prompt,omitempty"`
@@ -406,24 +409,29 @@ type Tmux struct {
 // Shown is the state Mew reports for a session: the result of combine plus
 // what a person needs to see. It is the `mew status --json` schema.
 type Shown struct {
-	ID          string    `json:"id"`
-	Agent       string    `json:"agent"`
-	State       State     `json:"state"`
-	Reason      Reason    `json:"reason,omitempty"`
-	Source      string    `json:"source"`
-	Since       time.Time `json:"since"`
-	Cwd         string    `json:"cwd"`
-	Pid         int       `json:"pid"`
-	Title       string    `json:"title"`
-	Tool        string    `json:"tool,omitempty"`
-	ToolDetail  string    `json:"tool_detail,omitempty"`
-	LastMessage string    `json:"last_message"`
-	Tty         string    `json:"tty,omitempty"`
-	Tmux        string    `json:"tmux,omitempty"`
+	ID    string `json:"id"`
+	Agent string `json:"agent"`
+	// AgentVersion is the agent's version, when a source reported it
+	// (Claude Code's registry).
+	AgentVersion string    `json:"agent_version,omitempty"`
+	State        State     `json:"state"`
+	Reason       Reason    `json:"reason,omitempty"`
+	Source       string    `json:"source"`
+	Since        time.Time `json:"since"`
+	Cwd          string    `json:"cwd"`
+	Pid          int       `json:"pid"`
+	Title        string    `json:"title"`
+	Tool         string    `json:"tool,omitempty"`
+	ToolDetail   string    `json:"tool_detail,omitempty"`
+	LastMessage  string    `json:"last_message"`
+	Tty          string    `json:"tty,omitempty"`
+	Tmux         string    `json:"tmux,omitempty"`
 	// TmuxServer is the socket of the server Tmux's pane is on, when known:
 	// every server numbers its panes from %0, so a pane id alone is
 	// ambiguous.
 	TmuxServer string `json:"tmux_server,omitempty"`
+	// TmuxWindow is the pane's tmux session and window index ("work:2").
+	TmuxWindow string `json:"tmux_window,omitempty"`
 	HooksSeen  bool   `json:"hooks"`    // Mew's hooks reported on this session
 	Registry   bool   `json:"registry"` // Claude Code's registry reported on it
 	// Headless: no person attends it (`claude -p`, an SDK app): it never

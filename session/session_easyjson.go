@@ -6,6 +6,7 @@ import (
 	json "encoding/json"
 	jlexer "github.com/mailru/easyjson/jlexer"
 	jwriter "github.com/mew-dev/mew/internal/jwriter"
+	time "time"
 )
 
 // suppress unused package warning
@@ -631,6 +632,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Sho
 			} else {
 				out.Agent = string(in.String())
 			}
+		case "agent_version":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.AgentVersion = string(in.String())
+			}
 		case "state":
 			if in.IsNull() {
 				in.Skip()
@@ -710,6 +717,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Sho
 				in.Skip()
 			} else {
 				out.TmuxServer = string(in.String())
+			}
+		case "tmux_window":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.TmuxWindow = string(in.String())
 			}
 		case "hooks":
 			if in.IsNull() {
@@ -820,6 +833,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sh
 		out.RawString(prefix)
 		out.String(string(in.Agent))
 	}
+	if in.AgentVersion != "" {
+		const prefix string = ",\"agent_version\":"
+		out.RawString(prefix)
+		out.String(string(in.AgentVersion))
+	}
 	{
 		const prefix string = ",\"state\":"
 		out.RawString(prefix)
@@ -884,6 +902,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sh
 		const prefix string = ",\"tmux_server\":"
 		out.RawString(prefix)
 		out.String(string(in.TmuxServer))
+	}
+	if in.TmuxWindow != "" {
+		const prefix string = ",\"tmux_window\":"
+		out.RawString(prefix)
+		out.String(string(in.TmuxWindow))
 	}
 	{
 		const prefix string = ",\"hooks\":"
@@ -1045,6 +1068,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Scr
 					in.AddError((out.Unblocked).UnmarshalJSON(data))
 				}
 			}
+		case "report_settle":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ReportSettle = time.Duration(in.Int64())
+			}
 		case "background":
 			if in.IsNull() {
 				in.Skip()
@@ -1068,6 +1097,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Scr
 				in.Skip()
 			} else {
 				out.Pane = string(in.String())
+			}
+		case "window":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Window = string(in.String())
 			}
 		case "tty":
 			if in.IsNull() {
@@ -1204,6 +1239,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Sc
 		out.RawString(prefix)
 		out.Raw((in.Unblocked).MarshalJSON())
 	}
+	if in.ReportSettle != 0 {
+		const prefix string = ",\"report_settle\":"
+		out.RawString(prefix)
+		out.Int64(int64(in.ReportSettle))
+	}
 	if in.Background {
 		const prefix string = ",\"background\":"
 		out.RawString(prefix)
@@ -1223,6 +1263,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Sc
 		const prefix string = ",\"pane\":"
 		out.RawString(prefix)
 		out.String(string(in.Pane))
+	}
+	if in.Window != "" {
+		const prefix string = ",\"window\":"
+		out.RawString(prefix)
+		out.String(string(in.Window))
 	}
 	if in.Tty != "" {
 		const prefix string = ",\"tty\":"
@@ -2365,6 +2410,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession10(in *jlexer.Lexer, out *Lo
 			} else {
 				out.LastMessage = string(in.String())
 			}
+		case "final":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Final = bool(in.Bool())
+			}
 		case "usage":
 			if in.IsNull() {
 				in.Skip()
@@ -2437,6 +2488,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession10(out *jwriter.Writer, in L
 		const prefix string = ",\"last_message\":"
 		out.RawString(prefix)
 		out.String(string(in.LastMessage))
+	}
+	if in.Final {
+		const prefix string = ",\"final\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.Final))
 	}
 	if in.Usage != nil {
 		const prefix string = ",\"usage\":"

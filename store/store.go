@@ -225,7 +225,13 @@ type LoadError struct {
 	Err  error
 }
 
-func (e LoadError) Error() string { return fmt.Sprintf("%s: %v", e.File, e.Err) }
+func (e LoadError) Error() string {
+	msg := e.Err.Error()
+	if strings.Contains(msg, e.File+":") {
+		return msg // it names the file already: once is enough
+	}
+	return fmt.Sprintf("%s: %s", e.File, msg)
+}
 
 // List reads every session file (each with its spooled events, as Load).
 // Files that cannot be read are reported,
@@ -282,7 +288,8 @@ func readRecordInto(path, id string, rec *session.Record) error {
 		return err
 	}
 	if err := session.DecodeRecord(data, rec); err != nil {
-		return fmt.Errorf("%w %s: %v", errCorrupt, filepath.Base(path), err)
+		// The decoder quotes the file's bytes: one line, bounded.
+		return fmt.Errorf("%w %s: %s", errCorrupt, filepath.Base(path), text.OneLine(err.Error(), 160))
 	}
 	if rec.ID != id {
 		return fmt.Errorf("%w %s: it names session %q", errCorrupt, filepath.Base(path), text.Clip(rec.ID, 81))

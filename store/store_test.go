@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,5 +225,28 @@ func TestWriteFileAtomicKeepsModeExact(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(p))
 	if len(entries) != 1 {
 		t.Fatalf("temporary files left: %v", entries)
+	}
+}
+
+// A FIFO named like a session file is refused, not waited on: a plain
+// open would block until someone writes to it (mew doctor lists the
+// store's files).
+func TestListRefusesAFIFO(t *testing.T) {
+	s := Store{Home: t.TempDir()}
+	if err := s.EnsureDir(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(s.Dir(), "pipe.json"), 0o600); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan []LoadError, 1)
+	go func() { _, errs := s.List(); done <- errs }()
+	select {
+	case errs := <-done:
+		if len(errs) != 1 || errs[0].File != "pipe.json" {
+			t.Errorf("errors %v, want pipe.json refused", errs)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("List blocked on the FIFO")
 	}
 }

@@ -102,6 +102,7 @@ type Model struct {
 	answering string
 	st        styles
 	quotas    []board.QuotaBar
+	help      bool // ? shows the keys
 }
 
 type (
@@ -187,7 +188,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case jumpedMsg:
 		m.jumping = ""
 		if msg.err != nil {
-			m.status = "could not jump: " + msg.err.Error()
+			// The jump's own message may say it already: one cause said once.
+			m.status = "could not jump: " + strings.TrimPrefix(msg.err.Error(), "did not jump: ")
 		} else {
 			m.status = msg.where
 		}
@@ -199,7 +201,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.help {
+		// Any key closes the help; q still quits.
+		m.help = false
+		if k.String() == "q" || k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
 	switch k.String() {
+	case "?":
+		m.help = true
 	case "q", "esc", "ctrl+c":
 		return m, tea.Quit
 	case "up", "k":
@@ -391,10 +403,24 @@ func newStyles(plain bool) styles {
 
 // Column widths of the list.
 const (
-	projectW = 22
+	projectW = 18
+	agentW   = 8 // "opencode", "continue"
 	stateW   = 20
 	ageW     = 5
 )
+
+// keyHelp is what ? shows.
+const keyHelp = `Keys
+  ↑/↓ or k/j   select a session (g/G: the first, the last)
+  enter        jump to its terminal tab or tmux pane
+  1-9          answer a waiting session: type that choice
+  m            mute it: no sound or notification
+  z            snooze it for an hour
+  ?            this help (any key closes it)
+  q, esc       quit
+
+The selected row shows its agent and where it runs in full, a waiting
+row all its choices.`
 
 // View is the board on the alternate screen (the live board).
 func (m *Model) View() tea.View {
@@ -414,13 +440,22 @@ func (m *Model) text() string {
 		b.WriteString(m.st.dim.Styled("  No sessions. Start Claude Code (`mew install` adds the hooks for full detail)."))
 		b.WriteString("\n")
 	}
+	if m.help && !m.opt.Static {
+		b.WriteString(keyHelp)
+		b.WriteString("\n")
+		return b.String()
+	}
 	for i, r := range m.rows {
 		b.WriteString(m.line(i, r))
 		b.WriteString("\n")
 		if i == m.cursor && !m.opt.Static {
-			if l := board.ChoicesLine(r); l != "" {
-				b.WriteString("    " + m.st.state[session.Waiting].Styled(oneLine(l, max(m.width-4, 16))))
-				b.WriteString("\n")
+			// The selected row in full: its agent and place, and a
+			// waiting row's every choice (wrapped, never cut).
+			for _, l := range wrap(m.placeOf(r), max(m.width-4, 16)) {
+				b.WriteString("    " + m.st.dim.Styled(l) + "\n")
+			}
+			for _, l := range wrap(text.OneLine(board.ChoicesLine(r), 0), max(m.width-4, 16)) {
+				b.WriteString("    " + m.st.state[session.Waiting].Styled(l) + "\n")
 			}
 		}
 	}
@@ -434,8 +469,11 @@ func (m *Model) text() string {
 		b.WriteString("\n")
 	}
 	if m.status != "" {
-		b.WriteString(text.OneLine(m.status, 0)) // a jump's report quotes apps and panes
-		b.WriteString("\n")
+		// A jump's report quotes apps and panes: inert, and wrapped so
+		// that its reason can be read whole.
+		for _, l := range wrap(text.OneLine(m.status, 0), m.width) {
+			b.WriteString(l + "\n")
+		}
 	}
 	if m.errors > 0 {
 		b.WriteString(m.st.dim.Styled(fmt.Sprintf("%d session file(s) could not be read; `mew status` lists them", m.errors)))
@@ -444,7 +482,7 @@ func (m *Model) text() string {
 	if m.opt.Static {
 		return strings.TrimRight(b.String(), "\n")
 	}
-	b.WriteString(m.st.dim.Styled("↑/↓ select · enter jump · 1-9 answer · m mute · z snooze · q quit"))
+	b.WriteString(m.st.dim.Styled("↑/↓ select · enter jump · 1-9 answer · m mute · z snooze · ? keys · q quit"))
 	return b.String()
 }
 
@@ -462,9 +500,15 @@ func (m *Model) line(i int, r board.Row) string {
 	}
 	state = text.OneLine(state, 0) // a session file anyone can write names them
 	project := pad(text.OneLine(r.Project, projectW), projectW)
+	agent := pad(text.OneLine(r.Session.Agent, agentW), agentW)
 	age := board.FormatAge(r.Age)
-	fixed := 2 + projectW + 1 + stateW + 1 + ageW + 2
+	fixed := 2 + projectW + 1 + agentW + 1 + stateW + 1 + ageW + 2
 	d := detailOf(r)
+	if w := m.where(r); w != "-" && d != "" {
+		d = w + " · " + d
+	} else if w != "-" {
+		d = w
+	}
 	if n := board.UsageNote(r.Session); n != "" {
 		d = n + " · " + d
 	}
@@ -478,8 +522,57 @@ func (m *Model) line(i int, r board.Row) string {
 	if i == m.cursor && !m.opt.Static {
 		projStyle = m.st.sel
 	}
-	return marker + projStyle.Styled(project) + " " + st.Styled(pad(state, stateW)) + " " +
+	return marker + projStyle.Styled(project) + " " + agent + " " + st.Styled(pad(state, stateW)) + " " +
 		m.st.dim.Styled(fmt.Sprintf("%*s", ageW, age)) + "  " + m.st.dim.Styled(detail)
+}
+
+// where is the row's place: the host first for another machine's.
+func (m *Model) where(r board.Row) string {
+	w := board.Where(r.Session, m.boardConfig().TmuxSocket)
+	if r.Session.Host != "" {
+		w = text.OneLine(r.Session.Host, 40) + ": " + w
+	}
+	return w
+}
+
+// placeOf is the selected row's line: the agent with its version, where
+// it runs, and its id (what `mew jump` and `mew answer` take).
+func (m *Model) placeOf(r board.Row) string {
+	return board.Agent(r.Session) + " · " + m.where(r) + " · id " + text.OneLine(r.Session.ID, 0)
+}
+
+func (m *Model) boardConfig() board.Config {
+	if m.opt.Board != nil {
+		return *m.opt.Board
+	}
+	return board.Config{}
+}
+
+// wrap breaks s into lines of at most width runes, at spaces where it
+// can; width ≤ 0 leaves it one line.
+func wrap(s string, width int) []string {
+	if s == "" {
+		return nil
+	}
+	if width <= 0 {
+		return []string{s}
+	}
+	var out []string
+	for {
+		r := []rune(s)
+		if len(r) <= width {
+			return append(out, s)
+		}
+		cut := width
+		for i := width; i > width/2; i-- {
+			if r[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		out = append(out, strings.TrimRight(string(r[:cut]), " "))
+		s = strings.TrimLeft(string(r[cut:]), " ")
+	}
 }
 
 func detailOf(r board.Row) string {

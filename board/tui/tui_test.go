@@ -239,10 +239,10 @@ func TestHostileTextStaysOnItsLine(t *testing.T) {
 	if strings.ContainsAny(v, "\x1b\a\r") {
 		t.Errorf("control characters reach the terminal: %q", v)
 	}
-	// The title, a blank, the row, a blank, the help: a newline in the
-	// data would add one.
-	if n := strings.Count(v, "\n"); n != 4 {
-		t.Errorf("view has %d lines, want 5: %q", n+1, v)
+	// The title, a blank, the row, its agent and place (selected), a
+	// blank, the help: a newline in the data would add one.
+	if n := strings.Count(v, "\n"); n != 5 {
+		t.Errorf("view has %d lines, want 6: %q", n+1, v)
 	}
 }
 

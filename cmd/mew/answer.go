@@ -15,7 +15,30 @@ import (
 )
 
 func init() {
-	register("answer", "answer a waiting session's prompt from here (approve, deny, pick an option)", runAnswer)
+	add(&command{
+		name: "answer", summary: "answer a waiting session's prompt from here (approve, deny, pick an option)",
+		args: "<session id or unique prefix> [choice]",
+		help: `Types the answer into the session's terminal (tmux pane, 'mew run', iTerm2 on macOS),
+only while it still shows the same prompt; the choice is its number or its text.
+With no choice, lists the choices.
+Exit status: 0 answered; 1 nothing typed, or the prompt stayed; 2 usage, unknown session or choice;
+3 Mew cannot type into that terminal (answer there; 'mew jump' brings it forward).`,
+		setup: answerFlags,
+	})
+}
+
+type answerOptions struct {
+	json    bool
+	confirm time.Duration
+	expect  string
+}
+
+func answerFlags(fs *flag.FlagSet) runFunc {
+	var o answerOptions
+	fs.BoolVar(&o.json, "json", false, "print the result (or, with no choice, the choices) as JSON")
+	fs.DurationVar(&o.confirm, "confirm", answer.Confirm, "how long the prompt has to go away after the keys")
+	fs.StringVar(&o.expect, "expect", "", "type nothing unless the choice's label is this one, in base64url (how another machine's Mew passes what the person saw)")
+	return func(args []string, stdout, stderr io.Writer) int { return runAnswer(o, args, stdout, stderr) }
 }
 
 // Exit codes of `mew answer`, in the manner of `mew jump`'s.
@@ -26,28 +49,12 @@ const (
 	answerElsewhere = 3 // Mew cannot type there: answer in the terminal
 )
 
-func runAnswer(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("answer", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the result (or, with no choice, the choices) as JSON")
-	confirm := fs.Duration("confirm", answer.Confirm, "how long the prompt has to go away after the keys")
-	expect := fs.String("expect", "", "type nothing unless the choice's label is this one, in base64url (how another machine's Mew passes what the person saw)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew answer [--json] [--confirm 2s] <session id or unique prefix> [choice]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Types the answer into the session's terminal (tmux pane, `mew run`, iTerm2 on macOS),")
-		fmt.Fprintln(stderr, "only while it still shows the same prompt; the choice is its number or its text.")
-		fmt.Fprintln(stderr, "With no choice, lists the choices.")
-		fmt.Fprintln(stderr, "Exit status: 0 answered; 1 nothing typed, or the prompt stayed; 2 usage, unknown session or choice;")
-		fmt.Fprintln(stderr, "3 Mew cannot type into that terminal (answer there; `mew jump` brings it forward).")
+func runAnswer(opt answerOptions, args []string, stdout, stderr io.Writer) int {
+	asJSON, confirm, expect := &opt.json, &opt.confirm, &opt.expect
+	if len(args) < 1 || len(args) > 2 {
+		return usageError(stderr, "mew answer", "want a session id and at most one choice, got %d arguments", len(args))
 	}
-	if err := fs.Parse(args); err != nil {
-		return answerUsage
-	}
-	if fs.NArg() < 1 || fs.NArg() > 2 {
-		fs.Usage()
-		return answerUsage
-	}
+	fs := argList(args)
 	if *confirm < 100*time.Millisecond || *confirm > 30*time.Second {
 		fmt.Fprintln(stderr, "mew answer: --confirm must be between 100ms and 30s")
 		return answerUsage

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -19,24 +20,31 @@ import (
 	"github.com/mew-dev/mew/board/tui"
 	"github.com/mew-dev/mew/demo"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/source/registry"
 )
 
 func init() {
-	register("demo", "watch simulated sessions light up the board (no agent needed)", runDemo)
+	add(&command{name: "demo", summary: "watch simulated sessions light up the board (no agent needed)", setup: demoFlags})
 }
 
-func runDemo(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	once := fs.Bool("once", false, "play the script, print the board at each narrated step, and exit")
-	speed := fs.Float64("speed", 0, "play the script this many times faster (default 1; 20 with --once)")
-	agentHook := fs.String("agent", "", "internal: be a stand-in agent that runs this mew-hook for each payload line on stdin")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mew demo: unexpected argument %q\n", fs.Arg(0))
-		return 2
+type demoOptions struct {
+	once      bool
+	speed     float64
+	agentHook string
+}
+
+func demoFlags(fs *flag.FlagSet) runFunc {
+	var o demoOptions
+	fs.BoolVar(&o.once, "once", false, "play the script, print the board at each narrated step, and exit")
+	fs.Float64Var(&o.speed, "speed", 0, "play the script this many times faster (default 1; 20 with --once)")
+	fs.StringVar(&o.agentHook, "agent", "", "internal: be a stand-in agent that runs this mew-hook for each payload line on stdin")
+	return func(args []string, stdout, stderr io.Writer) int { return runDemo(o, args, stdout, stderr) }
+}
+
+func runDemo(opt demoOptions, args []string, stdout, stderr io.Writer) int {
+	once, speed, agentHook := &opt.once, &opt.speed, &opt.agentHook
+	if len(args) > 0 {
+		return usageError(stderr, "mew demo", "unexpected argument %q", clip(args[0], 40))
 	}
 	if *agentHook != "" {
 		if err := demo.Agent(*agentHook, os.Stdin, stdout); err != nil {
@@ -79,6 +87,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew demo: %v\n", err)
 		return 1
 	}
+	o.Sources = demoSources()
 	d, err := demo.Start(demo.Options{HookPath: hook, AgentArgv: []string{exe, "demo", "--agent", hook}, Dir: dir, Speed: *speed})
 	if err != nil {
 		fmt.Fprintf(stderr, "mew demo: %v\n", err)
@@ -103,12 +112,28 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	})
 }
 
+// demoSources is what the demo reads besides its session files: the
+// Claude Code registry of its scratch directory, and nothing of the
+// machine (no process scan, no tmux server, no Codex or Copilot logs).
+func demoSources() []monitor.Source {
+	dir, err := registry.Dir() // $CLAUDE_CONFIG_DIR: the demo's own
+	if err != nil {
+		return nil
+	}
+	return []monitor.Source{registry.New(dir)}
+}
+
+// lastNote is the script's closing note with the board's own keys, which
+// a printed board has not.
+const lastNoteOnce = "That's the demo: `mew watch` is the live board (enter jumps to a session, q quits)."
+
 // playOnce plays the script and prints the board after each narrated step.
 // The states are printed as soon as they are recorded, without the settle
 // time the live boards wait for.
 func playOnce(ctx context.Context, d *demo.Demo, o monitor.Options, stdout, stderr io.Writer) int {
 	var note string
 	d.SetNote(func(s string) { note = s })
+	n := 0 // the printed steps, numbered 1, 2, 3…
 	d.SetStepped(func(i int, st demo.Step) {
 		if st.Note == "" {
 			return
@@ -117,7 +142,11 @@ func playOnce(ctx context.Context, d *demo.Demo, o monitor.Options, stdout, stde
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "mew demo: skipped: %v\n", e)
 		}
-		fmt.Fprintf(stdout, "== step %d: %s\n%s\n\n", i, note, tui.Render(shown, board.Config{ShowQuiet: true}, time.Now(), 120))
+		if strings.Contains(note, "press Enter") {
+			note = lastNoteOnce
+		}
+		n++
+		fmt.Fprintf(stdout, "== step %d: %s\n%s\n\n", n, note, tui.Render(shown, board.Config{ShowQuiet: true}, time.Now(), 120))
 	})
 	if err := d.Play(ctx); err != nil {
 		fmt.Fprintf(stderr, "mew demo: %v\n", err)

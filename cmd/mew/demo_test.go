@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mew-dev/mew/internal/fakeagent"
 )
 
 // demoBlocks splits `mew demo --once` output into the board after each
@@ -44,18 +47,18 @@ func TestDemoOnceLightsUpTheBoard(t *testing.T) {
 		t.Fatalf("no step %q in:\n%s", prefix, out)
 		return nil
 	}
-	if b := find("checkout-api wants to run a command"); !strings.HasPrefix(b[0], "checkout-api waiting · permission") ||
+	if b := find("checkout-api wants to run a command"); !strings.HasPrefix(b[0], "checkout-api claude waiting · permission") ||
 		!strings.Contains(b[0], "Bash: npm test") {
 		t.Errorf("the permission prompt is not on top: %q", b)
 	}
-	if b := find("web-app has a question"); len(b) < 2 || !strings.HasPrefix(b[1], "web-app waiting · question") {
+	if b := find("web-app has a question"); len(b) < 2 || !strings.HasPrefix(b[1], "web-app claude waiting · question") {
 		t.Errorf("the question is not second (the older wait first): %q", b)
 	}
-	if b := find("…but Claude Code re-engages"); !containsPrefix(b, "infra working") {
+	if b := find("…but Claude Code re-engages"); !containsPrefix(b, "infra claude working") {
 		t.Errorf("infra is not working after the re-engagement: %q", b)
 	}
 	final := boards[len(boards)-1]
-	for _, want := range []string{"ml-pipeline failed", "checkout-api done", "web-app done", "infra done", "docs-site exited"} {
+	for _, want := range []string{"ml-pipeline claude failed", "checkout-api claude done", "web-app claude done", "infra claude done", "docs-site claude exited"} {
 		if !containsPrefix(final, want) {
 			t.Errorf("the final board lacks %q: %q", want, final)
 		}
@@ -101,5 +104,50 @@ func TestDemoNeedsTheHook(t *testing.T) {
 	}
 	if _, errs, code := c.run(t, "demo", "--speed", "-1"); code != 2 || errs == "" {
 		t.Errorf("a negative speed: exit %d %q", code, errs)
+	}
+}
+
+// The demo is simulated only: with a tmux server running an agent and the
+// process scan on, its board lists the demo's sessions and nothing of the
+// machine; piped, its steps are numbered 1, 2, 3… and it never says
+// "press Enter" with no board to press it on (issue 40, item 5).
+func TestDemoShowsOnlyItsOwnWorld(t *testing.T) {
+	s := fakeagent.Start(t, "60")
+	s.WaitDialog(t, 1)
+	c := newBoardCLI(t)
+	env := c.env[:0:0]
+	for _, e := range c.env {
+		if !strings.HasPrefix(e, "MEW_PROCSCAN=") && !strings.HasPrefix(e, "MEW_TMUX_SOCKET=") {
+			env = append(env, e)
+		}
+	}
+	c.env = append(env, "MEW_TMUX_SOCKET="+s.Socket)
+	out, errs, code := c.run(t, "demo", "--once", "--speed", "50")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	projects := map[string]bool{"checkout-api": true, "web-app": true, "infra": true, "docs-site": true, "ml-pipeline": true}
+	_, boards := demoBlocks(out)
+	for _, b := range boards {
+		for _, row := range b {
+			if p, _, _ := strings.Cut(row, " "); !projects[p] {
+				t.Errorf("a row not of the demo: %q", row)
+			}
+		}
+	}
+	if strings.Contains(out, "tmux") {
+		t.Errorf("the demo shows the machine's tmux:\n%s", out)
+	}
+	want := 1
+	for _, l := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(l, "== step "); ok {
+			if n, _, _ := strings.Cut(rest, ":"); n != fmt.Sprint(want) {
+				t.Errorf("step %q, want %d", n, want)
+			}
+			want++
+		}
+	}
+	if want < 10 || strings.Contains(out, "press Enter") {
+		t.Errorf("%d steps; the output says press Enter: %v", want-1, strings.Contains(out, "press Enter"))
 	}
 }

@@ -17,13 +17,28 @@ import (
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/tmux"
+	"github.com/mew-dev/mew/store"
 	programs "github.com/mew-dev/mew/terminal" // a test type is named terminal
 )
 
 func init() {
-	register("install", "register Mew's hook with the agents (Claude Code, Codex, OpenCode, Gemini CLI, Amp)", runInstall)
-	register("uninstall", "take Mew's hook out of the agents' settings", runUninstall)
-	register("doctor", "check that Mew can see your sessions", runDoctor)
+	add(&command{name: "install", summary: "register Mew's hook with the agents (Claude Code, Codex, OpenCode, Gemini CLI, …)", help: installHelp, setup: installFlags})
+	add(&command{
+		name: "uninstall", summary: "take Mew's hook out of the agents' settings",
+		help: "Takes Mew's hook out of each agent's settings (the person's own hooks stay) and removes Mew's own plugin files.",
+		setup: func(fs *flag.FlagSet) runFunc {
+			dry := fs.Bool("dry-run", false, "show the change and write nothing")
+			agent := fs.String("agent", "", "only this agent: "+agentNames+" (default: all of them)")
+			return func(args []string, stdout, stderr io.Writer) int {
+				return runUninstall(*dry, *agent, args, stdout, stderr)
+			}
+		},
+	})
+	add(&command{
+		name: "doctor", summary: "check that Mew can see your sessions (--bundle: a file for a bug report)",
+		help:  "Checks Mew's hook, its state directory and the agents' settings; exits 1 when something stops Mew from working.",
+		setup: doctorFlags,
+	})
 }
 
 // agentsFor is the agents a command works on: the one --agent names, or
@@ -52,156 +67,208 @@ func agentHeader(w io.Writer, agents []install.Agent, a install.Agent) {
 	}
 }
 
-func runInstall(args []string, stdout, stderr io.Writer) int {
-	stdout = text.NewWriter(stdout) // paths and commands from settings.json
-	fl := flag.NewFlagSet("install", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	dry := fl.Bool("dry-run", false, "show the change and write nothing")
-	yes := fl.Bool("yes", false, "make the changes listed without asking (for scripts)")
-	planOnly := fl.Bool("plan", false, "only list the changes, write nothing (what the panel asks with)")
-	plugin := fl.Bool("plugin", false, "Claude Code: install Mew's plugin ("+install.PluginID+") instead of editing settings.json")
-	hook := fl.String("hook", "", "the mew-hook binary to install (default: the one next to mew)")
-	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
-	statusline := fl.Bool("statusline", false, "also make Mew Claude Code's statusline source: it runs your own statusline command and records usage and quota (asked when run in a terminal)")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew install [--dry-run] [--plan] [--yes] [--plugin] [--statusline] [--hook PATH] [--agent NAME]")
-		fmt.Fprintln(stderr, "Copies mew-hook to $MEW_HOME/bin and registers it with each agent found installed:")
-		fmt.Fprintln(stderr, "Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), or with --plugin as Mew's plugin in")
-		fmt.Fprintln(stderr, "$CLAUDE_CONFIG_DIR/skills/mew (no settings file changes); Codex in $CODEX_HOME/hooks.json (~/.codex),")
-		fmt.Fprintln(stderr, "Gemini CLI in ~/.gemini/settings.json; for OpenCode and Amp it writes a plugin file of its own")
-		fmt.Fprintln(stderr, "($XDG_CONFIG_HOME/opencode/plugins/mew.js, $XDG_CONFIG_HOME/amp/plugins/mew.ts; ~/.config by default).")
-		fmt.Fprintln(stderr, "It lists every change first and asks; without a terminal to ask on it changes nothing unless --yes.")
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
-		return 2
-	}
-	if fl.NArg() > 0 {
-		fl.Usage()
-		return 2
-	}
-	env, err := install.EnvFromOS()
-	if err != nil {
-		fmt.Fprintf(stderr, "mew install: %v\n", err)
-		return 1
-	}
-	src := *hook
-	if src == "" {
-		exe, err := os.Executable()
-		if err == nil {
-			src, err = install.HookNextTo(exe)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "mew install: %v\n", err)
-			return 1
-		}
-	}
-	agents, err := agentsFor(*agent, env)
-	if err != nil {
-		fmt.Fprintf(stderr, "mew install: %v\n", err)
-		return 2
-	}
-	steps := planSteps(env, agents, *plugin)
+type installOptions struct {
+	dry, yes, planOnly, plugin, statusline bool
+	hook, agent                            string
+}
 
-	// First the whole list, computed by dry runs; nothing is written
-	// before the person said yes.
-	code := 0
-	var plan []install.Planned
-	for i := range steps {
-		st := &steps[i]
-		if err := st.run(src, true); err != nil {
-			fmt.Fprintf(stderr, "mew install: %v\n", err)
-			code = 1
-			st.failed = true
-			continue
-		}
-		plan = append(plan, st.plan()...)
+func installFlags(fs *flag.FlagSet) runFunc {
+	var o installOptions
+	fs.BoolVar(&o.dry, "dry-run", false, "show the change and write nothing (the summary first, then each file's change in full)")
+	fs.BoolVar(&o.yes, "yes", false, "make the changes listed without asking (for scripts)")
+	fs.BoolVar(&o.planOnly, "plan", false, "only list the changes, write nothing (what the panel asks with)")
+	fs.BoolVar(&o.plugin, "plugin", false, "Claude Code: install Mew's plugin into $CLAUDE_CONFIG_DIR/skills/mew (Claude Code loads it as "+install.PluginName+"@skills-dir) instead of editing settings.json")
+	fs.StringVar(&o.hook, "hook", "", "the mew-hook binary to install (default: the one next to mew)")
+	fs.StringVar(&o.agent, "agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
+	fs.BoolVar(&o.statusline, "statusline", false, "also make Mew Claude Code's statusline source: it runs your own statusline command and records usage and quota (asked when run in a terminal)")
+	return func(args []string, stdout, stderr io.Writer) int { return runInstall(o, args, stdout, stderr) }
+}
+
+const installHelp = `Copies mew-hook to $MEW_HOME/bin and registers it with each agent found installed:
+Claude Code in $CLAUDE_CONFIG_DIR/settings.json (~/.claude), or with --plugin as Mew's plugin in
+$CLAUDE_CONFIG_DIR/skills/mew (no settings file changes); Codex in $CODEX_HOME/hooks.json (~/.codex),
+Gemini CLI in ~/.gemini/settings.json; for OpenCode and Amp it writes a plugin file of its own
+($XDG_CONFIG_HOME/opencode/plugins/mew.js, $XDG_CONFIG_HOME/amp/plugins/mew.ts; ~/.config by default).
+It lists every change first and asks; without a terminal to ask on it changes nothing unless --yes.`
+
+// installRun is one `mew install`: its options, the agents' steps and
+// their plan, computed by dry runs before anything is written.
+type installRun struct {
+	installOptions
+	env    install.Env
+	src    string
+	agents []install.Agent
+	steps  []installStep
+	plan   []install.Planned
+	code   int
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func runInstall(opt installOptions, args []string, stdout, stderr io.Writer) int {
+	stdout = text.NewWriter(stdout) // paths and commands from settings.json
+	if len(args) > 0 {
+		return usageError(stderr, "mew install", "unexpected argument %q", clip(args[0], 40))
 	}
-	if *planOnly {
-		if len(plan) == 0 {
+	r := &installRun{installOptions: opt, stdout: stdout, stderr: stderr}
+	if code, ok := r.prepare(); !ok {
+		return code
+	}
+	switch {
+	case r.planOnly:
+		if len(r.plan) == 0 {
 			fmt.Fprintln(stdout, nothingToChange)
 		} else {
 			fmt.Fprintln(stdout, planHeading)
-			install.WritePlan(stdout, plan)
+			install.WritePlan(stdout, r.plan)
 		}
-		return code
+	case r.dry:
+		r.dryRun()
+	case len(r.plan) == 0:
+		r.reportAll(false)
+		r.statuslineStep()
+	default:
+		r.apply()
 	}
-	if *dry {
-		for _, st := range steps {
-			if !st.failed {
-				agentHeader(stdout, agents, st.agent)
-				st.report(stdout, env, src, true)
-			}
-		}
-		if len(plan) > 0 {
-			fmt.Fprintln(stdout, "In short, `mew install` would:")
-			install.WritePlan(stdout, plan)
-		}
-		if *statusline && !installStatusline(env, true, stdout, stderr) {
-			code = 1
-		}
-		fmt.Fprintln(stdout, "Nothing was written (--dry-run).")
-		return code
+	return r.code
+}
+
+// prepare finds the environment, the hook binary and the agents, and
+// plans every step; false: stop with the code.
+func (r *installRun) prepare() (int, bool) {
+	var err error
+	if r.env, err = install.EnvFromOS(); err != nil {
+		fmt.Fprintf(r.stderr, "mew install: %v\n", err)
+		return 1, false
 	}
-	// The statusline source is offered on its own, after the hooks (off
-	// unless the person says yes, or --statusline): also when the hooks
-	// need no change.
-	statuslineStep := func() bool {
-		for _, st := range steps {
-			if st.agent.Name == install.Claude.Name && !st.failed {
-				return !offerStatusline(*statusline, false, env, stdout) || installStatusline(env, false, stdout, stderr)
-			}
+	r.src = r.hook
+	if r.src == "" {
+		exe, err := os.Executable()
+		if err == nil {
+			r.src, err = install.HookNextTo(exe)
 		}
-		return true
-	}
-	if len(plan) == 0 {
-		for _, st := range steps {
-			if !st.failed {
-				agentHeader(stdout, agents, st.agent)
-				st.report(stdout, env, src, false)
-			}
-		}
-		if !statuslineStep() {
-			code = 1
-		}
-		return code
-	}
-	fmt.Fprintln(stdout, planHeading)
-	install.WritePlan(stdout, plan)
-	if !*yes {
-		ok, err := askConsent(stdout)
 		if err != nil {
-			fmt.Fprintf(stderr, "mew install: nothing was changed: %v; run `mew install --yes` to make the changes listed above (`--dry-run` shows them in full)\n", err)
-			return 1
-		}
-		if !ok {
-			fmt.Fprintln(stdout, "Nothing was changed.")
-			return 1
+			fmt.Fprintf(r.stderr, "mew install: %v\n", err)
+			return 1, false
 		}
 	}
-	var done []install.Planned
-	for i := range steps {
-		st := &steps[i]
+	if r.agents, err = agentsFor(r.agent, r.env); err != nil {
+		fmt.Fprintf(r.stderr, "mew install: %v\n", err)
+		return 2, false
+	}
+	r.steps = planSteps(r.env, r.agents, r.plugin)
+	// First the whole list, computed by dry runs; nothing is written
+	// before the person said yes.
+	for i := range r.steps {
+		st := &r.steps[i]
+		if err := st.run(r.src, true); err != nil {
+			fmt.Fprintf(r.stderr, "mew install: %v\n", err)
+			r.code = 1
+			st.failed = true
+			continue
+		}
+		r.plan = append(r.plan, st.plan()...)
+	}
+	return 0, true
+}
+
+// dryRun shows the change: the summary first, then each agent's part in
+// full (the "hooks" values can run to hundreds of lines).
+func (r *installRun) dryRun() {
+	if len(r.plan) > 0 {
+		fmt.Fprintln(r.stdout, "In short, `mew install` would:")
+		install.WritePlan(r.stdout, r.plan)
+		fmt.Fprintln(r.stdout)
+		fmt.Fprintln(r.stdout, "In full:")
+	}
+	r.reportAll(true)
+	if r.statusline && !installStatusline(r.env, true, r.stdout, r.stderr) {
+		r.code = 1
+	}
+	fmt.Fprintln(r.stdout, "Nothing was written (--dry-run).")
+}
+
+// reportAll says each agent's part, after the hook binary's own line.
+func (r *installRun) reportAll(dry bool) {
+	for _, st := range r.steps {
 		if st.failed {
 			continue
 		}
-		agentHeader(stdout, agents, st.agent)
-		if err := st.run(src, false); err != nil {
-			// One agent's file refused leaves the others to do.
-			fmt.Fprintf(stderr, "mew install: %v\n", err)
-			code = 1
+		reportHookCopy(r.stdout, st, r.src, dry)
+	}
+	for _, st := range r.steps {
+		if !st.failed {
+			agentHeader(r.stdout, r.agents, st.agent)
+			st.report(r.stdout, r.env, r.src, dry)
+		}
+	}
+}
+
+// statuslineStep offers the statusline source on its own, after the hooks
+// (off unless the person says yes, or --statusline): also when the hooks
+// need no change.
+func (r *installRun) statuslineStep() {
+	for _, st := range r.steps {
+		if st.agent.Name == install.Claude.Name && !st.failed {
+			if offerStatusline(r.statusline, false, r.env, r.stdout) && !installStatusline(r.env, false, r.stdout, r.stderr) {
+				r.code = 1
+			}
+			return
+		}
+	}
+}
+
+// apply asks (unless --yes) and makes the listed changes.
+func (r *installRun) apply() {
+	stdout := r.stdout
+	fmt.Fprintln(stdout, planHeading)
+	install.WritePlan(stdout, r.plan)
+	if !r.yes {
+		ok, err := askConsent(stdout)
+		if err != nil {
+			fmt.Fprintf(r.stderr, "mew install: nothing was changed: %v; run `mew install --yes` to make the changes listed above (`--dry-run` shows them in full)\n", err)
+			r.code = 1
+			return
+		}
+		if !ok {
+			fmt.Fprintln(stdout, "Nothing was changed.")
+			r.code = 1
+			return
+		}
+	}
+	var done []install.Planned
+	for i := range r.steps {
+		st := &r.steps[i]
+		if st.failed {
 			continue
 		}
-		st.report(stdout, env, src, false)
+		if err := st.run(r.src, false); err != nil {
+			// One agent's file refused leaves the others to do.
+			fmt.Fprintf(r.stderr, "mew install: %v\n", err)
+			r.code = 1
+			st.failed = true
+			continue
+		}
 		done = append(done, st.plan()...)
 	}
-	if !statuslineStep() {
-		code = 1
+	r.reportAll(false)
+	r.statuslineStep()
+	if err := install.RecordInstalled(r.env.MewHome, done, time.Now()); err != nil {
+		fmt.Fprintf(r.stderr, "mew install: cannot keep the list of what was installed: %v\n", err)
 	}
-	if err := install.RecordInstalled(env.MewHome, done, time.Now()); err != nil {
-		fmt.Fprintf(stderr, "mew install: cannot keep the list of what was installed: %v\n", err)
+}
+
+// reportHookCopy says, once and before the agents' parts, that the hook
+// binary was (or would be) copied: it belongs to no one agent.
+func reportHookCopy(w io.Writer, st installStep, src string, dry bool) {
+	if !st.first || !st.rep.HookUpdated {
+		return
 	}
-	return code
+	if dry {
+		fmt.Fprintf(w, "Would copy %s to %s.\n", src, st.rep.Hook)
+	} else {
+		fmt.Fprintf(w, "Installed the hook binary at %s.\n", st.rep.Hook)
+	}
 }
 
 // reportInstall says what Install did for one agent.
@@ -215,18 +282,12 @@ func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, re
 		return
 	}
 	if dry {
-		if rep.HookUpdated {
-			fmt.Fprintf(w, "Would copy %s to %s.\n", src, rep.Hook)
-		}
 		if !rep.Wrote {
 			fmt.Fprintf(w, "Mew's hook is already registered in %s; nothing to change.\n", rep.Settings)
 		} else {
 			printChanges(w, rep)
 		}
 		return
-	}
-	if rep.HookUpdated {
-		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
 	}
 	if !rep.Wrote {
 		fmt.Fprintf(w, "Mew's hook is already registered in %s; nothing to change.\n", rep.Settings)
@@ -250,23 +311,11 @@ func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, re
 	}
 }
 
-func runUninstall(args []string, stdout, stderr io.Writer) int {
+func runUninstall(dryRun bool, agentName string, args []string, stdout, stderr io.Writer) int {
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
-	fl := flag.NewFlagSet("uninstall", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	dry := fl.Bool("dry-run", false, "show the change and write nothing")
-	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: all of them)")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew uninstall [--dry-run] [--agent NAME]")
-		fmt.Fprintln(stderr, "Takes Mew's hook out of each agent's settings (the person's own hooks stay) and removes Mew's own plugin files.")
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
-		return 2
-	}
-	if fl.NArg() > 0 {
-		fl.Usage()
-		return 2
+	dry, agent := &dryRun, &agentName
+	if len(args) > 0 {
+		return usageError(stderr, "mew uninstall", "unexpected argument %q", clip(args[0], 40))
 	}
 	env, err := install.EnvFromOS()
 	if err != nil {
@@ -316,12 +365,6 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 
 // reportPlugin says what Install did for an agent Mew reaches by plugin.
 func reportPlugin(w io.Writer, a install.Agent, src string, rep install.Report, dry bool) {
-	switch {
-	case rep.HookUpdated && dry:
-		fmt.Fprintf(w, "Would copy %s to %s.\n", src, rep.Hook)
-	case rep.HookUpdated:
-		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
-	}
 	if len(rep.Also) > 0 {
 		// The plugin's line below says nothing else changed: of the
 		// person's own, which these are not.
@@ -354,12 +397,6 @@ func pluginNoun(rep install.Report) string {
 
 // reportHookFiles says what Install did for an agent of hook files (Cline).
 func reportHookFiles(w io.Writer, a install.Agent, src string, rep install.Report, dry bool) {
-	switch {
-	case rep.HookUpdated && dry:
-		fmt.Fprintf(w, "Would copy %s to %s.\n", src, rep.Hook)
-	case rep.HookUpdated:
-		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
-	}
 	switch {
 	case !rep.Wrote:
 		fmt.Fprintf(w, "Mew's hook files are already in %s; nothing to change.\n", rep.Settings)
@@ -451,23 +488,27 @@ func printChanges(w io.Writer, rep install.Report) {
 	}
 }
 
-func runDoctor(args []string, stdout, stderr io.Writer) int {
+type doctorOptions struct {
+	agent, bundle string
+	local         bool
+}
+
+func doctorFlags(fs *flag.FlagSet) runFunc {
+	var o doctorOptions
+	fs.StringVar(&o.agent, "agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
+	fs.BoolVar(&o.local, "local", false, "this machine only, not the remotes of 'mew remote add' (how a remote's doctor is run)")
+	fs.StringVar(&o.bundle, "bundle", "", "also write a tar.gz `file` to attach to a bug report: versions, this output, the log's tail, the rules, the session files; secrets and your home folder taken out")
+	return func(args []string, stdout, stderr io.Writer) int { return runDoctor(o, args, stdout, stderr) }
+}
+
+func runDoctor(opt doctorOptions, args []string, stdout, stderr io.Writer) int {
+	if opt.bundle != "" {
+		return runDoctorBundle(opt, args, stdout, stderr)
+	}
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
-	fl := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	agent := fl.String("agent", "", "only this agent: "+agentNames+" (default: every one found installed)")
-	local := fl.Bool("local", false, "this machine only, not the remotes of `mew remote add` (how a remote's doctor is run)")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew doctor [--agent NAME] [--local]")
-		fmt.Fprintln(stderr, "Checks Mew's hook, its state directory and the agents' settings; exits 1 when something stops Mew from working.")
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
-		return 2
-	}
-	if fl.NArg() > 0 {
-		fl.Usage()
-		return 2
+	agent, local := &opt.agent, &opt.local
+	if len(args) > 0 {
+		return usageError(stderr, "mew doctor", "unexpected argument %q", clip(args[0], 40))
 	}
 	env, err := install.EnvFromOS()
 	if err != nil {
@@ -496,6 +537,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		findings = append(findings, doctorRemotes(env.MewHome)...)
 	}
 	findings = append(findings, doctorRules(env.MewHome)...)
+	findings = append(findings, doctorSessions(env.MewHome)...)
 	findings = append(findings, doctorTmux()...)
 	findings = append(findings, doctorNotify(env.MewHome)...)
 	for _, f := range findings {
@@ -552,6 +594,17 @@ func printLogTail(stdout io.Writer, mewHome string) {
 			fmt.Fprintf(stdout, "  %s\n", l)
 		}
 	}
+}
+
+// doctorSessions names the session files Mew cannot read (skipped by
+// every reader: their sessions are not shown).
+func doctorSessions(mewHome string) []install.Finding {
+	_, errs := store.Store{Home: mewHome}.List()
+	var out []install.Finding
+	for _, e := range errs {
+		out = append(out, install.Finding{Level: install.Warning, Text: fmt.Sprintf("a session file cannot be read, so its session is not shown: %v (remove it; the agent's next event writes a new one)", e)})
+	}
+	return out
 }
 
 // doctorRules reports the person's screen rules: each file refused (the

@@ -152,12 +152,6 @@ func (st *installStep) report(w io.Writer, env install.Env, src string, dry bool
 	}
 	rep := st.rep
 	switch {
-	case rep.HookUpdated && dry:
-		fmt.Fprintf(w, "Would copy %s to %s.\n", src, rep.Hook)
-	case rep.HookUpdated:
-		fmt.Fprintf(w, "Installed the hook binary at %s.\n", rep.Hook)
-	}
-	switch {
 	case st.mode == viaCodexPlugin:
 		fmt.Fprintf(w, "Mew's plugin %s is enabled in Codex; it delivers Codex's events and Mew writes no file of Codex's. Codex asks again to trust its hooks after every update of the plugin.\n", install.PluginID)
 	case st.plugin.Enabled:

@@ -15,7 +15,25 @@ import (
 )
 
 func init() {
-	register("jump", "bring a session's terminal tab or tmux pane forward", runJump)
+	add(&command{
+		name: "jump", summary: "bring a session's terminal tab or tmux pane forward",
+		args:  "<session id or unique prefix>",
+		help:  "Exit status: 0 pane, tab or window; 3 only the application; 1 nothing; 2 usage or unknown session.",
+		setup: jumpFlags,
+	})
+}
+
+type jumpOptions struct {
+	dryRun, json bool
+	timeout      time.Duration
+}
+
+func jumpFlags(fs *flag.FlagSet) runFunc {
+	var o jumpOptions
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the plan and run nothing")
+	fs.BoolVar(&o.json, "json", false, "print the plan (with --dry-run) or the result as JSON")
+	fs.DurationVar(&o.timeout, "timeout", jump.DefaultStepTimeout, "time limit for each step")
+	return func(args []string, stdout, stderr io.Writer) int { return runJump(o, args, stdout, stderr) }
 }
 
 // Exit codes of `mew jump`: what the person can count on.
@@ -26,26 +44,12 @@ const (
 	jumpAppOnly = 3 // only the application is in front, not the exact tab
 )
 
-func runJump(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("jump", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dryRun := fs.Bool("dry-run", false, "print the plan and run nothing")
-	asJSON := fs.Bool("json", false, "print the plan (with --dry-run) or the result as JSON")
-	timeout := fs.Duration("timeout", jump.DefaultStepTimeout, "time limit for each step")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew jump [--dry-run] [--json] [--timeout 3s] <session id or unique prefix>")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Brings the terminal tab or tmux pane of a session forward.")
-		fmt.Fprintln(stderr, "Exit status: 0 pane, tab or window; 3 only the application; 1 nothing; 2 usage or unknown session.")
-		fs.PrintDefaults()
+func runJump(opt jumpOptions, args []string, stdout, stderr io.Writer) int {
+	dryRun, asJSON, timeout := &opt.dryRun, &opt.json, &opt.timeout
+	if len(args) != 1 {
+		return usageError(stderr, "mew jump", "want one session id, got %d arguments", len(args))
 	}
-	if err := fs.Parse(args); err != nil {
-		return jumpUsage
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return jumpUsage
-	}
+	fs := argList(args)
 	// Plans name apps, ttys and panes from the session file (harmless to
 	// JSON: its text is ASCII outside strings).
 	stdout = text.NewWriter(stdout)

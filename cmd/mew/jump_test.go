@@ -44,8 +44,8 @@ func TestJumpRefusesBadAndUnknownSessions(t *testing.T) {
 		{[]string{"../../etc/passwd"}, jumpUsage, "not a session id"},
 		{[]string{"abc 1; rm -rf ~"}, jumpUsage, "not a session id"},
 		{[]string{"-"}, jumpUsage, "not a session id"},
-		{[]string{}, jumpUsage, "usage: mew jump"},
-		{[]string{"a", "b"}, jumpUsage, "usage: mew jump"},
+		{[]string{}, jumpUsage, "Run 'mew jump --help' for usage"},
+		{[]string{"a", "b"}, jumpUsage, "Run 'mew jump --help' for usage"},
 		{[]string{"zzz"}, jumpUsage, `no session "zzz"`},
 		{[]string{"ab"}, jumpUsage, "matches several sessions: abc-1, abd-2"},
 		// Found by its unique prefix, but no process was ever recorded.
@@ -54,7 +54,7 @@ func TestJumpRefusesBadAndUnknownSessions(t *testing.T) {
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
-		code := runJump(c.args, &out, &errb)
+		code := run(append([]string{"jump"}, c.args...), &out, &errb)
 		if code != c.code || !strings.Contains(errb.String()+out.String(), c.msg) {
 			t.Errorf("mew jump %q: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, code, out.String(), errb.String(), c.code, c.msg)
 		}
@@ -68,12 +68,12 @@ func TestJumpDryRunRunsNothing(t *testing.T) {
 		Pid: 1, Tmux: &session.Tmux{Socket: "/nonexistent/mew-test.sock", Pane: "%3", ServerPid: 999999},
 	}})
 	var out, errb bytes.Buffer
-	code := runJump([]string{"--dry-run", "dry"}, &out, &errb)
+	code := run([]string{"jump", "--dry-run", "dry"}, &out, &errb)
 	if code != jumpExact || !strings.Contains(out.String(), "session:   dry-1") || !strings.Contains(out.String(), "precision: none") {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
 	out.Reset()
-	if code := runJump([]string{"--dry-run", "--json", "dry-1"}, &out, &errb); code != jumpExact || !strings.Contains(out.String(), `"tmux_pane": "%3"`) {
+	if code := run([]string{"jump", "--dry-run", "--json", "dry-1"}, &out, &errb); code != jumpExact || !strings.Contains(out.String(), `"tmux_pane": "%3"`) {
 		t.Fatalf("json: exit %d\n%s", code, out.String())
 	}
 }

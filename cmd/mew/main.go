@@ -1,34 +1,15 @@
 // Command mew is Mew's command line: the session list, the hooks installer,
 // jumps, the boards and the demo. Each subcommand lives in its own file and
-// registers itself in commands.
+// adds itself to the command table (cli.go) as one value.
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"regexp"
-	"sort"
 
 	"github.com/mew-dev/mew/internal/text"
 )
-
-// command is one `mew <name>` subcommand.
-type command struct {
-	summary string
-	// run gets the arguments after the name; it returns the exit code.
-	run func(args []string, stdout, stderr io.Writer) int
-}
-
-// commands is filled by the init functions of the files in this package.
-var commands = map[string]command{}
-
-func register(name, summary string, run func(args []string, stdout, stderr io.Writer) int) {
-	if _, dup := commands[name]; dup {
-		panic("mew: command registered twice: " + name)
-	}
-	commands[name] = command{summary: summary, run: run}
-}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -40,20 +21,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDefault(stdout, stderr)
 	}
 	switch args[0] {
-	case "help", "-h", "--help":
-		usage(stdout)
-		return 0
+	case "help", "-h", "--help", "-help":
+		return runHelp(args[1:], stdout, stderr)
+	case "--version", "-version":
+		return dispatch(commands["version"], "mew version", args[1:], stdout, stderr)
 	}
 	// Messages quote names and paths from files anyone can write: one
 	// filter keeps them inert (internal/text).
 	stderr = text.NewWriter(stderr)
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "mew: unknown command %q\n\n", args[0])
-		usage(stderr)
-		return 2
+		return unknownCommand(stderr, "mew", args[0], topCommands())
 	}
-	return c.run(args[1:], stdout, stderr)
+	return dispatch(c, "mew "+c.name, args[1:], stdout, stderr)
 }
 
 // launchArgs drops the -psn_0_NNN argument macOS may pass to an app the
@@ -70,20 +50,3 @@ func launchArgs(args []string) []string {
 
 // psnArg is a process serial number as LaunchServices passes it.
 var psnArg = regexp.MustCompile(`^-psn_[0-9]+_[0-9]+$`)
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "Mew shows which coding-agent sessions need you.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "usage: mew [command] [flags]")
-	fmt.Fprintln(w)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "With no command: the panel app on macOS, the terminal board elsewhere.")
-}

@@ -15,56 +15,65 @@ import (
 )
 
 func init() {
-	register("notify", "where alerts go besides the sound: add, list, rm, test a command, webhook or desktop sink", runNotify)
+	add(&command{
+		name: "notify", summary: "where alerts go besides the sound: add, list, rm, test a command, webhook or desktop sink",
+		help: "The sinks are kept in $MEW_HOME/notify.json (0600); a running Mew picks up changes as they are made.",
+		subs: []*command{
+			{
+				name: "add", summary: "add a sink: a webhook, a command or desktop notifications",
+				args: "NAME (--webhook URL [--preset json|ntfy|slack] | --command -- /abs/program [ARG…] | --desktop)",
+				help: "A command gets the alert's JSON on its stdin (no shell); --desktop is Linux's org.freedesktop.Notifications, with Jump.",
+				raw:  true, // NAME comes first: notifyAdd parses the rest
+				setup: func(fs *flag.FlagSet) runFunc {
+					fs.String("webhook", "", "POST each alert to this http(s) `URL`")
+					fs.String("preset", "", "the webhook's body: json (default), ntfy, slack")
+					fs.Bool("command", false, "run the program after -- with the alert's JSON on stdin")
+					fs.Bool("desktop", false, "desktop notifications over D-Bus (Linux)")
+					return withHome(notifyAdd)
+				},
+			},
+			{name: "list", aliases: []string{"ls"}, summary: "the sinks (URLs masked) and how each last went", setup: noFlags(withHome(notifyList))},
+			{name: "rm", aliases: []string{"remove"}, summary: "remove a sink", args: "NAME", setup: noFlags(withHome(notifyRm))},
+			{name: "test", summary: "send a test alert now (to every sink, or NAME) and say how it went", args: "[NAME]", setup: noFlags(withHome(notifyTest))},
+		},
+	})
 }
 
 const notifyUsage = `usage:
   mew notify add NAME --webhook URL [--preset json|ntfy|slack]
   mew notify add NAME --command -- /abs/program [ARG…]   (the alert's JSON on its stdin; no shell)
   mew notify add NAME --desktop                          (Linux: org.freedesktop.Notifications, with Jump)
-  mew notify list
-  mew notify rm NAME
-  mew notify test [NAME]
-The sinks are kept in $MEW_HOME/notify.json (0600); a running Mew reads them when it starts.`
+Run 'mew notify --help' for the other commands.`
 
-func runNotify(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, notifyUsage)
-		return 2
-	}
-	home, err := store.Home()
-	if err != nil {
-		fmt.Fprintf(stderr, "mew notify: %v\n", err)
-		return 1
-	}
-	switch args[0] {
-	case "add":
-		return notifyAdd(home, args[1:], stdout, stderr)
-	case "list":
-		return notifyList(home, stdout, stderr)
-	case "rm":
-		if len(args) != 2 {
-			fmt.Fprintln(stderr, "usage: mew notify rm NAME")
-			return 2
-		}
-		cfg, err := notify.LoadConfig(home)
-		if err == nil {
-			cfg, err = cfg.Remove(args[1])
-		}
-		if err == nil {
-			err = notify.SaveConfig(home, cfg)
-		}
+// withHome runs a notify command with $MEW_HOME.
+func withHome(f func(home string, args []string, stdout, stderr io.Writer) int) runFunc {
+	return func(args []string, stdout, stderr io.Writer) int {
+		home, err := store.Home()
 		if err != nil {
-			fmt.Fprintf(stderr, "mew notify rm: %v\n", err)
+			fmt.Fprintf(stderr, "mew notify: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "removed %s\n", args[1])
-		return 0
-	case "test":
-		return notifyTest(home, args[1:], stdout, stderr)
+		return f(home, args, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "mew notify: unknown command %q\n%s\n", args[0], notifyUsage)
-	return 2
+}
+
+func notifyRm(home string, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		return usageError(stderr, "mew notify rm", "want one NAME, got %d arguments", len(args))
+	}
+	cfg, err := notify.LoadConfig(home)
+	if err == nil {
+		cfg, err = cfg.Remove(args[0])
+	}
+	if err == nil {
+		err = notify.SaveConfig(home, cfg)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mew notify rm: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "removed %s\n", args[0])
+	return 0
 }
 
 func notifyAdd(home string, args []string, stdout, stderr io.Writer) int {
@@ -74,13 +83,13 @@ func notifyAdd(home string, args []string, stdout, stderr io.Writer) int {
 	}
 	s := notify.Sink{Name: args[0]}
 	fs := flag.NewFlagSet("notify add", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	webhook := fs.String("webhook", "", "POST each alert to this http(s) URL")
 	preset := fs.String("preset", "", "the webhook's body: json (default), ntfy, slack")
 	command := fs.Bool("command", false, "run the program after -- with the alert's JSON on stdin")
 	desktop := fs.Bool("desktop", false, "desktop notifications over D-Bus (Linux)")
 	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+		return usageError(stderr, "mew notify add", "%s", dashes(err.Error()))
 	}
 	switch {
 	case *webhook != "" && !*command && !*desktop:
@@ -108,11 +117,14 @@ func notifyAdd(home string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mew notify add: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "added %s: %s\n(a running Mew sends to it once restarted; `mew notify test %s` tries it now)\n", s.Name, s.Masked(), s.Name)
+	fmt.Fprintf(stdout, "added %s: %s\n(a running Mew sends to it within seconds; `mew notify test %s` tries it now)\n", s.Name, s.Masked(), s.Name)
 	return 0
 }
 
-func notifyList(home string, stdout, stderr io.Writer) int {
+func notifyList(home string, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		return usageError(stderr, "mew notify list", "unexpected argument %q", clip(args[0], 40))
+	}
 	cfg, err := notify.LoadConfig(home)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew notify list: %v\n", err)

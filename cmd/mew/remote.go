@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -15,40 +16,30 @@ import (
 )
 
 func init() {
-	register("remote", "sessions on other machines over ssh: add, list, rm", runRemote)
-}
-
-func remoteUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: mew remote add NAME [user@]host [--ssh-option Key=Value]... [--mew PATH] [--no-check]")
-	fmt.Fprintln(w, "       mew remote list")
-	fmt.Fprintln(w, "       mew remote rm NAME")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Mew runs `mew status --watch --json --feed` on each remote with your ssh (and ~/.ssh/config),")
-	fmt.Fprintln(w, "in batch mode: set up key or agent login first; Mew never asks for a password.")
-	fmt.Fprintln(w, "Install Mew there the same way (`mew install`). --ssh-option may repeat (Port=2222, IdentityFile=…,")
-	fmt.Fprintln(w, "ProxyJump=…); options that run commands belong in ~/.ssh/config. --mew names the mew command")
-	fmt.Fprintln(w, "there when it is not on the PATH of a non-interactive login.")
-}
-
-func runRemote(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		remoteUsage(stderr)
-		return 2
-	}
-	switch args[0] {
-	case "add":
-		return remoteAdd(args[1:], stdout, stderr)
-	case "list", "ls":
-		return remoteList(args[1:], stdout, stderr)
-	case "rm", "remove":
-		return remoteRm(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		remoteUsage(stdout)
-		return 0
-	}
-	fmt.Fprintf(stderr, "mew remote: unknown subcommand %q\n\n", text.OneLine(args[0], 80))
-	remoteUsage(stderr)
-	return 2
+	add(&command{
+		name: "remote", summary: "sessions on other machines over ssh: add, list, rm",
+		help: `Mew runs 'mew status --watch --json --feed' on each remote with your ssh (and ~/.ssh/config),
+in batch mode: set up key or agent login first; Mew never asks for a password.
+Install Mew there the same way ('mew install').`,
+		subs: []*command{
+			{
+				name: "add", summary: "add a machine and try it once", args: "NAME [user@]host",
+				help: `--ssh-option may repeat (Port=2222, IdentityFile=…, ProxyJump=…; ssh's -oKey=Value too);
+options that run commands belong in ~/.ssh/config. Flags may come before or after NAME and host.`,
+				// Its own parser (parseRemoteAdd) takes ssh's -oKey=Value
+				// spelling too; these are declared for the help.
+				raw: true,
+				setup: func(fs *flag.FlagSet) runFunc {
+					fs.String("ssh-option", "", "an ssh `Key=Value` option for this host (repeatable)")
+					fs.String("mew", "", "the mew command on that machine, when it is not on the `PATH` of a non-interactive login")
+					fs.Bool("no-check", false, "add it without trying it")
+					return remoteAdd
+				},
+			},
+			{name: "list", aliases: []string{"ls"}, summary: "the machines, with when each was last seen", setup: noFlags(remoteList)},
+			{name: "rm", aliases: []string{"remove"}, summary: "forget a machine and its cached list", args: "NAME", setup: noFlags(remoteRm)},
+		},
+	})
 }
 
 // parseRemoteAdd reads `add`'s arguments; flags may come before or after
@@ -115,9 +106,7 @@ func parseRemoteAdd(args []string) (r remote.Remote, check bool, err error) {
 func remoteAdd(args []string, stdout, stderr io.Writer) int {
 	r, check, err := parseRemoteAdd(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "mew remote add: %v\n\n", err)
-		remoteUsage(stderr)
-		return 2
+		return usageError(stderr, "mew remote add", "%v", err)
 	}
 	home, err := store.Home()
 	if err != nil {
@@ -154,8 +143,7 @@ func remoteAdd(args []string, stdout, stderr io.Writer) int {
 
 func remoteList(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		remoteUsage(stderr)
-		return 2
+		return usageError(stderr, "mew remote list", "unexpected argument %q", clip(args[0], 40))
 	}
 	home, err := store.Home()
 	if err != nil {
@@ -192,8 +180,7 @@ func remoteList(args []string, stdout, stderr io.Writer) int {
 
 func remoteRm(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		remoteUsage(stderr)
-		return 2
+		return usageError(stderr, "mew remote rm", "want one NAME, got %d arguments", len(args))
 	}
 	name := args[0]
 	home, err := store.Home()

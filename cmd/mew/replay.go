@@ -13,40 +13,33 @@ import (
 )
 
 func init() {
-	register("replay", "replay a recording through Mew's pipeline, one JSON line per state change", runReplay)
+	add(&command{
+		name: "replay", summary: "replay a recording through Mew's pipeline, one JSON line per state change",
+		args: "FILE|FOLDER", help: replayHelp,
+		setup: func(fs *flag.FlagSet) runFunc {
+			agent := fs.String("agent", "", "whose recording it is ("+strings.Join(session.Agents, ", ")+")")
+			return func(args []string, stdout, stderr io.Writer) int { return runReplay(*agent, args, stdout, stderr) }
+		},
+	})
 }
 
-func replayUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: mew replay [--agent NAME] FILE|FOLDER")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Plays a recording through the hook program, the sources, the rules and combine, on the recording's")
-	fmt.Fprintln(w, `own clock, and prints {"t": s, "state": …, "reason": …, "source": …} for each change of the state`)
-	fmt.Fprintln(w, "Mew would show (t: seconds from the recording's start). Nothing of yours is read or written.")
-	fmt.Fprintln(w, "Recordings (README.md, \"mew replay\"):")
-	fmt.Fprintln(w, "  --agent codex ROLLOUT    a Codex rollout file, each line at its own timestamp")
-	fmt.Fprintln(w, "  CODEX-RUN-FOLDER         a recorded Codex run (marks.json, hooks.jsonl, rollout.jsonl)")
-	fmt.Fprintln(w, `  EVENTS.jsonl             {"t": s, "source": "hook"|"registry", "doc": …} lines (Claude Code's`)
-	fmt.Fprintln(w, "                           by default; --agent NAME for another agent's hook payloads)")
-	fmt.Fprintln(w, `  --agent NAME SCREENS     screens.jsonl ({"t": s, "screen": text, "title": text}) or a folder`)
-	fmt.Fprintln(w, "                           of NN-<label>.txt screens whose first line is `# t=<s> title=<title>`")
-}
+const replayHelp = `Plays a recording through the hook program, the sources, the rules and combine, on the recording's
+own clock, and prints {"t": s, "state": …, "reason": …, "source": …} for each change of the state
+Mew would show (t: seconds from the recording's start). Nothing of yours is read or written.
+Recordings (README.md, "mew replay"):
+  --agent codex ROLLOUT    a Codex rollout file, each line at its own timestamp
+  CODEX-RUN-FOLDER         a recorded Codex run (marks.json, hooks.jsonl, rollout.jsonl)
+  EVENTS.jsonl             {"t": s, "source": "hook"|"registry", "doc": …} lines (Claude Code's
+                           by default; --agent NAME for another agent's hook payloads)
+  --agent NAME SCREENS     screens.jsonl ({"t": s, "screen": text, "title": text}) or a folder
+                           of NN-<label>.txt screens whose first line is '# t=<s> title=<title>'`
 
-func runReplay(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { replayUsage(stderr) }
-	agent := fs.String("agent", "", "whose recording it is ("+strings.Join(session.Agents, ", ")+")")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			replayUsage(stdout)
-			return 0
-		}
-		return 2
+func runReplay(agentName string, args []string, stdout, stderr io.Writer) int {
+	agent := &agentName
+	if len(args) != 1 {
+		return usageError(stderr, "mew replay", "want one FILE or FOLDER, got %d arguments", len(args))
 	}
-	if fs.NArg() != 1 {
-		replayUsage(stderr)
-		return 2
-	}
+	fs := argList(args)
 	// Your rules overrides are read as the monitor reads them; one that
 	// does not load leaves the embedded rules (`mew rules check` says why).
 	book, _ := loadRules()

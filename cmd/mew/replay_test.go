@@ -45,7 +45,7 @@ func TestReplayCommandRefuses(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"replay"}, 2, "usage: mew replay"},
+		{[]string{"replay"}, 2, "Run 'mew replay --help' for usage"},
 		{[]string{"replay", "--agent", "nosuch\x1b[2J", "x"}, 2, "unknown agent"},
 		{[]string{"replay", filepath.Join(t.TempDir(), "missing")}, 1, "no such file"},
 	} {

@@ -15,51 +15,41 @@ import (
 )
 
 func init() {
-	register("rules", "screen rules: classify screen texts, check a rules file", runRules)
-}
-
-func rulesUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: mew rules classify --agent NAME [--title TEXT] FILE…")
-	fmt.Fprintln(w, "       mew rules check [FILE…]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "classify prints FILE<TAB>STATE for each screen text file (exited, blocked, working, failed, idle or")
-	fmt.Fprintln(w, "unknown), with the rules in force: the embedded ones and your overrides in $MEW_HOME/rules.")
-	fmt.Fprintln(w, "check validates rules files (by default every file in $MEW_HOME/rules); exit 1 if one is refused.")
-}
-
-func runRules(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		rulesUsage(stderr)
-		return 2
-	}
-	switch args[0] {
-	case "classify":
-		return rulesClassify(args[1:], stdout, stderr)
-	case "check":
-		return rulesCheck(args[1:], stdout, stderr)
-	case "-h", "--help", "help":
-		rulesUsage(stdout)
-		return 0
-	}
-	fmt.Fprintf(stderr, "mew rules: unknown subcommand %q\n", text.OneLine(args[0], 40))
-	rulesUsage(stderr)
-	return 2
+	add(&command{
+		name: "rules", summary: "screen rules: classify screen texts, check a rules file",
+		subs: []*command{
+			{
+				name: "classify", summary: "print FILE<TAB>STATE for each screen text file, with the rules in force",
+				args: "FILE…",
+				help: `The state is exited, blocked, working, failed, idle or unknown, with the rules in force:
+the embedded ones and your overrides in $MEW_HOME/rules.`,
+				interleave: true,
+				setup: func(fs *flag.FlagSet) runFunc {
+					agent := fs.String("agent", "", "the agent whose rules to use ("+strings.Join(session.Agents, ", ")+", or one of your own)")
+					title := fs.String("title", "", "the terminal title shown with the screens")
+					return func(args []string, stdout, stderr io.Writer) int {
+						return rulesClassify(*agent, *title, args, stdout, stderr)
+					}
+				},
+			},
+			{
+				name: "check", summary: "validate rules files (by default every file in $MEW_HOME/rules); exit 1 if one is refused",
+				args: "[FILE…]", setup: noFlags(rulesCheck),
+			},
+		},
+	})
 }
 
 // maxScreenFile bounds a screen text read by classify.
 const maxScreenFile = 1 << 20
 
-func rulesClassify(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rules classify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	agent := fs.String("agent", "", "the agent whose rules to use ("+strings.Join(session.Agents, ", ")+", or one of your own)")
-	title := fs.String("title", "", "the terminal title shown with the screens")
-	if err := fs.Parse(args); err != nil {
-		return 2
+func rulesClassify(agentName, titleText string, args []string, stdout, stderr io.Writer) int {
+	agent, title, fs := &agentName, &titleText, argList(args)
+	if *agent == "" {
+		return usageError(stderr, "mew rules classify", "--agent NAME is required")
 	}
-	if *agent == "" || fs.NArg() == 0 {
-		rulesUsage(stderr)
-		return 2
+	if len(args) == 0 {
+		return usageError(stderr, "mew rules classify", "which screen files?")
 	}
 	book, errs := loadRules()
 	for _, e := range errs {
@@ -119,7 +109,14 @@ func rulesCheck(args []string, stdout, stderr io.Writer) int {
 	for _, f := range files {
 		set, replace, err := rules.ReadFile(f)
 		if err != nil {
-			fmt.Fprintf(stderr, "mew rules: refused: %v\n", err)
+			// Every mistake of the file, one a line.
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, e := range errs {
+				fmt.Fprintf(stderr, "mew rules: refused: %v\n", e)
+			}
 			code = 1
 			continue
 		}

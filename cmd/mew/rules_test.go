@@ -106,3 +106,15 @@ func TestDoctorSaysTheTmuxServerIsNotYours(t *testing.T) {
 		t.Errorf("no server: %+v", got)
 	}
 }
+
+// `mew rules check` says every mistake of a file, one a line.
+func TestRulesCheckSaysEveryMistake(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "codex.toml")
+	os.WriteFile(bad, []byte("agent = \"codex\"\nbogus = 1\n\n[[rule]]\nstate = \"idle\"\n"), 0o600)
+	var out, errs strings.Builder
+	if code := run([]string{"rules", "check", bad}, &out, &errs); code != 1 ||
+		!strings.Contains(errs.String(), "mew rules: refused: "+bad+":2: unknown key \"bogus\"\n") ||
+		!strings.Contains(errs.String(), "mew rules: refused: "+bad+":4: rule 1: needs at least one of") {
+		t.Errorf("exit %d:\n%s", code, errs.String())
+	}
+}

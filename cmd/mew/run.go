@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,30 +14,31 @@ import (
 )
 
 func init() {
-	register("run", "run an agent under Mew's eye: mew run -- <agent> [args…]", runRun)
+	add(&command{
+		name: "run", summary: "run an agent under Mew's eye: mew run -- <agent> [args…]",
+		args: "-- <agent> [args…]",
+		help: `Runs the agent in a terminal of Mew's own and reads its screen: Mew sees it wait, work and
+finish without hooks. The agent's output reaches your terminal unchanged; the exit code is its own.`,
+		setup: func(fs *flag.FlagSet) runFunc {
+			// The wrapper's own child on the agent's terminal (see
+			// runwrap.Leader): internal, so not in the help.
+			leader := fs.Bool("leader", false, "")
+			return func(args []string, stdout, stderr io.Writer) int {
+				if *leader {
+					return runwrap.Leader(args)
+				}
+				return runRun(args, stdout, stderr)
+			}
+		},
+	})
 }
 
 // runRun wraps an agent in a PTY (package screen/run). Everything after
 // "--" is the agent's command line, passed on untouched; the exit code is
 // the agent's.
 func runRun(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "--leader" {
-		// The wrapper's own child on the agent's terminal (see
-		// runwrap.Leader): `mew run --leader -- <agent> [args…]`.
-		args = args[1:]
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
-		}
-		return runwrap.Leader(args)
-	}
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: mew run -- <agent> [args…]")
-		fmt.Fprintln(stderr, "Runs the agent in a terminal of Mew's own and reads its screen: Mew sees it wait, work and")
-		fmt.Fprintln(stderr, "finish without hooks. The agent's output reaches your terminal unchanged; the exit code is its own.")
-		return 2
+	if len(args) == 0 {
+		return usageError(stderr, "mew run", "which agent? mew run -- <agent> [args…]")
 	}
 	st, err := store.Open(hookbin.Fold)
 	if err != nil {

@@ -10,33 +10,38 @@ import (
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/demo"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/source/tmux"
 	"github.com/mew-dev/mew/store"
 )
 
 func init() {
-	register("snapshot", "draw the board as a PNG (--png FILE; --demo for the fixed demo board)", runSnapshot)
+	add(&command{name: "snapshot", summary: "draw the board as a PNG (--png FILE; --demo for the fixed demo board)", setup: snapshotFlags})
 }
 
-func runSnapshot(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("snapshot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	path := fs.String("png", "", "write the PNG to this `file` (\"-\": standard output)")
-	fixed := fs.Bool("demo", false, "draw the fixed demo board (the same bytes on every run) instead of your sessions")
-	scale := fs.Int("scale", 3, "screen pixels per board pixel (1-16)")
-	all := fs.Bool("all", false, "also draw idle and exited sessions")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
+type snapshotOptions struct {
+	path       string
+	fixed, all bool
+	scale      int
+}
+
+func snapshotFlags(fs *flag.FlagSet) runFunc {
+	var o snapshotOptions
+	fs.StringVar(&o.path, "png", "", "write the PNG to this `file` (\"-\": standard output)")
+	fs.BoolVar(&o.fixed, "demo", false, "draw the fixed demo board (the same bytes on every run) instead of your sessions")
+	fs.IntVar(&o.scale, "scale", 3, "screen pixels per board pixel (1-16)")
+	fs.BoolVar(&o.all, "all", false, "also draw idle and exited sessions")
+	return func(args []string, stdout, stderr io.Writer) int { return runSnapshot(o, args, stdout, stderr) }
+}
+
+func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) int {
+	path, fixed, scale, all := &opt.path, &opt.fixed, &opt.scale, &opt.all
 	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "mew snapshot: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	case len(args) > 0:
+		return usageError(stderr, "mew snapshot", "unexpected argument %q", clip(args[0], 40))
 	case *path == "":
-		fmt.Fprintln(stderr, "mew snapshot: --png FILE is required")
-		return 2
+		return usageError(stderr, "mew snapshot", "--png FILE is required")
 	case *scale < 1 || *scale > board.MaxScale:
-		fmt.Fprintf(stderr, "mew snapshot: --scale must be between 1 and %d\n", board.MaxScale)
-		return 2
+		return usageError(stderr, "mew snapshot", "--scale must be between 1 and %d", board.MaxScale)
 	}
 
 	var frame board.Frame
@@ -53,6 +58,7 @@ func runSnapshot(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mew snapshot: skipped: %v\n", e)
 		}
 		cfg := board.DefaultConfig()
+		cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
 		cfg.ShowQuiet = *all
 		now := time.Now()
 		frame = board.Draw(board.Arrange(shown, now, cfg), now, uint64(now.UnixNano()/int64(board.TickInterval)))

@@ -21,22 +21,31 @@ import (
 )
 
 func init() {
-	register("status", "list sessions and their state (--json, --watch)", runStatus)
+	add(&command{
+		name: "status", summary: "list sessions and their state (--json, --watch)",
+		help:  "One row per session: its agent, where it runs (tmux pane, terminal tab, or host), its state and why.",
+		setup: statusFlags,
+	})
 }
 
-func runStatus(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON (with --watch: one JSON object a line per change)")
-	watch := fs.Bool("watch", false, "keep running and print a line per state change")
-	forget := fs.Duration("forget-after", monitor.DefaultForgetAfter, "forget exited sessions older than this (0 keeps them)")
-	feed := fs.Bool(strings.TrimPrefix(remote.FeedFlag, "--"), false, "with --watch --json: this machine's whole list as one line per change, and a heartbeat every second (what `mew remote` reads over ssh)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mew status: unexpected argument %q\n", fs.Arg(0))
-		return 2
+func statusFlags(fs *flag.FlagSet) runFunc {
+	o := statusOptions{}
+	fs.BoolVar(&o.json, "json", false, "print JSON (with --watch: one JSON object a line per change)")
+	fs.BoolVar(&o.watch, "watch", false, "keep running and print a line per state change")
+	fs.DurationVar(&o.forget, "forget-after", monitor.DefaultForgetAfter, "forget exited sessions older than this (0 keeps them)")
+	fs.BoolVar(&o.feed, strings.TrimPrefix(remote.FeedFlag, "--"), false, "with --watch --json: this machine's whole list as one line per change, and a heartbeat every second (what 'mew remote' reads over ssh)")
+	return func(args []string, stdout, stderr io.Writer) int { return runStatus(o, args, stdout, stderr) }
+}
+
+type statusOptions struct {
+	json, watch, feed bool
+	forget            time.Duration
+}
+
+func runStatus(opt statusOptions, args []string, stdout, stderr io.Writer) int {
+	asJSON, watch, forget, feed := &opt.json, &opt.watch, &opt.forget, &opt.feed
+	if len(args) > 0 {
+		return usageError(stderr, "mew status", "unexpected argument %q", clip(args[0], 40))
 	}
 	if *feed && !(*watch && *asJSON) {
 		fmt.Fprintln(stderr, "mew status: --feed goes with --watch --json")
@@ -115,9 +124,9 @@ func printTable(w io.Writer, shown []session.Shown, now time.Time) {
 	}
 	shortID := shortIDs(ids)
 	if hosts {
-		fmt.Fprintln(tw, "ID\tHOST\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
+		fmt.Fprintln(tw, "ID\tHOST\tAGENT\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
 	} else {
-		fmt.Fprintln(tw, "ID\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
+		fmt.Fprintln(tw, "ID\tAGENT\tSTATE\tREASON\tAGE\tPROJECT\tWHERE\tTITLE")
 	}
 	watched := tmux.SocketPath(tmux.SocketFromEnv())
 	for _, s := range shown {
@@ -126,7 +135,7 @@ func printTable(w io.Writer, shown []session.Shown, now time.Time) {
 		} else {
 			fmt.Fprintf(tw, "%s\t", shortID(s.ID))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", board.Agent(s), s.State, dash(string(s.Reason)), board.FormatAge(now.Sub(s.Since)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
 	}
 	tw.Flush()
 }
@@ -183,6 +192,7 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 	}
 	seen := map[where]*shown{}
 	var update uint64
+	watched := tmux.SocketPath(tmux.SocketFromEnv())
 	enc := json.NewEncoder(stdout)
 	for u := range updates {
 		for _, e := range u.Errors {
@@ -235,7 +245,7 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 			if s.Host != "" {
 				id = hostLabel(s, now) + ":" + id
 			}
-			fmt.Fprintf(stdout, "%s  %s  %-8s %-10s %s  %s\n", now.Format("15:04:05"), id, s.State, dash(string(s.Reason)), combine.Project(s.Cwd), text.OneLine(s.Title, 60))
+			fmt.Fprintf(stdout, "%s  %s  %s  %-8s %-10s %s  %s  %s\n", now.Format("15:04:05"), id, board.Agent(s), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
 		}
 		for w, e := range seen {
 			if still == had {
@@ -260,11 +270,25 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 	return 0
 }
 
+// shortID is id as a table shows it: whole when short ("proc:8832",
+// "tmux:%12": cut, they would read as another id), else its first 8
+// characters past a "kind:" prefix, a prefix `mew jump` takes.
 func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
+	if n := shortLen(id); n < len(id) {
+		return id[:n]
 	}
 	return id
+}
+
+func shortLen(id string) int {
+	need := 8
+	if i := strings.IndexByte(id, ':'); i >= 0 && i < 16 {
+		need += i + 1
+	}
+	if len(id) <= need+4 {
+		return len(id) // cutting a few characters saves nothing
+	}
+	return need
 }
 
 // shortIDs shortens each of ids as shortID does, but never to a prefix
@@ -283,7 +307,7 @@ func shortIDs(ids []string) func(string) string {
 		return i
 	}
 	for i, id := range sorted {
-		need := 8
+		need := shortLen(id)
 		if i > 0 {
 			need = max(need, common(id, sorted[i-1])+1)
 		}

@@ -270,3 +270,56 @@ func TestTableIDsAreUnique(t *testing.T) {
 		t.Errorf("an id no other shares is shortened to %q, want 8 characters", id)
 	}
 }
+
+// The table names each session's agent (a column) and never cuts a short
+// id into what reads as another ("proc:8832" is not "proc:883").
+func TestStatusTableNamesTheAgentAndWholeIDs(t *testing.T) {
+	now := time.Now()
+	shown := []session.Shown{
+		{ID: "proc:8832", Agent: "codex", State: session.Idle, Since: now, Cwd: "/src/proj", Tmux: "%2"},
+		{ID: "5f0c2a1e-9d7b-4c1a-8e3f-2b6d9a0c4e71", Agent: "claude", AgentVersion: "2.1.3", State: session.Working, Since: now, Cwd: "/src/proj", Tmux: "%1"},
+	}
+	var out strings.Builder
+	printTable(&out, shown, now)
+	lines := strings.Split(out.String(), "\n")
+	if !strings.HasPrefix(lines[0], "ID") || !strings.Contains(lines[0], "AGENT") {
+		t.Fatalf("header %q", lines[0])
+	}
+	if !strings.Contains(lines[1], "proc:8832 ") || !strings.Contains(lines[1], "codex") {
+		t.Errorf("row %q: want the whole id and the agent", lines[1])
+	}
+	if !strings.HasPrefix(lines[2], "5f0c2a1e ") || !strings.Contains(lines[2], "claude 2.1.3") {
+		t.Errorf("row %q: want the uuid's prefix and the agent with its version", lines[2])
+	}
+	for _, c := range []struct{ id, want string }{
+		{"proc:8832", "proc:8832"}, {"tmux:%12", "tmux:%12"}, {"run:4242", "run:4242"},
+		{"5f0c2a1e-9d7b-4c1a-8e3f-2b6d9a0c4e71", "5f0c2a1e"},
+		{"codex:019a3f0c-2b6d-7e1a-9f00-aa11bb22cc33", "codex:019a3f0c"},
+	} {
+		if got := shortID(c.id); got != c.want {
+			t.Errorf("shortID(%q) = %q, want %q", c.id, got, c.want)
+		}
+	}
+}
+
+// A corrupt session file is named once, on one line, by `mew status`, and
+// `mew doctor` mentions it (issue 40).
+func TestCorruptSessionFileSaidOnceAndByDoctor(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("MEW_HOME", home)
+	t.Setenv("MEW_TMUX_SOCKET", filepath.Join(home, "none.sock"))
+	os.MkdirAll(filepath.Join(home, "sessions"), 0o700)
+	os.WriteFile(filepath.Join(home, "sessions", "abc.json"), []byte("{garbage\nmore"), 0o600)
+	var out, errb strings.Builder
+	if code := run([]string{"status"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if n := strings.Count(errb.String(), "abc.json"); n != 1 || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("stderr names the file %d times, on %d lines: %q", n, strings.Count(errb.String(), "\n"), errb.String())
+	}
+	out.Reset()
+	run([]string{"doctor", "--local"}, &out, &errb)
+	if !strings.Contains(out.String(), "a session file cannot be read") || !strings.Contains(out.String(), "abc.json") {
+		t.Errorf("doctor does not mention it:\n%s", out.String())
+	}
+}

@@ -20,7 +20,12 @@ import (
 )
 
 func init() {
-	register("usage", "quota (5 h, weekly) per account, context and cost per session (--json)", runUsage)
+	add(&command{name: "usage", summary: "quota (5 h, weekly) per account, context and cost per session (--json)", setup: usageFlags})
+}
+
+func usageFlags(fs *flag.FlagSet) runFunc {
+	asJSON := fs.Bool("json", false, "print JSON: the accounts' quotas and each session's figures")
+	return func(args []string, stdout, stderr io.Writer) int { return runUsage(*asJSON, args, stdout, stderr) }
 }
 
 // usageReport is `mew usage --json`.
@@ -37,16 +42,10 @@ type sessionUsage struct {
 	Usage   *session.Usage `json:"usage"`
 }
 
-func runUsage(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON: the accounts' quotas and each session's figures")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mew usage: unexpected argument %q\n", fs.Arg(0))
-		return 2
+func runUsage(asJSONFlag bool, args []string, stdout, stderr io.Writer) int {
+	asJSON := &asJSONFlag
+	if len(args) > 0 {
+		return usageError(stderr, "mew usage", "unexpected argument %q", clip(args[0], 40))
 	}
 	o, err := monitorOptions()
 	if err != nil {

@@ -8,15 +8,14 @@ import (
 )
 
 func init() {
-	register("version", "print this mew's version", runVersion)
+	add(&command{name: "version", summary: "print this mew's version (also: mew --version)", setup: noFlags(runVersion)})
 }
 
 // runVersion is `mew version`: the build and the feed format it speaks
 // (what `mew remote add` and `mew doctor` report of another machine).
 func runVersion(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintln(stderr, "usage: mew version")
-		return 2
+		return usageError(stderr, "mew version", "unexpected argument %q", clip(args[0], 40))
 	}
 	fmt.Fprintf(stdout, "mew %s (feed %d)\n", remote.BuildVersion(), remote.FeedVersion)
 	return 0

@@ -17,37 +17,46 @@ import (
 	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/board/tui"
 	"github.com/mew-dev/mew/internal/alertprefs"
+	"github.com/mew-dev/mew/internal/logfile"
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/jump"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/remote"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 func init() {
-	register("watch", "the terminal board: a live list of sessions; arrows and Enter jump, 1-9 answer", runWatch)
+	add(&command{
+		name: "watch", summary: "the terminal board: a live list of sessions; arrows and Enter jump, 1-9 answer",
+		help:  "On the board, ? shows the keys. Not on a terminal (or with --once) it prints the board once.",
+		setup: watchFlags,
+	})
+}
+
+type watchOptions struct{ once, headless, serve bool }
+
+func watchFlags(fs *flag.FlagSet) runFunc {
+	var o watchOptions
+	fs.BoolVar(&o.once, "once", false, "print the board once and exit (also when the output is not a terminal)")
+	fs.Float64Var(&quotaAlert, "quota-alert", board.DefaultQuotaThreshold, "ring once when a quota window (5 h, weekly) reaches this `percent`")
+	fs.BoolVar(&o.headless, "headless", false, "no board: only send the alerts to the sinks of 'mew notify' (a login service)")
+	fs.BoolVar(&o.serve, "serve", false, "with --headless: also serve the web board on "+defaultListen+" (see 'mew serve')")
+	return func(args []string, stdout, stderr io.Writer) int { return runWatch(o, args, stdout, stderr) }
 }
 
 // quotaAlert is the terminal board's quota alert threshold (--quota-alert).
 var quotaAlert float64 = board.DefaultQuotaThreshold
 
-func runWatch(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	once := fs.Bool("once", false, "print the board once and exit (also when the output is not a terminal)")
-	fs.Float64Var(&quotaAlert, "quota-alert", board.DefaultQuotaThreshold, "ring once when a quota window (5 h, weekly) reaches this `percent`")
-	headless := fs.Bool("headless", false, "no board: only send the alerts to the sinks of `mew notify` (a login service)")
-	serve := fs.Bool("serve", false, "with --headless: also serve the web board on "+defaultListen+" (see `mew serve`)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
+func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
+	once, headless := &opt.once, &opt.headless
+	serve := &opt.serve
 	if quotaAlert <= 0 || quotaAlert > 100 {
-		fmt.Fprintln(stderr, "mew watch: --quota-alert must be a percentage above 0, at most 100")
-		return 2
+		return usageError(stderr, "mew watch", "--quota-alert must be a percentage above 0, at most 100")
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mew watch: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if len(args) > 0 {
+		return usageError(stderr, "mew watch", "unexpected argument %q", clip(args[0], 40))
 	}
 	if *serve && !*headless {
 		fmt.Fprintln(stderr, "mew watch: --serve goes with --headless (or run `mew serve`)")
@@ -81,6 +90,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mew watch: skipped: %v\n", e)
 		}
 		cfg := board.DefaultConfig()
+		cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
 		cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), 120))
 		return 0
@@ -117,7 +127,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	typist := &answer.Answerer{Home: o.Store.Home, Rules: rules.Cached(rules.Dir(o.Store.Home))}
 	answers := &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(typist)}
 	problems := &problemLog{log: l}
-	send := &notify.Holder{Home: o.Store.Home, Log: l}
+	send := &notify.Holder{Home: o.Store.Home, Log: l, Who: "mew " + title}
 	defer send.Release()
 	sinks := notify.StartService(ctx, o.Store.Home, l, send, sessions, notify.TmuxFocus)
 	prefs := &alertprefs.Store{Home: o.Store.Home}
@@ -137,10 +147,11 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		}
 	}()
 	var bell io.Writer
-	if isTerminal(stderr) {
-		bell = stderr // the same terminal, outside Bubble Tea's frame
+	if f, ok := terminalOf(stderr); ok {
+		bell = f // the same terminal, outside Bubble Tea's frame
 	}
 	cfg := board.DefaultConfig()
+	cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
 	cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 	m := tui.New(tui.Options{
 		Updates: feed, Jumper: loggedJumper{jumper, l}, Answerer: loggedAnswerer{answers, l},
@@ -168,6 +179,13 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer, sessi
 	l := openLog(o.Store.Home, "watch --headless")
 	defer l.Close()
 	defer l.Printf("stopped")
+	// On a terminal it says what it does (sending or deferring, and to
+	// which sinks) as well as in the log; as a service, only the log.
+	var say notify.Logger = l
+	if isTerminal(stderr) {
+		say = &termLog{log: l, w: stderr, now: time.Now}
+		fmt.Fprintf(stderr, "mew watch --headless: watching the sessions of %s; alerts go to the sinks of 'mew notify' (ctrl-c stops)\n", o.Store.Home)
+	}
 	updates, err := monitor.Watch(ctx, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew watch: %v\n", err)
@@ -178,10 +196,10 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer, sessi
 		hub, _ := o.Remote.(*remote.Hub)
 		sessions = &act.Sessions{Remotes: func() *remote.Hub { return hub }}
 	}
-	send := &notify.Holder{Home: o.Store.Home, Log: l}
+	send := &notify.Holder{Home: o.Store.Home, Log: say, Who: "mew watch --headless"}
 	defer send.Release()
 	send.Holds() // say at once who sends
-	sinks := notify.StartService(ctx, o.Store.Home, l, send, sessions, notify.TmuxFocus)
+	sinks := notify.StartService(ctx, o.Store.Home, say, send, sessions, notify.TmuxFocus)
 	problems := &problemLog{log: l}
 	for {
 		select {
@@ -201,9 +219,31 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer, sessi
 	}
 }
 
+// termLog writes what headless does to its terminal as well as to the log.
+type termLog struct {
+	log *logfile.Log
+	w   io.Writer
+	now func() time.Time
+}
+
+func (t *termLog) Printf(format string, a ...any) {
+	t.log.Printf(format, a...)
+	fmt.Fprintf(t.w, "%s %s\n", t.now().Format("15:04:05"), text.OneLine(fmt.Sprintf(format, a...), 0))
+}
+
 // isTerminal reports whether w is a terminal (not a pipe, file or
 // /dev/null).
 func isTerminal(w io.Writer) bool {
+	_, ok := terminalOf(w)
+	return ok
+}
+
+// terminalOf is the terminal w writes to, past the filter run puts on
+// stderr (text.Writer): the board's BEL must reach it unfiltered.
+func terminalOf(w io.Writer) (*os.File, bool) {
+	if t, ok := w.(text.Writer); ok {
+		w = t.W
+	}
 	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(f.Fd())
+	return f, ok && term.IsTerminal(f.Fd())
 }

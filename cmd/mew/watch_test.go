@@ -25,8 +25,8 @@ func TestWatchOnceListsSessions(t *testing.T) {
 				rows = append(rows, strings.Join(strings.Fields(l), " "))
 			}
 		}
-		if len(rows) != 2 || !strings.HasPrefix(rows[0], "beta waiting · permission") ||
-			!strings.Contains(rows[0], "Bash: make deploy") || !strings.HasPrefix(rows[1], "alpha working") {
+		if len(rows) != 2 || !strings.HasPrefix(rows[0], "beta claude waiting · permission") ||
+			!strings.Contains(rows[0], "Bash: make deploy") || !strings.HasPrefix(rows[1], "alpha claude working") {
 			t.Errorf("%v printed:\n%s", args, out)
 		}
 		if strings.Contains(out, "\x1b") {

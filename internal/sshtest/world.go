@@ -1,6 +1,7 @@
 package sshtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,11 +90,44 @@ func NewWorld(t testing.TB) *World {
 	}
 	t.Cleanup(func() {
 		w.SSH.Stop()
+		// A mew the remote side started (a `status --feed` whose client
+		// left) may be orphaned before the stop's sweep of sshd's
+		// children, and write its last log line into the home after the
+		// test's folder is removed: end those too, and wait for them.
+		endProcessesOf(w.Home, 5*time.Second)
 		if t.Failed() {
 			t.Logf("sshd log:\n%s", w.SSH.Log())
 		}
 	})
 	return w
+}
+
+// endProcessesOf ends the processes whose environment has HOME=home
+// (SIGTERM, so they finish their log), and waits for them, at most wait.
+func endProcessesOf(home string, wait time.Duration) {
+	find := func() []int {
+		var pids []int
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			pid, err := strconv.Atoi(d.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+			if err == nil && bytes.Contains(append([]byte{0}, env...), []byte("\x00HOME="+home+"\x00")) {
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
+	for _, pid := range find() {
+		syscall.Kill(pid, syscall.SIGTERM)
+	}
+	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if len(find()) == 0 {
+			return
+		}
+	}
 }
 
 // Agent is a stand-in agent on the remote side: a process that runs

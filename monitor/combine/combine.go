@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor/liveness"
 	"github.com/mew-dev/mew/session"
 )
@@ -296,6 +297,11 @@ func screenAlone(out *session.Shown, sc *session.ScreenState) {
 		if out.Reason == "" {
 			out.Reason = session.ReasonInput
 		}
+		if out.ToolDetail == "" {
+			// What waits, in the dialog's own words: Codex's "Hooks need
+			// review" at start-up reads as that, not as a bare wait.
+			out.ToolDetail = promptHead(sc.Prompt)
+		}
 	case session.ScreenWorking:
 		out.State = session.Working
 	case session.ScreenFailed:
@@ -469,7 +475,8 @@ func describe(rec session.Record) session.Shown {
 		if out.Title == "" {
 			out.Title = r.Name
 		}
-		out.Pid, out.Tmux = r.Pid, r.Tmux
+		out.Pid, out.Tmux = r.Pid, tmuxPane(r.Tmux)
+		out.AgentVersion = r.Version
 	}
 	if lg := rec.Log; lg != nil {
 		if out.Cwd == "" {
@@ -511,8 +518,30 @@ func describe(rec session.Record) session.Shown {
 		if out.Tmux == "" {
 			out.Tmux = sc.Pane
 		}
+		if sc.Pane != "" && sc.Pane == out.Tmux {
+			out.TmuxWindow = sc.Window
+		}
 	}
 	return out
+}
+
+// promptHead is the first line of a dialog's text, trimmed.
+func promptHead(prompt string) string {
+	for _, l := range strings.Split(prompt, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return text.OneLine(l, 120)
+		}
+	}
+	return ""
+}
+
+// tmuxPane is the pane id of a place Claude Code's registry writes as
+// "session:@window.%pane" (or a bare "%pane"): every place is said one way.
+func tmuxPane(place string) string {
+	if i := strings.LastIndexByte(place, '%'); i > 0 {
+		return place[i:]
+	}
+	return place
 }
 
 // Project is the name a person knows the session by: the base name of its

@@ -2,6 +2,7 @@ package combine
 
 import (
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -129,5 +130,18 @@ func TestIdleTurnWithAnErrorOnScreenFailed(t *testing.T) {
 		if got.State != c.want {
 			t.Errorf("%s: %s by %s, want %s", c.name, got.State, got.Source, c.want)
 		}
+	}
+}
+
+// A dialog only the screen sees says what waits, in its own words: Codex's
+// start-up "Hooks need review" is a wait for that, not a bare wait (issue
+// 40, item 6). The hooks' own detail, when they report the wait, wins.
+func TestScreenDialogNamesWhatWaits(t *testing.T) {
+	now := time.Now()
+	sc := &session.ScreenState{Agent: "codex", State: session.ScreenBlocked, Via: "tmux", Pane: "%3", Since: now, At: now,
+		Prompt: "\n  Hooks need review\n  10 hooks are new or changed.\n› 1. Review hooks"}
+	got := Combine(session.Record{ID: "tmux:%3", Agent: "codex", Screen: sc}, Alive)
+	if got.State != session.Waiting || got.Reason != session.ReasonInput || got.ToolDetail != "Hooks need review" {
+		t.Errorf("got %s(%s) %q, want waiting(input) \"Hooks need review\"", got.State, got.Reason, got.ToolDetail)
 	}
 }

@@ -257,13 +257,15 @@ func underAgent(e *entry, byPid map[int]*entry, agentOf func(*entry) string) boo
 }
 
 // mine: the process is this user's (another user's agents are theirs to
-// watch; their details are not readable anyway).
+// watch; their details are not readable anyway). An owner that cannot be
+// read is not this user's: its own processes are always readable, and a
+// process that went meanwhile is no session.
 func (s *Source) mine(e *entry) bool {
 	uid := e.uid
 	if uid < 0 {
 		uid = s.owner(e.pid)
 	}
-	return uid < 0 || uid == s.self
+	return uid == s.self
 }
 
 // readDetail reads what does not change in a process's life: its

@@ -33,7 +33,7 @@ func (f *fakeTable) source(book *rules.Book) *Source {
 		details: func(pid int) detail {
 			return detail{tty: "/dev/pts/" + strings.Repeat("1", pid%3+1), tmux: &session.Tmux{Pane: "%7"}}
 		},
-		owner: func(int) int { return -1 },
+		owner: func(int) int { return os.Getuid() },
 	}
 }
 
@@ -193,5 +193,36 @@ func TestWatchSendsOnlyChanges(t *testing.T) {
 	case again := <-out:
 		t.Fatalf("sent an unchanged set again: %v", again)
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// A process whose owner cannot be read (Linux reads it for agents only) is
+// not listed: this user's own processes are always readable, so it is
+// another user's, or gone (issue 40: `mew status` listed other users'
+// agents).
+func TestUnreadableOwnerIsNotMine(t *testing.T) {
+	me := os.Getuid()
+	f := &fakeTable{
+		entries: []entry{
+			{pid: 100, ppid: 1, name: "zsh", tty: true, uid: me},
+			{pid: 101, ppid: 100, name: "claude", tty: true, uid: -1},
+			{pid: 102, ppid: 100, name: "codex", tty: true, uid: -1},
+		},
+		argv: map[int][]string{101: {"claude"}, 102: {"codex"}},
+	}
+	s := f.source(rules.Embedded())
+	s.owner = func(pid int) int {
+		if pid == 101 {
+			return me
+		}
+		return -1
+	}
+	obs, err := s.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byFallback(obs)
+	if _, ok := got["proc:101"]; !ok || len(got) != 1 {
+		t.Errorf("listed %v, want only proc:101 (the owner of 102 is unknown)", keys(got))
 	}
 }

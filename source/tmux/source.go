@@ -228,6 +228,8 @@ const screenSniffs = 15
 // paneInfo is one line of list-panes.
 type paneInfo struct {
 	id, tty, title string
+	window         string // "session:index"
+	cwd            string // the pane's working directory (the project of a screen-only session)
 	pid, serverPid int
 	dead           bool
 	// activity is the last output to the pane's window (Unix seconds);
@@ -237,7 +239,7 @@ type paneInfo struct {
 }
 
 // The title goes last: it is the person's text and may hold a tab.
-const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{window_activity}\t#{pane_width}x#{pane_height}\t#{pane_title}"
+const listFormat = "#{pane_id}\t#{pane_pid}\t#{pane_tty}\t#{pane_dead}\t#{pid}\t#{window_activity}\t#{pane_width}x#{pane_height}\t#{window_index}\t#{session_name}\t#{pane_current_path}\t#{pane_title}"
 
 func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	lines, err := r.Run(ctx, "list-panes", "-a", "-F", listFormat)
@@ -246,11 +248,11 @@ func listPanes(ctx context.Context, r Runner) ([]paneInfo, error) {
 	}
 	out := make([]paneInfo, 0, len(lines))
 	for _, l := range lines {
-		f := strings.SplitN(l, "\t", 8)
-		if len(f) < 8 || !termid.ValidTmuxPane(f[0]) {
+		f := strings.SplitN(l, "\t", 11)
+		if len(f) < 11 || !termid.ValidTmuxPane(f[0]) {
 			continue
 		}
-		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", size: f[6], title: f[7]}
+		p := paneInfo{id: f[0], tty: f[2], dead: f[3] == "1", size: f[6], window: f[8] + ":" + f[7], cwd: f[9], title: f[10]}
 		p.pid, _ = strconv.Atoi(f[1])
 		p.serverPid, _ = strconv.Atoi(f[4])
 		p.activity, _ = strconv.ParseInt(f[5], 10, 64)
@@ -508,6 +510,7 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	}
 	st := p.tracker.State
 	st.Agent, st.Via, st.Pane, st.Tty, st.At, st.Background = p.agent, "tmux", info.id, info.tty, now, background
+	st.Window = info.window
 	if !p.tracker.Seen {
 		st.Since = p.since
 	}
@@ -524,7 +527,7 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	return source.Observation{
 		Fallback: "tmux:" + info.id,
 		Agent:    p.agent,
-		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty,
+		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty, Cwd: info.cwd,
 			// The socket as tmux itself names it ($TMUX in the pane): the
 			// pane is a pane of this server only (package identity).
 			Tmux: &session.Tmux{Socket: SocketPath(s.Socket), Pane: info.id, ServerPid: info.serverPid}},
