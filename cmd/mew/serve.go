@@ -27,7 +27,22 @@ import (
 )
 
 func init() {
-	register("serve", "the web board for a browser or a phone (paired devices only); `serve devices` lists them", runServe)
+	add(&command{
+		name: "serve", summary: "the web board for a browser or a phone (paired devices only); `serve devices` lists them",
+		args: "[devices [list | revoke ID]]",
+		help: `Serves the board to a browser: live sessions, the choices of a waiting prompt as buttons
+(typed the way the panel types them), mute and snooze. A browser pairs once with the code
+shown here. Reach it from a phone with 'ssh -L' or 'tailscale serve' (see README).
+'mew serve devices' lists the paired devices; 'mew serve devices revoke ID' forgets one.`,
+		// Its own parser (runServe) also takes the devices subcommand;
+		// the flags are declared here for the help.
+		raw: true,
+		setup: func(fs *flag.FlagSet) runFunc {
+			var sf serveFlags
+			sf.add(fs)
+			return runServe
+		},
+	})
 }
 
 // defaultListen is where `mew serve` listens: this machine only. Reach
@@ -55,24 +70,14 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return runServeDevices(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // the error is said once, below
 	var sf serveFlags
 	sf.add(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mew serve [--listen 127.0.0.1:7733] [--public-url URL] [--allow-host NAMES] [--tls-cert F --tls-key F]")
-		fmt.Fprintln(stderr, "       mew serve devices [revoke ID]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Serves the board to a browser: live sessions, the choices of a waiting prompt as buttons")
-		fmt.Fprintln(stderr, "(typed the way the panel types them), mute and snooze. A browser pairs once with the code")
-		fmt.Fprintln(stderr, "shown here. Reach it from a phone with `ssh -L` or `tailscale serve` (see README).")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return usageError(stderr, "mew serve", "%v", err)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mew serve: unexpected argument %q\n", fs.Arg(0))
-		return 2
+		return usageError(stderr, "mew serve", "unexpected argument %q", clip(fs.Arg(0), 40))
 	}
 	o, err := monitorOptions()
 	if err != nil {
