@@ -65,9 +65,9 @@ chmod -R u+w "$dk.new"
 	sed -i '1i #import "gnustep_compat.h"' objc/base.m objc/class.m
 	sed -i 's|^// #import <objc/runtime.h>$|// #import "gnustep_compat.h"|' objc/*.go
 	if [ -s "$here/darwinkit.patch" ]; then patch -s -p1 <"$here/darwinkit.patch"; fi
-	cp "$here"/shim/objc/* objc/
-	cp "$here"/shim/appkit/* macos/appkit/
-	cp "$here"/shim/dispatch/* dispatch/
+	cp "$here"/_shim/objc/* objc/
+	cp "$here"/_shim/appkit/* macos/appkit/
+	cp "$here"/_shim/dispatch/* dispatch/
 )
 # Replace the copy only when it changed: Go's cache keys on contents, and
 # an unchanged tree keeps every cached package.
@@ -87,6 +87,7 @@ for f in "$app"/app/*_darwin.go "$app"/cmd/mew/app_darwin.go; do
 	sed -i 's,^//go:build darwin && cgo$,//go:build (darwin || gnustep) \&\& cgo,' "$f"
 	mv "$f" "${f%_darwin.go}_darwinkit.go"
 done
+cp "$here"/_shim/cmd/* "$app/cmd/mew/"
 # `mew` with no arguments stays the terminal board (default_other.go).
 cat >>"$app/go.mod" <<EOF
 

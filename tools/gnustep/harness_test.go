@@ -179,7 +179,7 @@ func (h *harness) start() {
 		}
 	})
 	h.waitFor("startUI to run (the status menu set)", func() bool {
-		return h.sent("NSStatusItem setMenu:") > 0
+		return h.sent("MewGSStatusItem setMenu:") > 0
 	})
 }
 
