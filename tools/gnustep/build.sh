@@ -57,10 +57,6 @@ chmod -R u+w "$dk.new"
 	# No object subscripting in the GCC runtime mode.
 	sed -i 's/(Byte \*)/(uint8_t *)/' objc/type_convertion.m
 	sed -i 's/id vp = result_\[kp\];/id vp = [result_ objectForKey:kp];/' objc/type_convertion.m
-	# libBlocksRuntime's block classes are plain symbols, not ObjC classes.
-	sed -i -e 's/objc_lookUpClass("__NSGlobalBlock__")/(void*)_NSConcreteGlobalBlock/' \
-		-e 's/objc_lookUpClass("__NSMallocBlock__")/(void*)_NSConcreteMallocBlock/' \
-		-e 's|#import <Block.h>|#import <Block.h>\nextern void *_NSConcreteGlobalBlock[32];\nextern void *_NSConcreteMallocBlock[32];|' objc/block.m
 	# What libobjc4 lacks of Apple's runtime API (shim/objc/gnustep_compat.*).
 	sed -i '1i #import "gnustep_compat.h"' objc/base.m objc/class.m
 	sed -i 's|^// #import <objc/runtime.h>$|// #import "gnustep_compat.h"|' objc/*.go

@@ -213,3 +213,36 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// TestGNUstepSoak changes sessions for 60 s (three agents asking, working
+// and finishing in turn) while the real panel shows, hides and redraws:
+// the app must stay up, answer every change, and never print an
+// autorelease without a pool, an exception or an off-main-thread AppKit
+// message.
+func TestGNUstepSoak(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	ids := []string{"soak-a", "soak-b", "soak-c"}
+	end := time.Now().Add(60 * time.Second)
+	shows := 0
+	for round := 0; time.Now().Before(end); round++ {
+		id := ids[round%len(ids)]
+		h.events(id, "/src/"+id, "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest")
+		h.waitFor("the panel to show for "+id, func() bool {
+			_, ok := h.panelWindow()
+			return ok
+		})
+		shows++
+		h.events(id, "/src/"+id, "PostToolUse", "Stop", "SessionEnd")
+		h.alive()
+	}
+	for _, id := range ids {
+		h.events(id, "/src/"+id, "SessionEnd")
+	}
+	h.waitFor("the panel to hide at the end", func() bool {
+		_, ok := h.panelWindow()
+		return !ok
+	})
+	t.Logf("%d rounds of ask/finish in 60 s; redraws: %d", shows, h.sent("mewPanelView setNeedsDisplay:"))
+	checkQuiet(t, h)
+}
