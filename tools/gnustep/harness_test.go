@@ -101,6 +101,12 @@ func newHarness(t *testing.T) *harness {
 	for _, d := range []string{h.mewHome, claude} {
 		os.MkdirAll(d, 0o755)
 	}
+	// No sounds: GNUstep's NSSound plays on a thread of its own that
+	// autoreleases without a pool (its warning is not Mew's), and there is
+	// no sound card. No banners either: there is no notification center.
+	if err := os.WriteFile(filepath.Join(h.mewHome, "app.json"), []byte(`{"sounds":false,"notifications":false}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	h.trace = filepath.Join(out, "trace.txt")
 	h.counts = filepath.Join(out, "counts.txt")
 	h.jumpLog = filepath.Join(out, "jumps.jsonl")

@@ -13,7 +13,7 @@ import (
 )
 
 // readXWD decodes what `xwd -root -silent` writes on a 24-bit Xvfb screen
-// (ZPixmap, 32 bits per pixel, TrueColor masks): x11-apps has xwd, and
+// (ZPixmap, 24 or 32 bits per pixel, TrueColor masks): x11-apps has xwd, and
 // this keeps ImageMagick out of the harness.
 func readXWD(data []byte) (*image.RGBA, error) {
 	if len(data) < 100 {
@@ -24,16 +24,24 @@ func readXWD(data []byte) (*image.RGBA, error) {
 	headerSize, format, w, ht := h(0), h(2), h(4), h(5)
 	byteOrder, bpp, bpl, ncolors := h(7), h(11), h(12), h(19)
 	redMask, greenMask, blueMask := h(14), h(15), h(16)
-	if format != 2 || bpp != 32 {
-		return nil, fmt.Errorf("xwd: format %d, %d bits per pixel; want ZPixmap, 32", format, bpp)
+	if format != 2 || (bpp != 32 && bpp != 24) {
+		return nil, fmt.Errorf("xwd: format %d, %d bits per pixel; want ZPixmap, 24 or 32", format, bpp)
 	}
+	bytesPP := int(bpp / 8)
 	off := int(headerSize) + int(ncolors)*12
 	if len(data) < off+int(bpl)*int(ht) {
 		return nil, fmt.Errorf("xwd: %d bytes, want %d", len(data), off+int(bpl)*int(ht))
 	}
-	var px binary.ByteOrder = binary.BigEndian
-	if byteOrder == 0 {
-		px = binary.LittleEndian
+	pixel := func(b []byte) uint32 {
+		var v uint32
+		for i := 0; i < bytesPP; i++ {
+			if byteOrder == 0 { // LSBFirst
+				v |= uint32(b[i]) << (8 * i)
+			} else {
+				v = v<<8 | uint32(b[i])
+			}
+		}
+		return v
 	}
 	shift := func(m uint32) uint {
 		var s uint
@@ -48,7 +56,7 @@ func readXWD(data []byte) (*image.RGBA, error) {
 	for y := 0; y < int(ht); y++ {
 		row := data[off+y*int(bpl):]
 		for x := 0; x < int(w); x++ {
-			v := px.Uint32(row[x*4:])
+			v := pixel(row[x*bytesPP:])
 			img.SetRGBA(x, y, color.RGBA{uint8((v & redMask) >> rs), uint8((v & greenMask) >> gs), uint8((v & blueMask) >> bs), 255})
 		}
 	}

@@ -74,3 +74,46 @@
 	return (NSStatusBar *)bar;
 }
 @end
+
+// +[NSDate now] is macOS 10.15; GNUstep 0.29 has +date. The 8 Hz timer
+// starts by setting its fire date to now: without this it never fires.
+@implementation NSDate (MewGSNow)
++ (id)now {
+	return [self date];
+}
+@end
+
+// GNUstep 0.29's block timers do not fire here (its base library is
+// built by GCC, without blocks): the block becomes the target of an
+// ordinary target/selector timer, called the way a block is called.
+struct MewGSBlockLiteral {
+	void *isa;
+	int flags;
+	int reserved;
+	void (*invoke)(void *, id);
+};
+
+@interface MewGSTimerBlockTarget : NSObject {
+	struct MewGSBlockLiteral *_block;
+}
+- (id)initWithBlock:(void *)block;
+- (void)fire:(NSTimer *)timer;
+@end
+
+@implementation MewGSTimerBlockTarget
+- (id)initWithBlock:(void *)block {
+	self = [super init];
+	_block = (struct MewGSBlockLiteral *)[(id)block retain];
+	return self;
+}
+- (void)fire:(NSTimer *)timer {
+	_block->invoke(_block, timer);
+}
+@end
+
+@implementation NSTimer (MewGSBlockTimer)
++ (NSTimer *)timerWithTimeInterval:(NSTimeInterval)ti repeats:(BOOL)repeats block:(id)block {
+	MewGSTimerBlockTarget *t = [[[MewGSTimerBlockTarget alloc] initWithBlock:block] autorelease];
+	return [self timerWithTimeInterval:ti target:t selector:@selector(fire:) userInfo:nil repeats:repeats];
+}
+@end
