@@ -41,7 +41,7 @@ board-demo: build
 .PHONY: test fmt vet race fuzz-short
 test: fmt vet
 	$(GO) test ./...
-	$(MAKE) race fuzz-short check-darwin check-selectors bundle-check e2e-if-available
+	$(MAKE) race fuzz-short check-darwin check-selectors bundle-check gnustep-ui e2e-if-available
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

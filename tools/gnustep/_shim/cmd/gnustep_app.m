@@ -83,37 +83,19 @@
 }
 @end
 
-// GNUstep 0.29's block timers do not fire here (its base library is
-// built by GCC, without blocks): the block becomes the target of an
-// ordinary target/selector timer, called the way a block is called.
-struct MewGSBlockLiteral {
-	void *isa;
-	int flags;
-	int reserved;
-	void (*invoke)(void *, id);
-};
-
-@interface MewGSTimerBlockTarget : NSObject {
-	struct MewGSBlockLiteral *_block;
+// Apple's NSDefaultRunLoopMode is the string "kCFRunLoopDefaultMode"
+// (Mew adds its timer by that name, app/timer.go); GNUstep's is
+// "NSDefaultRunLoopMode". The timer is added under GNUstep's name, or it
+// would sit in a mode GNUstep's run loop never runs.
+@implementation NSRunLoop (MewGSModes)
+- (void)mewgs_addTimer:(NSTimer *)timer forMode:(NSString *)mode {
+	if ([mode isEqual:@"kCFRunLoopDefaultMode"]) {
+		mode = NSDefaultRunLoopMode;
+	}
+	[self mewgs_addTimer:timer forMode:mode]; // the original, exchanged in +load
 }
-- (id)initWithBlock:(void *)block;
-- (void)fire:(NSTimer *)timer;
-@end
-
-@implementation MewGSTimerBlockTarget
-- (id)initWithBlock:(void *)block {
-	self = [super init];
-	_block = (struct MewGSBlockLiteral *)[(id)block retain];
-	return self;
-}
-- (void)fire:(NSTimer *)timer {
-	_block->invoke(_block, timer);
-}
-@end
-
-@implementation NSTimer (MewGSBlockTimer)
-+ (NSTimer *)timerWithTimeInterval:(NSTimeInterval)ti repeats:(BOOL)repeats block:(id)block {
-	MewGSTimerBlockTarget *t = [[[MewGSTimerBlockTarget alloc] initWithBlock:block] autorelease];
-	return [self timerWithTimeInterval:ti target:t selector:@selector(fire:) userInfo:nil repeats:repeats];
++ (void)load {
+	method_exchangeImplementations(class_getInstanceMethod(self, @selector(addTimer:forMode:)),
+		class_getInstanceMethod(self, @selector(mewgs_addTimer:forMode:)));
 }
 @end
