@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/internal/testbin"
+	"github.com/mew-dev/mew/monitor"
 )
 
 // harness is one run of the GNUstep-built mew app on a private Xvfb
@@ -254,16 +256,42 @@ func (h *harness) events(id, cwd string, names ...string) {
 		case "Stop":
 			payload += `,"last_assistant_message":"All done."`
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		cmd := exec.CommandContext(ctx, h.hook)
-		cmd.Stdin = strings.NewReader(payload + "}")
-		cmd.Env = h.env
-		out, err := cmd.CombinedOutput()
-		cancel()
-		if err != nil || len(out) > 0 {
-			h.t.Fatalf("mew-hook %s: %v %q", name, err, out)
+		h.hookRun(nil, name, payload+"}")
+	}
+}
+
+// hookRun runs mew-hook once with payload on stdin and extra environment.
+func (h *harness) hookRun(extraEnv []string, name, payload string) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, h.hook)
+	cmd.Stdin = strings.NewReader(payload)
+	cmd.Env = append(append([]string(nil), h.env...), extraEnv...)
+	out, err := cmd.CombinedOutput()
+	if err != nil || len(out) > 0 {
+		h.t.Fatalf("mew-hook %s: %v %q", name, err, out)
+	}
+}
+
+// frame is the board the panel draws for the current sessions, made
+// here as `mew snapshot` makes it: where its rows and buttons are.
+func (h *harness) frame() board.Frame {
+	h.t.Helper()
+	for _, kv := range h.env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME", "MEW_HOME", "CLAUDE_CONFIG_DIR":
+			h.t.Setenv(k, v)
 		}
 	}
+	o, err := monitor.Default()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	shown, _ := monitor.Snapshot(o)
+	now := time.Now()
+	return board.Draw(board.Arrange(shown, now, board.DefaultConfig()), now, 0)
 }
 
 // window is an X window's place on the screen.

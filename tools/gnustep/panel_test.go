@@ -2,6 +2,7 @@ package gnustep_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"image"
 	"os"
 	"path/filepath"
@@ -244,5 +245,48 @@ func TestGNUstepSoak(t *testing.T) {
 		return !ok
 	})
 	t.Logf("%d rounds of ask/finish in 60 s; redraws: %d", shows, h.sent("mewPanelView setNeedsDisplay:"))
+	checkQuiet(t, h)
+}
+
+// TestGNUstepAnswer clicks a choice button on the real panel: the answer
+// is typed with that choice. The session asks a question with two options
+// from a tmux pane (the hooks' environment says which), so the board
+// draws its buttons; the typing itself fails here (no such tmux server),
+// and the app's log says what it was asked to type.
+func TestGNUstepAnswer(t *testing.T) {
+	h := newHarness(t)
+	h.start()
+	const id = "gs-q"
+	ask := `"tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"Which framework?","header":"Framework","options":[{"label":"React","description":"A"},{"label":"Vue","description":"B"}],"multiSelect":false}]},"tool_use_id":"q1"`
+	pre := fmt.Sprintf(`{"session_id":%q,"cwd":"/src/web","hook_event_name":`, id)
+	tmux := []string{"TMUX=/tmp/mew-gnustep-none.sock,1,0", "TMUX_PANE=%7"}
+	h.hookRun(tmux, "SessionStart", pre+`"SessionStart"}`)
+	h.hookRun(nil, "UserPromptSubmit", pre+`"UserPromptSubmit","prompt":"pick one"}`)
+	h.hookRun(nil, "PreToolUse", pre+`"PreToolUse",`+ask+`}`)
+	h.hookRun(nil, "PermissionRequest", pre+`"PermissionRequest",`+ask+`}`)
+	var pw window
+	h.waitFor("the panel to show the question", func() bool {
+		var ok bool
+		pw, ok = h.panelWindow()
+		return ok && pw.h > 2*board.Height(1) // the row and its strip of buttons
+	})
+	var vue *board.Hit
+	f := h.frame()
+	for i, b := range f.Hits {
+		if b.ID == id && b.Choice == 2 {
+			vue = &f.Hits[i]
+		}
+	}
+	if vue == nil {
+		t.Fatalf("the board has no button for choice 2: %+v", f.Hits)
+	}
+	h.xdo("mousemove", "--sync", itoa(pw.x+2*(vue.X+vue.W/2)), itoa(pw.y+2*(vue.Y+vue.H/2)))
+	h.xdo("click", "1")
+	h.waitFor("the answer to be typed", func() bool {
+		return strings.Contains(h.stderr.String(), `answer gs-q 2 "Vue"`)
+	})
+	if plans := readPlans(h.jumpLog); len(plans) != 0 {
+		t.Errorf("a click on a choice button jumped: %v", plans)
+	}
 	checkQuiet(t, h)
 }
