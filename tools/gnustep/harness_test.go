@@ -399,15 +399,3 @@ func (h *harness) snapshot(scale int) image.Image {
 	}
 	return img
 }
-
-// quit ends the app the way a person can here: SIGTERM (the status menu's
-// Quit is exercised through the menu test).
-func (h *harness) stop() {
-	h.app.Process.Signal(os.Interrupt)
-	select {
-	case <-h.exited:
-	case <-time.After(10 * time.Second):
-		h.app.Process.Kill()
-		<-h.exited
-	}
-}
