@@ -33,7 +33,25 @@
 - (id)init {
 	self = [super init];
 	_button = [[NSButton alloc] initWithFrame:NSMakeRect(0, 0, 40, 22)];
+	// Where a menu bar would show it: a small window at the top left,
+	// whose click opens the menu as macOS does (menuNeedsUpdate: first).
+	NSRect screen = [[NSScreen mainScreen] frame];
+	NSWindow *w = [[NSWindow alloc] initWithContentRect:NSMakeRect(0, NSMaxY(screen) - 22, 40, 22)
+	                                          styleMask:NSBorderlessWindowMask
+	                                            backing:NSBackingStoreBuffered
+	                                              defer:NO];
+	[w setContentView:_button];
+	[_button setTarget:self];
+	[_button setAction:@selector(openMenu:)];
+	[w orderFrontRegardless];
 	return self;
+}
+- (void)openMenu:(id)sender {
+	id d = [_menu delegate];
+	if ([d respondsToSelector:@selector(menuNeedsUpdate:)]) {
+		[d menuNeedsUpdate:_menu];
+	}
+	[NSMenu popUpContextMenu:_menu withEvent:[NSApp currentEvent] forView:_button];
 }
 - (NSButton *)button {
 	return _button;
