@@ -6,12 +6,14 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -127,12 +129,16 @@ func newHarness(t *testing.T) *harness {
 	return h
 }
 
-// startX starts Xvfb on the first free display from :91 on.
+// startX starts Xvfb on the first free display from :91 on. A display
+// whose lock names a live process is taken; a stale lock (a killed run)
+// Xvfb clears itself. Ready is when the display's socket accepts.
 func (h *harness) startX() {
 	t := h.t
-	for n := 91; n < 130; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
+	for n := 91; n < 160; n++ {
+		if b, err := os.ReadFile(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && syscall.Kill(pid, 0) == nil {
+				continue
+			}
 		}
 		x := exec.Command("Xvfb", fmt.Sprintf(":%d", n), "-screen", "0", "1280x800x24", "-nolisten", "tcp")
 		if err := x.Start(); err != nil {
@@ -142,21 +148,28 @@ func (h *harness) startX() {
 		go func() { x.Wait(); close(done) }()
 		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
 		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
+		ready := false
+		for !ready && time.Now().Before(deadline) {
 			select {
-			case <-done:
-				deadline = time.Time{} // lost the display to another run: next
+			case <-done: // lost the display to another run: next
+				deadline = time.Time{}
 				continue
 			default:
 			}
-			if _, err := os.Stat(sock); err == nil {
-				h.display = fmt.Sprintf(":%d", n)
-				t.Cleanup(func() { x.Process.Kill(); <-done })
-				return
+			if c, err := net.Dial("unix", sock); err == nil {
+				c.Close()
+				ready = true
+				break
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		x.Process.Kill()
+		if ready {
+			h.display = fmt.Sprintf(":%d", n)
+			// SIGTERM: Xvfb removes its lock and socket.
+			t.Cleanup(func() { x.Process.Signal(syscall.SIGTERM); <-done })
+			return
+		}
+		x.Process.Signal(syscall.SIGTERM)
 		<-done
 	}
 	t.Fatal("no free X display for Xvfb")
@@ -165,6 +178,14 @@ func (h *harness) startX() {
 // start runs `mew app` and waits until it has built its UI (the status
 // item's menu is set: the last step of startUI).
 func (h *harness) start() {
+	h.launch()
+	h.waitFor("startUI to run (the status menu set)", func() bool {
+		return h.sent("MewGSStatusItem setMenu:") > 0
+	})
+}
+
+// launch runs `mew app`.
+func (h *harness) launch() {
 	t := h.t
 	f, err := os.Create(filepath.Join(h.out, "app-stderr.log"))
 	if err != nil {
@@ -185,9 +206,6 @@ func (h *harness) start() {
 			h.app.Process.Kill()
 			<-h.exited
 		}
-	})
-	h.waitFor("startUI to run (the status menu set)", func() bool {
-		return h.sent("MewGSStatusItem setMenu:") > 0
 	})
 }
 

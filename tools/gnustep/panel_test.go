@@ -326,3 +326,24 @@ func TestGNUstepMenu(t *testing.T) {
 	})
 	checkQuiet(t, h)
 }
+
+// TestGNUstepMainThreadCheck shows the guard's main-thread check works:
+// an AppKit message sent from a goroutine (the harness's probe, never
+// Mew's code) ends the app with exit 70 and says which message.
+func TestGNUstepMainThreadCheck(t *testing.T) {
+	h := newHarness(t)
+	h.env = append(h.env, "MEW_GNUSTEP_OFFMAIN_PROBE=1")
+	h.launch()
+	select {
+	case <-h.exited:
+	case <-time.After(waitTimeout):
+		t.Fatal("the app kept running after an AppKit message off the main thread")
+	}
+	out := h.stderr.String()
+	if !strings.Contains(out, "mew-gnustep: AppKit message off the main thread: NSScreen +mainScreen") {
+		t.Errorf("no off-main-thread report:\n%s", tail(out, 2000))
+	}
+	if code := h.app.ProcessState.ExitCode(); code != 70 {
+		t.Errorf("exit code %d, want 70", code)
+	}
+}
