@@ -42,7 +42,7 @@ chmod -R u+w "$dk.new"
 	grep -rl '<objc/NSObject.h>' --include='*.m' . | xargs sed -i 's|<objc/NSObject.h>|<Foundation/NSObject.h>|'
 	# The protocol lists name every macOS protocol: most are not in
 	# GNUstep. The three delegates Mew sets are registered by the shim's
-	# class (appkit/gnustep_protocols.m) instead.
+	# class (_shim/appkit/gnustep_protocols.m) instead.
 	for f in macos/*/protocols.gen.m; do
 		fn=$(sed -n 's/^void \(import[A-Za-z]*Protocols\)().*/\1/p' "$f")
 		printf 'void %s(void) {}\n' "$fn" >"$f"
@@ -57,7 +57,7 @@ chmod -R u+w "$dk.new"
 	# No object subscripting in the GCC runtime mode.
 	sed -i 's/(Byte \*)/(uint8_t *)/' objc/type_convertion.m
 	sed -i 's/id vp = result_\[kp\];/id vp = [result_ objectForKey:kp];/' objc/type_convertion.m
-	# What libobjc4 lacks of Apple's runtime API (shim/objc/gnustep_compat.*).
+	# What libobjc4 lacks of Apple's runtime API (_shim/objc/gnustep_compat.*).
 	sed -i '1i #import "gnustep_compat.h"' objc/base.m objc/class.m
 	sed -i 's|^// #import <objc/runtime.h>$|// #import "gnustep_compat.h"|' objc/*.go
 	if [ -s "$here/darwinkit.patch" ]; then patch -s -p1 <"$here/darwinkit.patch"; fi
