@@ -41,7 +41,7 @@ board-demo: build
 .PHONY: test fmt vet race fuzz-short
 test: fmt vet
 	$(GO) test ./...
-	$(MAKE) race fuzz-short check-darwin check-selectors bundle-check e2e-if-available
+	$(MAKE) race fuzz-short check-darwin check-selectors bundle-check gnustep-ui e2e-if-available
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -354,11 +354,23 @@ bench-procscan:
 # tools/checkdarwin/selectors.manifest (one arch: selectors do not depend
 # on it); bundle-check is a dry run of `make app` with Linux binaries (the
 # plist, layout and icon checks; the Mach-O check needs the Mac).
-.PHONY: check-darwin check-selectors bundle-check app
+.PHONY: check-darwin check-selectors bundle-check app gnustep-ui
 check-darwin:
 	$(GO) run ./tools/checkdarwin
 check-selectors:
 	$(GO) run ./tools/checkdarwin -selectors -arch arm64
+# gnustep-ui runs the app's own AppKit code (app/*_darwin.go, re-tagged in
+# a scratch copy) on GNUstep under Xvfb and drives the real panel from
+# outside (tools/gnustep, ARCHITECTURE.md "The app on GNUstep"). Without
+# the Debian packages (.ci/run installs them) it skips, saying so.
+GNUSTEP_DIR ?= $(or $(MEW_GNUSTEP_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mew-gnustep)
+gnustep-ui:
+	@missing=; for c in clang gnustep-config Xvfb xdotool xwd; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	if [ -n "$$missing" ]; then echo "gnustep-ui: SKIPPED, not installed:$$missing (.ci/run installs them)" >&2; exit 0; fi; \
+	mkdir -p $(GNUSTEP_DIR)/out && \
+	MEW_GNUSTEP_DIR=$(GNUSTEP_DIR) timeout 1800 ./tools/gnustep/build.sh $(GNUSTEP_DIR)/mew-gnustep && \
+	MEW_GNUSTEP_UI=1 MEW_GNUSTEP_BIN=$(GNUSTEP_DIR)/mew-gnustep MEW_GNUSTEP_OUT=$(GNUSTEP_DIR)/out \
+		$(GO) test ./tools/gnustep -count=1 -v -timeout 10m
 bundle-check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(GO) build -o "$$tmp/mew" ./cmd/mew && \

@@ -139,7 +139,7 @@ func Run(stdout, stderr io.Writer, options func() (monitor.Options, error)) int 
 		opts.Remote = hub
 	}
 	sessions = &act.Sessions{Remotes: func() *remote.Hub { return hub }}
-	jumper = &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions}
+	jumper = &act.Jumper{Runner: &jump.Runner{Exec: jump.CommandExec{}}, Sessions: sessions, Plan: jumpPlanner()}
 	answers = &act.Answerer{Sessions: sessions, Local: act.LocalAnswer(&answer.Answerer{Home: mewHome, Rules: rules.Cached(rules.Dir(mewHome))})}
 
 	// The sinks of `mew notify`: this app sends when no other Mew of
