@@ -18,8 +18,11 @@ import (
 	"time"
 
 	"github.com/mew-dev/mew/board"
+	"github.com/mew-dev/mew/hookbin"
 	"github.com/mew-dev/mew/internal/testbin"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/source/registry"
+	"github.com/mew-dev/mew/store"
 )
 
 // harness is one run of the GNUstep-built mew app on a private Xvfb
@@ -303,10 +306,17 @@ func (h *harness) frame() board.Frame {
 			h.t.Setenv(k, v)
 		}
 	}
-	o, err := monitor.Default()
+	// The store and Claude's registry: where the scenarios' sessions are
+	// (cmd/mew wires the other sources; none of them has a session here).
+	st, err := store.Open(hookbin.Fold)
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	var sources []monitor.Source
+	if dir, err := registry.Dir(); err == nil {
+		sources = append(sources, registry.New(dir))
+	}
+	o := monitor.ForStore(st, sources)
 	shown, _ := monitor.Snapshot(o)
 	now := time.Now()
 	return board.Draw(board.Arrange(shown, now, board.DefaultConfig()), now, 0)
