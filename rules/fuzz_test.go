@@ -21,8 +21,16 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		set, _, err := Parse("fuzz.toml", data)
 		if err != nil {
-			if _, ok := err.(*FileError); !ok {
-				t.Fatalf("error of type %T: %v", err, err)
+			// A refused file says each of its mistakes (joined), every
+			// one a FileError naming the file and line.
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, e := range errs {
+				if _, ok := e.(*FileError); !ok {
+					t.Fatalf("error of type %T: %v", e, e)
+				}
 			}
 			return
 		}
