@@ -292,8 +292,8 @@ func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, re
 	if !rep.Wrote {
 		fmt.Fprintf(w, "Mew's hook is already registered in %s; nothing to change.\n", rep.Settings)
 	} else {
-		added, removed := count(rep.Changes)
-		fmt.Fprintf(w, "Registered Mew's hook for %d events in %s; only its \"hooks\" value changed", added, target(rep))
+		added, removed := rep.Counts()
+		fmt.Fprintf(w, "Registered Mew's hook for %d events in %s; only its \"hooks\" value changed", added, rep.Target())
 		if removed > 0 {
 			fmt.Fprintf(w, " (%d outdated entries of Mew's taken out)", removed)
 		}
@@ -438,43 +438,25 @@ func reportUninstall(stdout io.Writer, rep install.Report, dry bool) {
 	case rep.Removed:
 		fmt.Fprintf(stdout, "Removed %s, which `mew install` created.\n", rep.Settings)
 	case rep.Restored && dry:
-		fmt.Fprintf(stdout, "Would put %s back exactly as it was before `mew install`.\n", target(rep))
+		fmt.Fprintf(stdout, "Would put %s back exactly as it was before `mew install`.\n", rep.Target())
 	case rep.Restored:
-		fmt.Fprintf(stdout, "Put %s back exactly as it was before `mew install`.\n", target(rep))
+		fmt.Fprintf(stdout, "Put %s back exactly as it was before `mew install`.\n", rep.Target())
 	case dry:
 		printChanges(stdout, rep)
 	default:
-		_, removed := count(rep.Changes)
-		fmt.Fprintf(stdout, "Took %d entries of Mew's out of %s; only its \"hooks\" value changed.\n", removed, target(rep))
+		_, removed := rep.Counts()
+		fmt.Fprintf(stdout, "Took %d entries of Mew's out of %s; only its \"hooks\" value changed.\n", removed, rep.Target())
 		if rep.Backup != "" {
 			fmt.Fprintf(stdout, "The previous version is saved as %s.\n", rep.Backup)
 		}
 	}
 }
 
-func count(changes []install.Change) (added, removed int) {
-	for _, c := range changes {
-		if c.Add {
-			added++
-		} else {
-			removed++
-		}
-	}
-	return added, removed
-}
-
 // target names the file that changes, and the symlink that led to it.
-func target(rep install.Report) string {
-	if rep.Link != "" {
-		return fmt.Sprintf("%s (through the symlink %s)", rep.Settings, rep.Link)
-	}
-	return rep.Settings
-}
-
 // printChanges shows, for a dry run, the entries that would be added and
 // removed and the "hooks" value that would result.
 func printChanges(w io.Writer, rep install.Report) {
-	fmt.Fprintf(w, "Would change %s, only its \"hooks\" value:\n", target(rep))
+	fmt.Fprintf(w, "Would change %s, only its \"hooks\" value:\n", rep.Target())
 	for _, c := range rep.Changes {
 		fmt.Fprintf(w, "  %s\n", c)
 	}
