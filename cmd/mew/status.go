@@ -166,14 +166,11 @@ func hostLabel(s session.Shown, now time.Time) string {
 // watchStatus prints one line per session whose state (or reason) changed,
 // new sessions included and forgotten ones said once.
 func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, stderr io.Writer) int {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	updates, err := monitor.Watch(ctx, o)
-	if err != nil {
-		fmt.Fprintf(stderr, "mew status: %v\n", err)
+	updates, stop, ok := startWatch(ctx, o, "status", stderr)
+	if !ok {
 		return 1
 	}
-	defer letGo(cancel, updates)
+	defer stop()
 	// A session is its host and id; a host going offline or coming back
 	// is a change too.
 	type key struct {
