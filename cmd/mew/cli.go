@@ -22,7 +22,7 @@ type command struct {
 	name    string
 	aliases []string // other names it answers to (`mew remote ls`)
 	summary string   // one line, lower case, in `mew help`
-	args    string   // the usage after the name and [flags]: "<session id> [choice]"
+	args    string   // the usage after the name and [flags]: "<session id> [choice]"; none, none taken
 	help    string   // more lines, after the summary in the command's help
 	// setup declares the command's flags on fs and returns what runs with
 	// them; a command without flags returns its run func.
@@ -101,6 +101,9 @@ func dispatch(c *command, path string, args []string, stdout, stderr io.Writer) 
 	}
 	if err != nil {
 		return usageError(stderr, path, "%s", dashes(err.Error()))
+	}
+	if c.args == "" && len(rest) > 0 {
+		return usageError(stderr, path, "unexpected argument %q", clip(rest[0], 40))
 	}
 	return run(rest, stdout, stderr)
 }

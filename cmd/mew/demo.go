@@ -43,9 +43,6 @@ func demoFlags(fs *flag.FlagSet) runFunc {
 
 func runDemo(opt demoOptions, args []string, stdout, stderr io.Writer) int {
 	once, speed, agentHook := &opt.once, &opt.speed, &opt.agentHook
-	if len(args) > 0 {
-		return usageError(stderr, "mew demo", "unexpected argument %q", clip(args[0], 40))
-	}
 	if *agentHook != "" {
 		if err := demo.Agent(*agentHook, os.Stdin, stdout); err != nil {
 			fmt.Fprintf(stderr, "mew demo: stand-in agent: %v\n", err)

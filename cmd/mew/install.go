@@ -107,9 +107,6 @@ type installRun struct {
 
 func runInstall(opt installOptions, args []string, stdout, stderr io.Writer) int {
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
-	if len(args) > 0 {
-		return usageError(stderr, "mew install", "unexpected argument %q", clip(args[0], 40))
-	}
 	r := &installRun{installOptions: opt, stdout: stdout, stderr: stderr}
 	if code, ok := r.prepare(); !ok {
 		return code
@@ -314,9 +311,6 @@ func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, re
 func runUninstall(dryRun bool, agentName string, args []string, stdout, stderr io.Writer) int {
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	dry, agent := &dryRun, &agentName
-	if len(args) > 0 {
-		return usageError(stderr, "mew uninstall", "unexpected argument %q", clip(args[0], 40))
-	}
 	env, err := install.EnvFromOS()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew uninstall: %v\n", err)
@@ -489,9 +483,6 @@ func runDoctor(opt doctorOptions, args []string, stdout, stderr io.Writer) int {
 	}
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	agent, local := &opt.agent, &opt.local
-	if len(args) > 0 {
-		return usageError(stderr, "mew doctor", "unexpected argument %q", clip(args[0], 40))
-	}
 	env, err := install.EnvFromOS()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew doctor: %v\n", err)

@@ -122,9 +122,6 @@ func notifyAdd(home string, args []string, stdout, stderr io.Writer) int {
 }
 
 func notifyList(home string, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return usageError(stderr, "mew notify list", "unexpected argument %q", clip(args[0], 40))
-	}
 	cfg, err := notify.LoadConfig(home)
 	if err != nil {
 		fmt.Fprintf(stderr, "mew notify list: %v\n", err)

@@ -142,9 +142,6 @@ func remoteAdd(args []string, stdout, stderr io.Writer) int {
 }
 
 func remoteList(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return usageError(stderr, "mew remote list", "unexpected argument %q", clip(args[0], 40))
-	}
 	home, err := store.Home()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew remote list: %v\n", err)

@@ -36,8 +36,6 @@ func snapshotFlags(fs *flag.FlagSet) runFunc {
 func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) int {
 	path, fixed, scale, all := &opt.path, &opt.fixed, &opt.scale, &opt.all
 	switch {
-	case len(args) > 0:
-		return usageError(stderr, "mew snapshot", "unexpected argument %q", clip(args[0], 40))
 	case *path == "":
 		return usageError(stderr, "mew snapshot", "--png FILE is required")
 	case *scale < 1 || *scale > board.MaxScale:

@@ -44,9 +44,6 @@ type statusOptions struct {
 
 func runStatus(opt statusOptions, args []string, stdout, stderr io.Writer) int {
 	asJSON, watch, forget, feed := &opt.json, &opt.watch, &opt.forget, &opt.feed
-	if len(args) > 0 {
-		return usageError(stderr, "mew status", "unexpected argument %q", clip(args[0], 40))
-	}
 	if *feed && !(*watch && *asJSON) {
 		fmt.Fprintln(stderr, "mew status: --feed goes with --watch --json")
 		return 2

@@ -44,9 +44,6 @@ type sessionUsage struct {
 
 func runUsage(asJSONFlag bool, args []string, stdout, stderr io.Writer) int {
 	asJSON := &asJSONFlag
-	if len(args) > 0 {
-		return usageError(stderr, "mew usage", "unexpected argument %q", clip(args[0], 40))
-	}
 	o, err := monitorOptions()
 	if err != nil {
 		fmt.Fprintf(stderr, "mew usage: %v\n", err)

@@ -55,9 +55,6 @@ func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
 	if quotaAlert <= 0 || quotaAlert > 100 {
 		return usageError(stderr, "mew watch", "--quota-alert must be a percentage above 0, at most 100")
 	}
-	if len(args) > 0 {
-		return usageError(stderr, "mew watch", "unexpected argument %q", clip(args[0], 40))
-	}
 	if *serve && !*headless {
 		fmt.Fprintln(stderr, "mew watch: --serve goes with --headless (or run `mew serve`)")
 		return 2
