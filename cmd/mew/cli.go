@@ -168,6 +168,12 @@ func usageError(stderr io.Writer, path, format string, a ...any) int {
 	return 2
 }
 
+// fail says why `path` could not go on, on stderr, and is its exit code.
+func fail(stderr io.Writer, path string, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", path, err)
+	return 1
+}
+
 // unknownCommand names the word, and the command it is a typo of when one
 // is close.
 func unknownCommand(stderr io.Writer, path, word string, among []*command) int {

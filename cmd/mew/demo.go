@@ -61,18 +61,15 @@ func runDemo(opt demoOptions, args []string, stdout, stderr io.Writer) int {
 	}
 	hook, err := findHook()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	dir, err := os.MkdirTemp("", "mew-demo-")
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	defer os.RemoveAll(dir)
 	// The board, the monitor and jumps read these: everything happens in
@@ -81,14 +78,12 @@ func runDemo(opt demoOptions, args []string, stdout, stderr io.Writer) int {
 	os.Setenv("CLAUDE_CONFIG_DIR", demo.ClaudeDir(dir))
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	o.Sources = demoSources()
 	d, err := demo.Start(demo.Options{HookPath: hook, AgentArgv: []string{exe, "demo", "--agent", hook}, Dir: dir, Speed: *speed})
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	defer d.Close()
 
@@ -146,8 +141,7 @@ func playOnce(ctx context.Context, d *demo.Demo, o monitor.Options, stdout, stde
 		fmt.Fprintf(stdout, "== step %d: %s\n%s\n\n", n, note, tui.Render(shown, board.Config{ShowQuiet: true}, time.Now(), 120))
 	})
 	if err := d.Play(ctx); err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	return 0
 }

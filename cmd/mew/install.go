@@ -313,8 +313,7 @@ func runUninstall(dryRun bool, agentName string, args []string, stdout, stderr i
 	dry, agent := &dryRun, &agentName
 	env, err := install.EnvFromOS()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew uninstall: %v\n", err)
-		return 1
+		return fail(stderr, "mew uninstall", err)
 	}
 	agents := install.Agents
 	if *agent != "" {
@@ -485,8 +484,7 @@ func runDoctor(opt doctorOptions, args []string, stdout, stderr io.Writer) int {
 	agent, local := &opt.agent, &opt.local
 	env, err := install.EnvFromOS()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew doctor: %v\n", err)
-		return 1
+		return fail(stderr, "mew doctor", err)
 	}
 	agents, err := agentsFor(*agent, env)
 	if err != nil {

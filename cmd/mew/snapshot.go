@@ -48,8 +48,7 @@ func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) i
 	} else {
 		o, err := monitorOptions()
 		if err != nil {
-			fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
-			return 1
+			return fail(stderr, "mew snapshot", err)
 		}
 		shown, errs := monitor.Snapshot(o)
 		for _, e := range errs {
@@ -64,20 +63,17 @@ func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) i
 	}
 	var buf bytes.Buffer
 	if err := board.WritePNG(&buf, frame, *scale); err != nil {
-		fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
-		return 1
+		return fail(stderr, "mew snapshot", err)
 	}
 	if *path == "-" {
 		if _, err := stdout.Write(buf.Bytes()); err != nil {
-			fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
-			return 1
+			return fail(stderr, "mew snapshot", err)
 		}
 		return 0
 	}
 	// Atomic, so a README build or an open viewer never sees half an image.
 	if err := store.WriteFileAtomic(*path, buf.Bytes(), 0o644); err != nil {
-		fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
-		return 1
+		return fail(stderr, "mew snapshot", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d×%d)\n", *path, frame.W**scale, frame.H**scale)
 	return 0

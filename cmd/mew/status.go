@@ -50,8 +50,7 @@ func runStatus(opt statusOptions, args []string, stdout, stderr io.Writer) int {
 	}
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew status: %v\n", err)
-		return 1
+		return fail(stderr, "mew status", err)
 	}
 	o.ForgetAfter = *forget
 	// The shown texts are inert already (combine); this is the backstop,
@@ -102,8 +101,7 @@ func printJSON(stdout, stderr io.Writer, shown []session.Shown) int {
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(shown); err != nil {
-		fmt.Fprintf(stderr, "mew status: %v\n", err)
-		return 1
+		return fail(stderr, "mew status", err)
 	}
 	return 0
 }

@@ -46,8 +46,7 @@ func runUsage(asJSONFlag bool, args []string, stdout, stderr io.Writer) int {
 	asJSON := &asJSONFlag
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew usage: %v\n", err)
-		return 1
+		return fail(stderr, "mew usage", err)
 	}
 	stdout = text.NewWriter(stdout)
 	attachRemotes(context.Background(), &o, false, stderr, "usage")
@@ -68,8 +67,7 @@ func runUsage(asJSONFlag bool, args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "mew usage: %v\n", err)
-			return 1
+			return fail(stderr, "mew usage", err)
 		}
 		return 0
 	}

@@ -61,8 +61,7 @@ func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
 	}
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew watch: %v\n", err)
-		return 1
+		return fail(stderr, "mew watch", err)
 	}
 	if *headless {
 		ctx, stop := untilStopped()
@@ -71,8 +70,7 @@ func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
 			sf := serveFlags{listen: defaultListen}
 			ln, opts, err := sf.open(o.Store.Home, stderr)
 			if err != nil {
-				fmt.Fprintf(stderr, "mew watch: %v\n", err)
-				return 1
+				return fail(stderr, "mew watch", err)
 			}
 			attachRemotes(ctx, &o, true, stderr, "watch")
 			return runHeadlessServing(ctx, o, stdout, stderr, ln, opts)
@@ -185,8 +183,7 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer, sessi
 	}
 	updates, err := monitor.Watch(ctx, o)
 	if err != nil {
-		fmt.Fprintf(stderr, "mew watch: %v\n", err)
-		return 1
+		return fail(stderr, "mew watch", err)
 	}
 	defer letGo(cancel, updates)
 	if sessions == nil {
