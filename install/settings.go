@@ -62,26 +62,11 @@ func EnvFromOS() (Env, error) {
 	if err != nil {
 		return Env{}, err
 	}
-	claude := os.Getenv("CLAUDE_CONFIG_DIR")
-	if claude == "" {
-		claude = filepath.Join(home, ".claude")
-	}
-	codex := os.Getenv("CODEX_HOME")
-	if codex == "" {
-		codex = filepath.Join(home, ".codex")
-	}
-	gemini := os.Getenv("GEMINI_CLI_HOME")
-	if gemini == "" {
-		gemini = home
-	}
-	config := os.Getenv("XDG_CONFIG_HOME")
-	if config == "" {
-		config = filepath.Join(home, ".config")
-	}
-	copilot := os.Getenv("COPILOT_HOME")
-	if copilot == "" {
-		copilot = filepath.Join(home, ".copilot")
-	}
+	claude := envOr("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
+	codex := envOr("CODEX_HOME", filepath.Join(home, ".codex"))
+	gemini := envOr("GEMINI_CLI_HOME", home)
+	config := envOr("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	copilot := envOr("COPILOT_HOME", filepath.Join(home, ".copilot"))
 	// pi reads its variable with a leading ~ as the home folder.
 	pi := os.Getenv("PI_CODING_AGENT_DIR")
 	if pi == "~" || strings.HasPrefix(pi, "~/") {
@@ -98,6 +83,14 @@ func EnvFromOS() (Env, error) {
 		}
 	}
 	return e, nil
+}
+
+// envOr is the environment variable name, or def when it is unset or empty.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }
 
 // SettingsPath is Claude Code's user settings file.
