@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -166,6 +167,13 @@ func usageError(stderr io.Writer, path, format string, a ...any) int {
 	fmt.Fprintf(stderr, "%s: %s\n", path, fmt.Sprintf(format, a...))
 	fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", path)
 	return 2
+}
+
+// writeJSON writes v as the commands' --json output: indented, one value.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // fail says why `path` could not go on, on stderr, and is its exit code.

@@ -98,9 +98,7 @@ func printJSON(stdout, stderr io.Writer, shown []session.Shown) int {
 	if shown == nil {
 		shown = []session.Shown{} // an empty array, never null
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(shown); err != nil {
+	if err := writeJSON(stdout, shown); err != nil {
 		return fail(stderr, "mew status", err)
 	}
 	return 0
