@@ -525,13 +525,9 @@ func installPlugin(o Options) (Report, error) {
 	return rep, nil
 }
 
+// uninstallPlugin is Uninstall (which holds the lock) for a Plugin.
 func uninstallPlugin(o Options) (Report, error) {
 	a := o.agent()
-	unlock, err := o.lock(false)
-	if err != nil {
-		return Report{}, err
-	}
-	defer unlock()
 	f, err := readPlugin(a.Path(o.Env))
 	if err != nil {
 		return Report{}, err

@@ -275,18 +275,17 @@ func prepareInstall(rep *Report, f settingsFile, ed Edited, recs records, mewHom
 // there was none). The hook binary stays: sessions already running still
 // call it.
 func Uninstall(o Options) (Report, error) {
+	unlock, err := o.lock(false)
+	if err != nil {
+		return Report{}, err
+	}
+	defer unlock()
 	if o.agent().Plugin != nil {
 		return uninstallPlugin(o)
 	}
 	if o.agent().HookFiles {
 		return uninstallHookFiles(o)
 	}
-	unlock, err := o.lock(false)
-	if err != nil {
-		return Report{}, err
-	}
-	defer unlock()
-
 	f, err := readSettings(o.agent().Path(o.Env))
 	if err != nil {
 		return Report{}, err
