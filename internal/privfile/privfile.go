@@ -7,6 +7,8 @@ package privfile
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -14,6 +16,20 @@ import (
 // Read reads the regular file at path (a symlink to one included) of at
 // most max bytes: ReadFile, under the name the settings files' callers use.
 func Read(path string, max int64) ([]byte, error) { return ReadFile(path, max) }
+
+// ReadJSON decodes the JSON file at path, read as ReadFile reads it (at
+// most max bytes), into v. A missing file is no error: v is left as it is
+// and found is false. The error is the read's or the decoder's, as it is.
+func ReadJSON(path string, max int64, v any) (found bool, err error) {
+	data, err := ReadFile(path, max)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	return true, json.Unmarshal(data, v)
+}
 
 // WriteJSON writes v as indented JSON to path, 0600, by temp file and
 // rename.
