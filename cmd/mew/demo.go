@@ -130,10 +130,7 @@ func playOnce(ctx context.Context, d *demo.Demo, o monitor.Options, stdout, stde
 		if st.Note == "" {
 			return
 		}
-		shown, errs := monitor.Snapshot(o)
-		for _, e := range errs {
-			fmt.Fprintf(stderr, "mew demo: skipped: %v\n", e)
-		}
+		shown := snapshot(o, "demo", stderr)
 		if strings.Contains(note, "press Enter") {
 			note = lastNoteOnce
 		}

@@ -9,8 +9,6 @@ import (
 
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/demo"
-	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/source/tmux"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -50,12 +48,8 @@ func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) i
 		if err != nil {
 			return fail(stderr, "mew snapshot", err)
 		}
-		shown, errs := monitor.Snapshot(o)
-		for _, e := range errs {
-			fmt.Fprintf(stderr, "mew snapshot: skipped: %v\n", e)
-		}
-		cfg := board.DefaultConfig()
-		cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
+		shown := snapshot(o, "snapshot", stderr)
+		cfg := boardConfig()
 		cfg.ShowQuiet = *all
 		now := time.Now()
 		frame = board.Draw(board.Arrange(shown, now, cfg), now, uint64(now.UnixNano()/int64(board.TickInterval)))

@@ -76,10 +76,7 @@ func runStatus(opt statusOptions, args []string, stdout, stderr io.Writer) int {
 		return watchStatus(ctx, o, *asJSON, stdout, stderr)
 	}
 	hub := attachRemotes(context.Background(), &o, false, stderr, "status")
-	shown, errs := monitor.Snapshot(o)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
-	}
+	shown := snapshot(o, "status", stderr)
 	if hub != nil {
 		for _, h := range hub.Hosts() {
 			if h.Link != remote.Online {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/internal/text"
-	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
 	mewusage "github.com/mew-dev/mew/usage"
@@ -49,10 +48,7 @@ func runUsage(asJSONFlag bool, args []string, stdout, stderr io.Writer) int {
 	}
 	stdout = text.NewWriter(stdout)
 	attachRemotes(context.Background(), &o, false, stderr, "usage")
-	shown, errs := monitor.Snapshot(o)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "mew usage: skipped: %v\n", e)
-	}
+	shown := snapshot(o, "usage", stderr)
 	rep := usageReport{Accounts: mewusage.Accounts(shown), Sessions: []sessionUsage{}}
 	if rep.Accounts == nil {
 		rep.Accounts = []mewusage.Account{}

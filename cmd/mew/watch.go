@@ -24,7 +24,6 @@ import (
 	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/remote"
-	"github.com/mew-dev/mew/source/tmux"
 )
 
 func init() {
@@ -80,12 +79,8 @@ func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
 	}
 	if *once || !isTerminal(stdout) {
 		attachRemotes(context.Background(), &o, false, stderr, "watch")
-		shown, errs := monitor.Snapshot(o)
-		for _, e := range errs {
-			fmt.Fprintf(stderr, "mew watch: skipped: %v\n", e)
-		}
-		cfg := board.DefaultConfig()
-		cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
+		shown := snapshot(o, "watch", stderr)
+		cfg := boardConfig()
 		cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), 120))
 		return 0
@@ -145,8 +140,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	if f, ok := terminalOf(stderr); ok {
 		bell = f // the same terminal, outside Bubble Tea's frame
 	}
-	cfg := board.DefaultConfig()
-	cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
+	cfg := boardConfig()
 	cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 	m := tui.New(tui.Options{
 		Updates: feed, Jumper: loggedJumper{jumper, l}, Answerer: loggedAnswerer{answers, l},
