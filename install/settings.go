@@ -451,16 +451,27 @@ func (f settingsFile) report(ed Edited) Report {
 	}
 }
 
+// lstatFile is os.Lstat for the readers of the agents' files: nil info and
+// no error when there is no file, a FileError when it cannot be looked at.
+func lstatFile(path string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &FileError{Path: path, Err: err}
+	}
+	return fi, nil
+}
+
 // readSettings reads the settings file at path, following a symlink to the
 // file it names.
 func readSettings(path string) (settingsFile, error) {
 	f := settingsFile{path: path, mode: 0o600}
-	li, err := os.Lstat(path)
+	li, err := lstatFile(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return f, nil
-	case err != nil:
-		return f, &FileError{Path: path, Err: err}
+	case err != nil || li == nil:
+		return f, err
 	case li.Mode()&fs.ModeSymlink != 0:
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {
