@@ -2,7 +2,8 @@
 // $MEW_HOME (alert mutes, notification sinks): JSON, 0600 in a 0700
 // folder, replaced atomically, since they may hold secrets (a webhook's
 // token) and a reader must never see half a file. Read reads such a file
-// (or a rules file, the remotes' list) bounded, whatever is at its path.
+// (or a rules file, the remotes' list) bounded, whatever is at its path;
+// ReadJSON decodes one, a missing file being none.
 package privfile
 
 import (
