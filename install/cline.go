@@ -119,13 +119,9 @@ func installHookFiles(o Options) (Report, error) {
 	return rep, nil
 }
 
+// uninstallHookFiles is Uninstall (which holds the lock) for HookFiles.
 func uninstallHookFiles(o Options) (Report, error) {
 	a := o.agent()
-	unlock, err := o.lock(false)
-	if err != nil {
-		return Report{}, err
-	}
-	defer unlock()
 	rep := Report{Settings: a.Path(o.Env), HookFiles: true}
 	var ours []string
 	for _, path := range hookFiles(a, o.Env) {

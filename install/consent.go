@@ -101,7 +101,7 @@ func PlanOf(a Agent, rep Report) []Planned {
 		p.Kind = KindPluginFile
 		p.What = fmt.Sprintf("write Mew's %s (a file of its own; nothing else of %s changes)", a.pluginNoun(), a.Title)
 	default:
-		added, removed := count(rep.Changes)
+		added, removed := rep.Counts()
 		p.Kind = KindHooks
 		p.Events = changedEvents(a, rep.Changes, true)
 		switch {
@@ -113,7 +113,7 @@ func PlanOf(a Agent, rep Report) []Planned {
 			p.What = "add Mew's hook to its \"hooks\" value (every other byte stays; a backup is kept)"
 		}
 		if rep.Link != "" {
-			p.Path = target(rep)
+			p.Path = rep.Target()
 		}
 	}
 	return append(out, p)
@@ -127,7 +127,7 @@ func RemovalPlanOf(a Agent, rep Report) []Planned {
 		return nil
 	}
 	events := changedEvents(a, rep.Changes, false)
-	return []Planned{{Agent: a.Name, Kind: KindRemoveHooks, Path: target(rep), Events: events,
+	return []Planned{{Agent: a.Name, Kind: KindRemoveHooks, Path: rep.Target(), Events: events,
 		What: "take Mew's hook entries out of its \"hooks\" value (Mew's plugin delivers the same events; no event twice)"}}
 }
 
@@ -154,8 +154,10 @@ func changedEvents(a Agent, changes []Change, add bool) []string {
 	return out
 }
 
-func count(changes []Change) (added, removed int) {
-	for _, c := range changes {
+// Counts says how many of the report's changes add an entry and how many
+// remove one.
+func (rep Report) Counts() (added, removed int) {
+	for _, c := range rep.Changes {
 		if c.Add {
 			added++
 		} else {
@@ -165,7 +167,9 @@ func count(changes []Change) (added, removed int) {
 	return added, removed
 }
 
-func target(rep Report) string {
+// Target names the settings file the report is about, and the symlink it
+// was reached through, if any.
+func (rep Report) Target() string {
 	if rep.Link != "" {
 		return fmt.Sprintf("%s (through the symlink %s)", rep.Settings, rep.Link)
 	}

@@ -137,12 +137,10 @@ func lockDeps(path string) (map[string]bool, bool, error) {
 // readSmall reads a regular file of at most maxPlugin bytes; nil when there
 // is none.
 func readSmall(path string) ([]byte, error) {
-	fi, err := os.Lstat(path)
+	fi, err := lstatFile(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
-	case err != nil:
-		return nil, &FileError{Path: path, Err: err}
+	case err != nil || fi == nil:
+		return nil, err
 	case !fi.Mode().IsRegular() || fi.Size() > maxPlugin:
 		return []byte("{}"), nil // not something Mew reads or writes
 	}

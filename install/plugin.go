@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -451,12 +450,10 @@ type pluginFile struct {
 
 func readPlugin(path string) (pluginFile, error) {
 	f := pluginFile{path: path}
-	fi, err := os.Lstat(path)
+	fi, err := lstatFile(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return f, nil
-	case err != nil:
-		return f, &FileError{Path: path, Err: err}
+	case err != nil || fi == nil:
+		return f, err
 	case !fi.Mode().IsRegular():
 		return f, &FileError{Path: path, Err: errors.New("not a regular file (a symlink or a folder): Mew writes only its own plain file there")}
 	case fi.Size() > maxPlugin:
@@ -525,13 +522,9 @@ func installPlugin(o Options) (Report, error) {
 	return rep, nil
 }
 
+// uninstallPlugin is Uninstall (which holds the lock) for a Plugin.
 func uninstallPlugin(o Options) (Report, error) {
 	a := o.agent()
-	unlock, err := o.lock(false)
-	if err != nil {
-		return Report{}, err
-	}
-	defer unlock()
 	f, err := readPlugin(a.Path(o.Env))
 	if err != nil {
 		return Report{}, err

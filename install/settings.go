@@ -62,26 +62,11 @@ func EnvFromOS() (Env, error) {
 	if err != nil {
 		return Env{}, err
 	}
-	claude := os.Getenv("CLAUDE_CONFIG_DIR")
-	if claude == "" {
-		claude = filepath.Join(home, ".claude")
-	}
-	codex := os.Getenv("CODEX_HOME")
-	if codex == "" {
-		codex = filepath.Join(home, ".codex")
-	}
-	gemini := os.Getenv("GEMINI_CLI_HOME")
-	if gemini == "" {
-		gemini = home
-	}
-	config := os.Getenv("XDG_CONFIG_HOME")
-	if config == "" {
-		config = filepath.Join(home, ".config")
-	}
-	copilot := os.Getenv("COPILOT_HOME")
-	if copilot == "" {
-		copilot = filepath.Join(home, ".copilot")
-	}
+	claude := envOr("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
+	codex := envOr("CODEX_HOME", filepath.Join(home, ".codex"))
+	gemini := envOr("GEMINI_CLI_HOME", home)
+	config := envOr("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	copilot := envOr("COPILOT_HOME", filepath.Join(home, ".copilot"))
 	// pi reads its variable with a leading ~ as the home folder.
 	pi := os.Getenv("PI_CODING_AGENT_DIR")
 	if pi == "~" || strings.HasPrefix(pi, "~/") {
@@ -98,6 +83,14 @@ func EnvFromOS() (Env, error) {
 		}
 	}
 	return e, nil
+}
+
+// envOr is the environment variable name, or def when it is unset or empty.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }
 
 // SettingsPath is Claude Code's user settings file.
@@ -282,18 +275,17 @@ func prepareInstall(rep *Report, f settingsFile, ed Edited, recs records, mewHom
 // there was none). The hook binary stays: sessions already running still
 // call it.
 func Uninstall(o Options) (Report, error) {
+	unlock, err := o.lock(false)
+	if err != nil {
+		return Report{}, err
+	}
+	defer unlock()
 	if o.agent().Plugin != nil {
 		return uninstallPlugin(o)
 	}
 	if o.agent().HookFiles {
 		return uninstallHookFiles(o)
 	}
-	unlock, err := o.lock(false)
-	if err != nil {
-		return Report{}, err
-	}
-	defer unlock()
-
 	f, err := readSettings(o.agent().Path(o.Env))
 	if err != nil {
 		return Report{}, err
@@ -459,16 +451,27 @@ func (f settingsFile) report(ed Edited) Report {
 	}
 }
 
+// lstatFile is os.Lstat for the readers of the agents' files: nil info and
+// no error when there is no file, a FileError when it cannot be looked at.
+func lstatFile(path string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &FileError{Path: path, Err: err}
+	}
+	return fi, nil
+}
+
 // readSettings reads the settings file at path, following a symlink to the
 // file it names.
 func readSettings(path string) (settingsFile, error) {
 	f := settingsFile{path: path, mode: 0o600}
-	li, err := os.Lstat(path)
+	li, err := lstatFile(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return f, nil
-	case err != nil:
-		return f, &FileError{Path: path, Err: err}
+	case err != nil || li == nil:
+		return f, err
 	case li.Mode()&fs.ModeSymlink != 0:
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {

@@ -65,15 +65,11 @@ func InstallStatusline(o Options) (StatuslineReport, error) {
 		return StatuslineReport{}, err
 	}
 	defer unlock()
-	f, err := readSettings(Claude.Path(o.Env))
+	f, old, had, err := claudeStatusline(o.Env)
 	if err != nil {
 		return StatuslineReport{}, err
 	}
 	rep := StatuslineReport{Settings: f.path}
-	old, had, err := topMember(f.data, "statusLine")
-	if err != nil {
-		return rep, &FileError{Path: f.path, Err: err}
-	}
 	if had && statuslineCommandOf(old) == command {
 		rep.Already = true
 		rep.Command, _ = readStatuslineCommand(o.MewHome)
@@ -122,15 +118,11 @@ func UninstallStatusline(o Options) (StatuslineReport, error) {
 	if err := json.Unmarshal(data, &rec); err != nil || rec.Version != 1 {
 		return StatuslineReport{}, fmt.Errorf("%s is damaged; put your statusLine back by hand", filepath.Join(o.MewHome, statuslineRecordName))
 	}
-	f, err := readSettings(Claude.Path(o.Env))
+	f, cur, has, err := claudeStatusline(o.Env)
 	if err != nil {
 		return StatuslineReport{}, err
 	}
 	rep := StatuslineReport{Settings: f.path}
-	cur, has, err := topMember(f.data, "statusLine")
-	if err != nil {
-		return rep, &FileError{Path: f.path, Err: err}
-	}
 	command, _ := StatuslineCommand(o.MewHome, o.Home)
 	if !has || (!bytes.Equal(cur, rec.Wrote) && statuslineCommandOf(cur) != command) {
 		// The person (or another tool) set a statusLine since: theirs now.
@@ -260,6 +252,20 @@ func mewStatusline(old []byte, command string) []byte {
 }
 
 // topMember is the raw value of the top-level key in doc.
+// claudeStatusline reads Claude Code's settings and their "statusLine"
+// value, had when there is one.
+func claudeStatusline(e Env) (f settingsFile, value []byte, had bool, err error) {
+	f, err = readSettings(Claude.Path(e))
+	if err != nil {
+		return f, nil, false, err
+	}
+	value, had, err = topMember(f.data, "statusLine")
+	if err != nil {
+		return f, nil, false, &FileError{Path: f.path, Err: err}
+	}
+	return f, value, had, nil
+}
+
 func topMember(doc []byte, key string) ([]byte, bool, error) {
 	if len(bytes.TrimSpace(doc)) == 0 {
 		return nil, false, nil

@@ -2,10 +2,7 @@ package notify
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"net/http"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -180,15 +177,9 @@ func (d *Dispatcher) note(name string, f func(*SinkStatus)) {
 
 // LoadStatus reads the sinks' status for `mew doctor`.
 func LoadStatus(home string) (map[string]SinkStatus, error) {
-	b, err := privfile.ReadFile(filepath.Join(home, StatusName), maxFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var st map[string]SinkStatus
-	return st, json.Unmarshal(b, &st)
+	_, err := privfile.ReadJSON(filepath.Join(home, StatusName), maxFile, &st)
+	return st, err
 }
 
 type worker struct {

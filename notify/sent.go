@@ -1,9 +1,6 @@
 package notify
 
 import (
-	"encoding/json"
-	"errors"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -41,11 +38,8 @@ func (s *Sent) load() {
 		return
 	}
 	s.m = map[string]sentAlert{}
-	b, err := privfile.ReadFile(filepath.Join(s.Home, SentName), maxFile)
-	if err == nil {
-		err = json.Unmarshal(b, &s.m)
-	}
-	if err != nil && !errors.Is(err, os.ErrNotExist) && s.Log != nil {
+	_, err := privfile.ReadJSON(filepath.Join(s.Home, SentName), maxFile, &s.m)
+	if err != nil && s.Log != nil {
 		s.Log.Printf("notify: %s: %v (alerts sent before are forgotten)", SentName, err)
 	}
 	for id := range s.m {

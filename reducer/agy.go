@@ -35,17 +35,9 @@ func RecordsProcessLate(agent string) bool { return MappingOf(agent).LateProcess
 func snakeFields(data []byte, table []fieldName, seen func(key string, raw []byte)) []byte {
 	l := jlexer.Lexer{Data: data}
 	var w jwriter.Writer
-	l.Delim('{')
 	w.RawByte('{')
 	first := true
-	for l.Ok() && !l.IsDelim('}') {
-		key := l.UnsafeFieldName(false)
-		l.WantColon()
-		raw := l.Raw()
-		l.WantComma()
-		if !l.Ok() {
-			break
-		}
+	rawFields(&l, func(key string, raw []byte) {
 		if seen != nil {
 			seen(key, raw)
 		}
@@ -62,8 +54,7 @@ func snakeFields(data []byte, table []fieldName, seen func(key string, raw []byt
 		w.String(key)
 		w.RawByte(':')
 		w.Raw(raw, nil)
-	}
-	l.Delim('}')
+	})
 	if l.Error() != nil {
 		return data
 	}

@@ -26,16 +26,8 @@ func decodeLenient[T any, P easyDecoder[T]](data []byte, v P) (ignored []string,
 	}
 	*v = *new(T)
 	l := jlexer.Lexer{Data: data}
-	l.Delim('{')
 	var w jwriter.Writer
-	for l.Ok() && !l.IsDelim('}') {
-		key := l.UnsafeFieldName(false)
-		l.WantColon()
-		raw := l.Raw()
-		l.WantComma()
-		if !l.Ok() {
-			break
-		}
+	rawFields(&l, func(key string, raw []byte) {
 		one := field(&w, key, raw)
 		if decode(one, P(new(T))) != nil && len(raw) > 0 && raw[0] == '[' {
 			// A list keeps the entries that parse: a running subagent in
@@ -50,14 +42,32 @@ func decodeLenient[T any, P easyDecoder[T]](data []byte, v P) (ignored []string,
 		} else {
 			ignored = append(ignored, strings.Clone(key))
 		}
-	}
-	l.Delim('}')
+	})
 	l.Consumed()
 	if err := l.Error(); err != nil {
 		*v = *new(T)
 		return nil, err
 	}
 	return ignored, nil
+}
+
+// rawFields calls f with the name and raw value of each top-level field of
+// the JSON object at l, in order, and reads its closing brace. The name is
+// only good during the call. A malformed object ends the walk with l's
+// error set.
+func rawFields(l *jlexer.Lexer, f func(key string, raw []byte)) {
+	l.Delim('{')
+	for l.Ok() && !l.IsDelim('}') {
+		key := l.UnsafeFieldName(false)
+		l.WantColon()
+		raw := l.Raw()
+		l.WantComma()
+		if !l.Ok() {
+			break
+		}
+		f(key, raw)
+	}
+	l.Delim('}')
 }
 
 // field is the one-field object {"key": raw}.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -123,9 +122,7 @@ func answerReport(stdout, stderr io.Writer, id string, res answer.Result, asJSON
 		res.Message += fmt.Sprintf(" (`mew jump %s` brings it forward)", shortID(id))
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := writeJSON(stdout, res); err != nil {
 			return answerNot
 		}
 		return code
@@ -141,9 +138,7 @@ func answerReport(stdout, stderr io.Writer, id string, res answer.Result, asJSON
 // answerList prints a session's choices and where an answer would go.
 func answerList(stdout, stderr io.Writer, shown session.Shown, t answer.Target, asJSON bool) int {
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+		if err := writeJSON(stdout, struct {
 			ID      string           `json:"id"`
 			State   session.State    `json:"state"`
 			Reason  session.Reason   `json:"reason,omitempty"`

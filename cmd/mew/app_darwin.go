@@ -15,8 +15,5 @@ func init() {
 }
 
 func runApp(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return usageError(stderr, "mew app", "unexpected argument %q", clip(args[0], 40))
-	}
 	return app.Run(stdout, stderr, monitorOptions)
 }

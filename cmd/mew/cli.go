@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,7 +23,7 @@ type command struct {
 	name    string
 	aliases []string // other names it answers to (`mew remote ls`)
 	summary string   // one line, lower case, in `mew help`
-	args    string   // the usage after the name and [flags]: "<session id> [choice]"
+	args    string   // the usage after the name and [flags]: "<session id> [choice]"; none, none taken
 	help    string   // more lines, after the summary in the command's help
 	// setup declares the command's flags on fs and returns what runs with
 	// them; a command without flags returns its run func.
@@ -102,6 +103,9 @@ func dispatch(c *command, path string, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usageError(stderr, path, "%s", dashes(err.Error()))
 	}
+	if c.args == "" && len(rest) > 0 {
+		return usageError(stderr, path, "unexpected argument %q", clip(rest[0], 40))
+	}
 	return run(rest, stdout, stderr)
 }
 
@@ -163,6 +167,19 @@ func usageError(stderr io.Writer, path, format string, a ...any) int {
 	fmt.Fprintf(stderr, "%s: %s\n", path, fmt.Sprintf(format, a...))
 	fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", path)
 	return 2
+}
+
+// writeJSON writes v as the commands' --json output: indented, one value.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// fail says why `path` could not go on, on stderr, and is its exit code.
+func fail(stderr io.Writer, path string, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", path, err)
+	return 1
 }
 
 // unknownCommand names the word, and the command it is a typo of when one

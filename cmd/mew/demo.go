@@ -43,9 +43,6 @@ func demoFlags(fs *flag.FlagSet) runFunc {
 
 func runDemo(opt demoOptions, args []string, stdout, stderr io.Writer) int {
 	once, speed, agentHook := &opt.once, &opt.speed, &opt.agentHook
-	if len(args) > 0 {
-		return usageError(stderr, "mew demo", "unexpected argument %q", clip(args[0], 40))
-	}
 	if *agentHook != "" {
 		if err := demo.Agent(*agentHook, os.Stdin, stdout); err != nil {
 			fmt.Fprintf(stderr, "mew demo: stand-in agent: %v\n", err)
@@ -64,18 +61,15 @@ func runDemo(opt demoOptions, args []string, stdout, stderr io.Writer) int {
 	}
 	hook, err := findHook()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	dir, err := os.MkdirTemp("", "mew-demo-")
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	defer os.RemoveAll(dir)
 	// The board, the monitor and jumps read these: everything happens in
@@ -84,14 +78,12 @@ func runDemo(opt demoOptions, args []string, stdout, stderr io.Writer) int {
 	os.Setenv("CLAUDE_CONFIG_DIR", demo.ClaudeDir(dir))
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	o.Sources = demoSources()
 	d, err := demo.Start(demo.Options{HookPath: hook, AgentArgv: []string{exe, "demo", "--agent", hook}, Dir: dir, Speed: *speed})
 	if err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	defer d.Close()
 
@@ -138,10 +130,7 @@ func playOnce(ctx context.Context, d *demo.Demo, o monitor.Options, stdout, stde
 		if st.Note == "" {
 			return
 		}
-		shown, errs := monitor.Snapshot(o)
-		for _, e := range errs {
-			fmt.Fprintf(stderr, "mew demo: skipped: %v\n", e)
-		}
+		shown := snapshot(o, "demo", stderr)
 		if strings.Contains(note, "press Enter") {
 			note = lastNoteOnce
 		}
@@ -149,8 +138,7 @@ func playOnce(ctx context.Context, d *demo.Demo, o monitor.Options, stdout, stde
 		fmt.Fprintf(stdout, "== step %d: %s\n%s\n\n", n, note, tui.Render(shown, board.Config{ShowQuiet: true}, time.Now(), 120))
 	})
 	if err := d.Play(ctx); err != nil {
-		fmt.Fprintf(stderr, "mew demo: %v\n", err)
-		return 1
+		return fail(stderr, "mew demo", err)
 	}
 	return 0
 }

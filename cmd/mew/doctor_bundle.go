@@ -44,8 +44,7 @@ func runDoctorBundle(opt doctorOptions, args []string, stdout, stderr io.Writer)
 	}
 	home, err := store.Home()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew doctor: %v\n", err)
-		return 1
+		return fail(stderr, "mew doctor", err)
 	}
 	userHome, _ := os.UserHomeDir()
 	red := newRedactor(userHome, home)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/mew-dev/mew/monitor"
@@ -14,14 +13,11 @@ import (
 // reads over ssh (remote.ServeFeed). It ends when ctx does or the reader
 // goes away.
 func feedStatus(ctx context.Context, o monitor.Options, stdout, stderr io.Writer) int {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	updates, err := monitor.Watch(ctx, o)
-	if err != nil {
-		fmt.Fprintf(stderr, "mew status: %v\n", err)
+	updates, stop, ok := startWatch(ctx, o, "status", stderr)
+	if !ok {
 		return 1
 	}
-	defer letGo(cancel, updates)
+	defer stop()
 	remote.ServeFeed(stdout, updates, func(u monitor.Update) ([]session.Shown, []error) { return u.Sessions, u.Errors })
 	return 0
 }

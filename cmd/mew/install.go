@@ -107,9 +107,6 @@ type installRun struct {
 
 func runInstall(opt installOptions, args []string, stdout, stderr io.Writer) int {
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
-	if len(args) > 0 {
-		return usageError(stderr, "mew install", "unexpected argument %q", clip(args[0], 40))
-	}
 	r := &installRun{installOptions: opt, stdout: stdout, stderr: stderr}
 	if code, ok := r.prepare(); !ok {
 		return code
@@ -292,8 +289,8 @@ func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, re
 	if !rep.Wrote {
 		fmt.Fprintf(w, "Mew's hook is already registered in %s; nothing to change.\n", rep.Settings)
 	} else {
-		added, removed := count(rep.Changes)
-		fmt.Fprintf(w, "Registered Mew's hook for %d events in %s; only its \"hooks\" value changed", added, target(rep))
+		added, removed := rep.Counts()
+		fmt.Fprintf(w, "Registered Mew's hook for %d events in %s; only its \"hooks\" value changed", added, rep.Target())
 		if removed > 0 {
 			fmt.Fprintf(w, " (%d outdated entries of Mew's taken out)", removed)
 		}
@@ -314,13 +311,9 @@ func reportInstall(w io.Writer, env install.Env, a install.Agent, src string, re
 func runUninstall(dryRun bool, agentName string, args []string, stdout, stderr io.Writer) int {
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	dry, agent := &dryRun, &agentName
-	if len(args) > 0 {
-		return usageError(stderr, "mew uninstall", "unexpected argument %q", clip(args[0], 40))
-	}
 	env, err := install.EnvFromOS()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew uninstall: %v\n", err)
-		return 1
+		return fail(stderr, "mew uninstall", err)
 	}
 	agents := install.Agents
 	if *agent != "" {
@@ -438,43 +431,25 @@ func reportUninstall(stdout io.Writer, rep install.Report, dry bool) {
 	case rep.Removed:
 		fmt.Fprintf(stdout, "Removed %s, which `mew install` created.\n", rep.Settings)
 	case rep.Restored && dry:
-		fmt.Fprintf(stdout, "Would put %s back exactly as it was before `mew install`.\n", target(rep))
+		fmt.Fprintf(stdout, "Would put %s back exactly as it was before `mew install`.\n", rep.Target())
 	case rep.Restored:
-		fmt.Fprintf(stdout, "Put %s back exactly as it was before `mew install`.\n", target(rep))
+		fmt.Fprintf(stdout, "Put %s back exactly as it was before `mew install`.\n", rep.Target())
 	case dry:
 		printChanges(stdout, rep)
 	default:
-		_, removed := count(rep.Changes)
-		fmt.Fprintf(stdout, "Took %d entries of Mew's out of %s; only its \"hooks\" value changed.\n", removed, target(rep))
+		_, removed := rep.Counts()
+		fmt.Fprintf(stdout, "Took %d entries of Mew's out of %s; only its \"hooks\" value changed.\n", removed, rep.Target())
 		if rep.Backup != "" {
 			fmt.Fprintf(stdout, "The previous version is saved as %s.\n", rep.Backup)
 		}
 	}
 }
 
-func count(changes []install.Change) (added, removed int) {
-	for _, c := range changes {
-		if c.Add {
-			added++
-		} else {
-			removed++
-		}
-	}
-	return added, removed
-}
-
 // target names the file that changes, and the symlink that led to it.
-func target(rep install.Report) string {
-	if rep.Link != "" {
-		return fmt.Sprintf("%s (through the symlink %s)", rep.Settings, rep.Link)
-	}
-	return rep.Settings
-}
-
 // printChanges shows, for a dry run, the entries that would be added and
 // removed and the "hooks" value that would result.
 func printChanges(w io.Writer, rep install.Report) {
-	fmt.Fprintf(w, "Would change %s, only its \"hooks\" value:\n", target(rep))
+	fmt.Fprintf(w, "Would change %s, only its \"hooks\" value:\n", rep.Target())
 	for _, c := range rep.Changes {
 		fmt.Fprintf(w, "  %s\n", c)
 	}
@@ -507,13 +482,9 @@ func runDoctor(opt doctorOptions, args []string, stdout, stderr io.Writer) int {
 	}
 	stdout = text.NewWriter(stdout) // paths and commands from settings.json
 	agent, local := &opt.agent, &opt.local
-	if len(args) > 0 {
-		return usageError(stderr, "mew doctor", "unexpected argument %q", clip(args[0], 40))
-	}
 	env, err := install.EnvFromOS()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew doctor: %v\n", err)
-		return 1
+		return fail(stderr, "mew doctor", err)
 	}
 	agents, err := agentsFor(*agent, env)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -138,9 +137,7 @@ func jumpPrintPlan(w io.Writer, p jump.Plan) {
 }
 
 func jumpWriteJSON(stdout, stderr io.Writer, v any) int {
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := writeJSON(stdout, v); err != nil {
 		fmt.Fprintf(stderr, "mew jump: %v\n", err)
 		return jumpNone
 	}

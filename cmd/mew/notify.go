@@ -50,8 +50,7 @@ func withHome(f func(home string, args []string, stdout, stderr io.Writer) int) 
 	return func(args []string, stdout, stderr io.Writer) int {
 		home, err := store.Home()
 		if err != nil {
-			fmt.Fprintf(stderr, "mew notify: %v\n", err)
-			return 1
+			return fail(stderr, "mew notify", err)
 		}
 		return f(home, args, stdout, stderr)
 	}
@@ -69,8 +68,7 @@ func notifyRm(home string, args []string, stdout, stderr io.Writer) int {
 		err = notify.SaveConfig(home, cfg)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mew notify rm: %v\n", err)
-		return 1
+		return fail(stderr, "mew notify rm", err)
 	}
 	fmt.Fprintf(stdout, "removed %s\n", args[0])
 	return 0
@@ -114,21 +112,16 @@ func notifyAdd(home string, args []string, stdout, stderr io.Writer) int {
 		err = notify.SaveConfig(home, cfg)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mew notify add: %v\n", err)
-		return 1
+		return fail(stderr, "mew notify add", err)
 	}
 	fmt.Fprintf(stdout, "added %s: %s\n(a running Mew sends to it within seconds; `mew notify test %s` tries it now)\n", s.Name, s.Masked(), s.Name)
 	return 0
 }
 
 func notifyList(home string, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return usageError(stderr, "mew notify list", "unexpected argument %q", clip(args[0], 40))
-	}
 	cfg, err := notify.LoadConfig(home)
 	if err != nil {
-		fmt.Fprintf(stderr, "mew notify list: %v\n", err)
-		return 1
+		return fail(stderr, "mew notify list", err)
 	}
 	if len(cfg.Sinks) == 0 {
 		fmt.Fprintln(stdout, "No sinks: alerts only ring here. `mew notify add` adds one.")
@@ -158,8 +151,7 @@ func sinkHealth(s notify.SinkStatus) string {
 func notifyTest(home string, args []string, stdout, stderr io.Writer) int {
 	cfg, err := notify.LoadConfig(home)
 	if err != nil {
-		fmt.Fprintf(stderr, "mew notify test: %v\n", err)
-		return 1
+		return fail(stderr, "mew notify test", err)
 	}
 	m := notify.Message{
 		Event: session.Waiting, Reason: session.ReasonInput, Test: true,

@@ -110,12 +110,10 @@ func remoteAdd(args []string, stdout, stderr io.Writer) int {
 	}
 	home, err := store.Home()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew remote add: %v\n", err)
-		return 1
+		return fail(stderr, "mew remote add", err)
 	}
 	if err := remote.Edit(home, func(c *remote.Config) error { return c.Add(r) }); err != nil {
-		fmt.Fprintf(stderr, "mew remote add: %v\n", err)
-		return 1
+		return fail(stderr, "mew remote add", err)
 	}
 	fmt.Fprintf(stdout, "Added remote %s (%s).\n", r.Name, r.Host)
 	if !check {
@@ -142,18 +140,13 @@ func remoteAdd(args []string, stdout, stderr io.Writer) int {
 }
 
 func remoteList(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return usageError(stderr, "mew remote list", "unexpected argument %q", clip(args[0], 40))
-	}
 	home, err := store.Home()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew remote list: %v\n", err)
-		return 1
+		return fail(stderr, "mew remote list", err)
 	}
 	c, err := remote.Load(home)
 	if err != nil {
-		fmt.Fprintf(stderr, "mew remote list: %v\n", err)
-		return 1
+		return fail(stderr, "mew remote list", err)
 	}
 	if len(c.Remotes) == 0 {
 		fmt.Fprintln(stdout, "No remotes. Add one with `mew remote add NAME [user@]host`.")
@@ -185,8 +178,7 @@ func remoteRm(args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	home, err := store.Home()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew remote rm: %v\n", err)
-		return 1
+		return fail(stderr, "mew remote rm", err)
 	}
 	if err := remote.Edit(home, func(c *remote.Config) error {
 		r, ok := c.Find(name)
@@ -195,8 +187,7 @@ func remoteRm(args []string, stdout, stderr io.Writer) int {
 		}
 		return c.Remove(name)
 	}); err != nil {
-		fmt.Fprintf(stderr, "mew remote rm: %v\n", err)
-		return 1
+		return fail(stderr, "mew remote rm", err)
 	}
 	if err := remote.RemoveCache(home, name); err != nil {
 		fmt.Fprintf(stderr, "mew remote rm: removed, but its cached list stays: %v\n", err)

@@ -6,10 +6,13 @@ import (
 	"io"
 	"time"
 
+	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/board/act"
 	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/monitor"
+	"github.com/mew-dev/mew/session"
 	"github.com/mew-dev/mew/source/remote"
+	"github.com/mew-dev/mew/source/tmux"
 )
 
 // onceTimeout bounds how long a one-shot command waits for the remotes:
@@ -37,6 +40,24 @@ func attachRemotes(ctx context.Context, o *monitor.Options, follow bool, stderr 
 	}
 	o.Remote = hub
 	return hub
+}
+
+// snapshot reads o's sources once (monitor.Snapshot), saying on stderr
+// what `mew <cmd>` had to leave out.
+func snapshot(o monitor.Options, cmd string, stderr io.Writer) []session.Shown {
+	shown, errs := monitor.Snapshot(o)
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "mew %s: skipped: %v\n", cmd, e)
+	}
+	return shown
+}
+
+// boardConfig is the boards' configuration with the tmux server the board
+// acts on (its socket from the environment).
+func boardConfig() board.Config {
+	cfg := board.DefaultConfig()
+	cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
+	return cfg
 }
 
 // findSession is the session named by want, an id or a unique prefix,

@@ -49,8 +49,7 @@ func runReplay(agentName string, args []string, stdout, stderr io.Writer) int {
 	}
 	changes, err := replay.File(fs.Arg(0), *agent, book)
 	if err != nil {
-		fmt.Fprintf(stderr, "mew replay: %v\n", err)
-		return 1
+		return fail(stderr, "mew replay", err)
 	}
 	enc := json.NewEncoder(stdout)
 	for _, c := range changes {

@@ -95,8 +95,7 @@ func rulesCheck(args []string, stdout, stderr io.Writer) int {
 	if len(files) == 0 {
 		home, err := store.Home()
 		if err != nil {
-			fmt.Fprintf(stderr, "mew rules: %v\n", err)
-			return 1
+			return fail(stderr, "mew rules", err)
 		}
 		dir := rules.Dir(home)
 		files, _ = filepath.Glob(filepath.Join(dir, "*.toml"))

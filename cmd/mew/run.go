@@ -42,8 +42,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	st, err := store.Open(hookbin.Fold)
 	if err != nil {
-		fmt.Fprintf(stderr, "mew run: %v\n", err)
-		return 1
+		return fail(stderr, "mew run", err)
 	}
 	log := &hookbin.Log{Path: st.Home + "/mew-run.log"}
 	var leader []string

@@ -81,8 +81,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew serve: %v\n", err)
-		return 1
+		return fail(stderr, "mew serve", err)
 	}
 	ln, opts, err := sf.open(o.Store.Home, stderr)
 	if err != nil {
@@ -217,8 +216,7 @@ func runHeadlessServing(ctx context.Context, o monitor.Options, stdout, stderr i
 	code := runHeadless(ctx, o, stderr, sessions, func(u monitor.Update) { srv.Publish(u.Sessions) })
 	cancel()
 	if err := <-errc; err != nil {
-		fmt.Fprintf(stderr, "mew serve: %v\n", err)
-		return 1
+		return fail(stderr, "mew serve", err)
 	}
 	return code
 }
@@ -226,16 +224,14 @@ func runHeadlessServing(ctx context.Context, o monitor.Options, stdout, stderr i
 func runServeDevices(args []string, stdout, stderr io.Writer) int {
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew serve devices: %v\n", err)
-		return 1
+		return fail(stderr, "mew serve devices", err)
 	}
 	d := &web.Devices{Home: o.Store.Home}
 	switch {
 	case len(args) == 0 || (len(args) == 1 && args[0] == "list"):
 		list, err := d.List()
 		if err != nil {
-			fmt.Fprintf(stderr, "mew serve devices: %v\n", err)
-			return 1
+			return fail(stderr, "mew serve devices", err)
 		}
 		if len(list) == 0 {
 			fmt.Fprintln(stdout, "no paired devices (`mew serve` shows a pairing code)")
@@ -250,8 +246,7 @@ func runServeDevices(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case len(args) == 2 && args[0] == "revoke":
 		if err := d.Revoke(args[1]); err != nil {
-			fmt.Fprintf(stderr, "mew serve devices: %v\n", err)
-			return 1
+			return fail(stderr, "mew serve devices", err)
 		}
 		fmt.Fprintf(stdout, "revoked %s: that browser gets no more than the pairing page\n", text.OneLine(args[1], 16))
 		return 0

@@ -9,8 +9,6 @@ import (
 
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/demo"
-	"github.com/mew-dev/mew/monitor"
-	"github.com/mew-dev/mew/source/tmux"
 	"github.com/mew-dev/mew/store"
 )
 
@@ -36,8 +34,6 @@ func snapshotFlags(fs *flag.FlagSet) runFunc {
 func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) int {
 	path, fixed, scale, all := &opt.path, &opt.fixed, &opt.scale, &opt.all
 	switch {
-	case len(args) > 0:
-		return usageError(stderr, "mew snapshot", "unexpected argument %q", clip(args[0], 40))
 	case *path == "":
 		return usageError(stderr, "mew snapshot", "--png FILE is required")
 	case *scale < 1 || *scale > board.MaxScale:
@@ -50,15 +46,10 @@ func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) i
 	} else {
 		o, err := monitorOptions()
 		if err != nil {
-			fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
-			return 1
+			return fail(stderr, "mew snapshot", err)
 		}
-		shown, errs := monitor.Snapshot(o)
-		for _, e := range errs {
-			fmt.Fprintf(stderr, "mew snapshot: skipped: %v\n", e)
-		}
-		cfg := board.DefaultConfig()
-		cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
+		shown := snapshot(o, "snapshot", stderr)
+		cfg := boardConfig()
 		cfg.ShowQuiet = *all
 		now := time.Now()
 		frame = board.Draw(board.Arrange(shown, now, cfg), now, uint64(now.UnixNano()/int64(board.TickInterval)))
@@ -66,20 +57,17 @@ func runSnapshot(opt snapshotOptions, args []string, stdout, stderr io.Writer) i
 	}
 	var buf bytes.Buffer
 	if err := board.WritePNG(&buf, frame, *scale); err != nil {
-		fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
-		return 1
+		return fail(stderr, "mew snapshot", err)
 	}
 	if *path == "-" {
 		if _, err := stdout.Write(buf.Bytes()); err != nil {
-			fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
-			return 1
+			return fail(stderr, "mew snapshot", err)
 		}
 		return 0
 	}
 	// Atomic, so a README build or an open viewer never sees half an image.
 	if err := store.WriteFileAtomic(*path, buf.Bytes(), 0o644); err != nil {
-		fmt.Fprintf(stderr, "mew snapshot: %v\n", err)
-		return 1
+		return fail(stderr, "mew snapshot", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d×%d)\n", *path, frame.W**scale, frame.H**scale)
 	return 0

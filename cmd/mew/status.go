@@ -44,17 +44,13 @@ type statusOptions struct {
 
 func runStatus(opt statusOptions, args []string, stdout, stderr io.Writer) int {
 	asJSON, watch, forget, feed := &opt.json, &opt.watch, &opt.forget, &opt.feed
-	if len(args) > 0 {
-		return usageError(stderr, "mew status", "unexpected argument %q", clip(args[0], 40))
-	}
 	if *feed && !(*watch && *asJSON) {
 		fmt.Fprintln(stderr, "mew status: --feed goes with --watch --json")
 		return 2
 	}
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew status: %v\n", err)
-		return 1
+		return fail(stderr, "mew status", err)
 	}
 	o.ForgetAfter = *forget
 	// The shown texts are inert already (combine); this is the backstop,
@@ -80,10 +76,7 @@ func runStatus(opt statusOptions, args []string, stdout, stderr io.Writer) int {
 		return watchStatus(ctx, o, *asJSON, stdout, stderr)
 	}
 	hub := attachRemotes(context.Background(), &o, false, stderr, "status")
-	shown, errs := monitor.Snapshot(o)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "mew status: skipped: %v\n", e)
-	}
+	shown := snapshot(o, "status", stderr)
 	if hub != nil {
 		for _, h := range hub.Hosts() {
 			if h.Link != remote.Online {
@@ -102,11 +95,8 @@ func printJSON(stdout, stderr io.Writer, shown []session.Shown) int {
 	if shown == nil {
 		shown = []session.Shown{} // an empty array, never null
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(shown); err != nil {
-		fmt.Fprintf(stderr, "mew status: %v\n", err)
-		return 1
+	if err := writeJSON(stdout, shown); err != nil {
+		return fail(stderr, "mew status", err)
 	}
 	return 0
 }
@@ -166,14 +156,11 @@ func hostLabel(s session.Shown, now time.Time) string {
 // watchStatus prints one line per session whose state (or reason) changed,
 // new sessions included and forgotten ones said once.
 func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, stderr io.Writer) int {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	updates, err := monitor.Watch(ctx, o)
-	if err != nil {
-		fmt.Fprintf(stderr, "mew status: %v\n", err)
+	updates, stop, ok := startWatch(ctx, o, "status", stderr)
+	if !ok {
 		return 1
 	}
-	defer letGo(cancel, updates)
+	defer stop()
 	// A session is its host and id; a host going offline or coming back
 	// is a change too.
 	type key struct {

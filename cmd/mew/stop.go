@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -47,6 +49,19 @@ func untilStopped() (context.Context, context.CancelFunc) {
 		}
 	}()
 	return ctx, cancel
+}
+
+// startWatch starts monitor.Watch for `mew <cmd>`; stop ends it the way
+// letGo does. When it cannot start it says why on stderr and ok is false.
+func startWatch(ctx context.Context, o monitor.Options, cmd string, stderr io.Writer) (updates <-chan monitor.Update, stop func(), ok bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	updates, err := monitor.Watch(ctx, o)
+	if err != nil {
+		cancel()
+		fmt.Fprintf(stderr, "mew %s: %v\n", cmd, err)
+		return nil, nil, false
+	}
+	return updates, func() { letGo(cancel, updates) }, true
 }
 
 // letGo ends a monitor.Watch and waits until its sources have let go of

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/internal/text"
-	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
 	mewusage "github.com/mew-dev/mew/usage"
@@ -44,20 +42,13 @@ type sessionUsage struct {
 
 func runUsage(asJSONFlag bool, args []string, stdout, stderr io.Writer) int {
 	asJSON := &asJSONFlag
-	if len(args) > 0 {
-		return usageError(stderr, "mew usage", "unexpected argument %q", clip(args[0], 40))
-	}
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew usage: %v\n", err)
-		return 1
+		return fail(stderr, "mew usage", err)
 	}
 	stdout = text.NewWriter(stdout)
 	attachRemotes(context.Background(), &o, false, stderr, "usage")
-	shown, errs := monitor.Snapshot(o)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "mew usage: skipped: %v\n", e)
-	}
+	shown := snapshot(o, "usage", stderr)
 	rep := usageReport{Accounts: mewusage.Accounts(shown), Sessions: []sessionUsage{}}
 	if rep.Accounts == nil {
 		rep.Accounts = []mewusage.Account{}
@@ -68,11 +59,8 @@ func runUsage(asJSONFlag bool, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "mew usage: %v\n", err)
-			return 1
+		if err := writeJSON(stdout, rep); err != nil {
+			return fail(stderr, "mew usage", err)
 		}
 		return 0
 	}

@@ -14,9 +14,6 @@ func init() {
 // runVersion is `mew version`: the build and the feed format it speaks
 // (what `mew remote add` and `mew doctor` report of another machine).
 func runVersion(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return usageError(stderr, "mew version", "unexpected argument %q", clip(args[0], 40))
-	}
 	fmt.Fprintf(stdout, "mew %s (feed %d)\n", remote.BuildVersion(), remote.FeedVersion)
 	return 0
 }

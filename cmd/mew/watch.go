@@ -24,7 +24,6 @@ import (
 	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/remote"
-	"github.com/mew-dev/mew/source/tmux"
 )
 
 func init() {
@@ -55,17 +54,13 @@ func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
 	if quotaAlert <= 0 || quotaAlert > 100 {
 		return usageError(stderr, "mew watch", "--quota-alert must be a percentage above 0, at most 100")
 	}
-	if len(args) > 0 {
-		return usageError(stderr, "mew watch", "unexpected argument %q", clip(args[0], 40))
-	}
 	if *serve && !*headless {
 		fmt.Fprintln(stderr, "mew watch: --serve goes with --headless (or run `mew serve`)")
 		return 2
 	}
 	o, err := monitorOptions()
 	if err != nil {
-		fmt.Fprintf(stderr, "mew watch: %v\n", err)
-		return 1
+		return fail(stderr, "mew watch", err)
 	}
 	if *headless {
 		ctx, stop := untilStopped()
@@ -74,8 +69,7 @@ func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
 			sf := serveFlags{listen: defaultListen}
 			ln, opts, err := sf.open(o.Store.Home, stderr)
 			if err != nil {
-				fmt.Fprintf(stderr, "mew watch: %v\n", err)
-				return 1
+				return fail(stderr, "mew watch", err)
 			}
 			attachRemotes(ctx, &o, true, stderr, "watch")
 			return runHeadlessServing(ctx, o, stdout, stderr, ln, opts)
@@ -85,12 +79,8 @@ func runWatch(opt watchOptions, args []string, stdout, stderr io.Writer) int {
 	}
 	if *once || !isTerminal(stdout) {
 		attachRemotes(context.Background(), &o, false, stderr, "watch")
-		shown, errs := monitor.Snapshot(o)
-		for _, e := range errs {
-			fmt.Fprintf(stderr, "mew watch: skipped: %v\n", e)
-		}
-		cfg := board.DefaultConfig()
-		cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
+		shown := snapshot(o, "watch", stderr)
+		cfg := boardConfig()
 		cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 		fmt.Fprintln(stdout, tui.Render(shown, cfg, time.Now(), 120))
 		return 0
@@ -150,8 +140,7 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 	if f, ok := terminalOf(stderr); ok {
 		bell = f // the same terminal, outside Bubble Tea's frame
 	}
-	cfg := board.DefaultConfig()
-	cfg.TmuxSocket = tmux.SocketPath(tmux.SocketFromEnv())
+	cfg := boardConfig()
 	cfg.ShowQuiet, cfg.QuotaThreshold = true, quotaAlert
 	m := tui.New(tui.Options{
 		Updates: feed, Jumper: loggedJumper{jumper, l}, Answerer: loggedAnswerer{answers, l},
@@ -188,8 +177,7 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer, sessi
 	}
 	updates, err := monitor.Watch(ctx, o)
 	if err != nil {
-		fmt.Fprintf(stderr, "mew watch: %v\n", err)
-		return 1
+		return fail(stderr, "mew watch", err)
 	}
 	defer letGo(cancel, updates)
 	if sessions == nil {

@@ -4,9 +4,7 @@
 package alertprefs
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -39,15 +37,8 @@ func (s *Store) path() string { return filepath.Join(s.Home, Name) }
 
 // Load returns the prefs; a missing file is none. Invalid ids are dropped.
 func (s *Store) Load() (Prefs, error) {
-	b, err := privfile.ReadFile(s.path(), maxSize)
-	if errors.Is(err, os.ErrNotExist) {
-		return Prefs{}, nil
-	}
-	if err != nil {
-		return Prefs{}, err
-	}
 	var p Prefs
-	if err := json.Unmarshal(b, &p); err != nil {
+	if _, err := privfile.ReadJSON(s.path(), maxSize, &p); err != nil {
 		return Prefs{}, err
 	}
 	for id := range p.Muted {

@@ -59,3 +59,28 @@ func TestReadIsBounded(t *testing.T) {
 		}
 	}
 }
+
+func TestReadJSONMissingIsNoErrorAndBadIsOne(t *testing.T) {
+	dir := t.TempDir()
+	v := map[string]int{"kept": 1}
+	if found, err := ReadJSON(filepath.Join(dir, "none.json"), 1<<10, &v); found || err != nil || v["kept"] != 1 {
+		t.Fatalf("missing: found %v, err %v, v %v", found, err, v)
+	}
+	path := filepath.Join(dir, "a.json")
+	if err := WriteJSON(path, map[string]int{"a": 2}); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]int
+	if found, err := ReadJSON(path, 1<<10, &got); !found || err != nil || got["a"] != 2 {
+		t.Fatalf("found %v, err %v, got %v", found, err, got)
+	}
+	if found, err := ReadJSON(path, 3, &got); !found || err == nil {
+		t.Fatalf("over the limit: found %v, err %v", found, err)
+	}
+	if err := os.WriteFile(path, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if found, err := ReadJSON(path, 1<<10, &got); !found || err == nil {
+		t.Fatalf("bad JSON: found %v, err %v", found, err)
+	}
+}

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -383,14 +382,10 @@ func (s *Source) jumpEnv(pid int) (map[string]string, *session.Tmux) {
 // daemonPid is the pid in $CODEX_HOME/app-server-daemon/daemon.pid, 0 when
 // there is none.
 func (s *Source) daemonPid() int {
-	b, err := privfile.ReadFile(filepath.Join(s.Home, "app-server-daemon", "daemon.pid"), 64<<10)
-	if err != nil {
-		return 0
-	}
 	var d struct {
 		Pid int `json:"pid"`
 	}
-	if json.Unmarshal(b, &d) != nil || d.Pid <= 1 {
+	if _, err := privfile.ReadJSON(filepath.Join(s.Home, "app-server-daemon", "daemon.pid"), 64<<10, &d); err != nil || d.Pid <= 1 {
 		return 0
 	}
 	return d.Pid

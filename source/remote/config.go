@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -266,16 +265,13 @@ func safeWord(w string) bool {
 // Load reads the config in mewHome; a missing file is an empty config.
 // A file Mew cannot trust is an error, never half-used.
 func Load(mewHome string) (Config, error) {
-	data, err := privfile.Read(ConfigPath(mewHome), maxConfig)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Config{Version: ConfigVersion}, nil
-	}
+	var c Config
+	found, err := privfile.ReadJSON(ConfigPath(mewHome), maxConfig, &c)
 	if err != nil {
 		return Config{}, fmt.Errorf("%s: %v", ConfigPath(mewHome), err)
 	}
-	var c Config
-	if err := json.Unmarshal(data, &c); err != nil {
-		return Config{}, fmt.Errorf("%s: %v", ConfigPath(mewHome), err)
+	if !found {
+		return Config{Version: ConfigVersion}, nil
 	}
 	if c.Version != ConfigVersion {
 		return Config{}, fmt.Errorf("%s: version %d, this Mew reads version %d", ConfigPath(mewHome), c.Version, ConfigVersion)

@@ -216,15 +216,7 @@ func (h *Hub) Hosts() []HostStatus {
 // Run follows every host until ctx ends: one feed each, reconnecting with
 // backoff.
 func (h *Hub) Run(ctx context.Context) {
-	var wg sync.WaitGroup
-	for _, hs := range h.hosts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			h.follow(ctx, hs)
-		}()
-	}
-	wg.Wait()
+	h.eachHost(func(hs *hostState) { h.follow(ctx, hs) })
 	// A write held back by CacheEvery is made now: the next Mew starts
 	// from the last list seen.
 	for _, hs := range h.hosts {
@@ -244,15 +236,19 @@ func (h *Hub) Run(ctx context.Context) {
 // when each has answered or failed (or ctx ends): what a one-shot `mew
 // status` shows.
 func (h *Hub) Once(ctx context.Context) {
+	h.eachHost(func(hs *hostState) {
+		if !h.attempt(ctx, hs, true) && ctx.Err() != nil {
+			h.lost(hs, "no answer in time", true)
+		}
+	})
+}
+
+// eachHost runs f for every host at the same time and returns when all
+// have returned.
+func (h *Hub) eachHost(f func(*hostState)) {
 	var wg sync.WaitGroup
 	for _, hs := range h.hosts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if !h.attempt(ctx, hs, true) && ctx.Err() != nil {
-				h.lost(hs, "no answer in time", true)
-			}
-		}()
+		wg.Go(func() { f(hs) })
 	}
 	wg.Wait()
 }
