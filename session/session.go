@@ -432,8 +432,15 @@ type Shown struct {
 	TmuxServer string `json:"tmux_server,omitempty"`
 	// TmuxWindow is the pane's tmux session and window index ("work:2").
 	TmuxWindow string `json:"tmux_window,omitempty"`
-	HooksSeen  bool   `json:"hooks"`    // Mew's hooks reported on this session
-	Registry   bool   `json:"registry"` // Claude Code's registry reported on it
+	// Terminal is the terminal app the session's tab is in, outside tmux
+	// ("iTerm2", "WezTerm"), and TerminalPane the app's own number for
+	// it ("pane 3"), when known: see termid.App. TerminalTitle is the
+	// title the agent set on its terminal, when a screen read it.
+	Terminal      string `json:"terminal,omitempty"`
+	TerminalPane  string `json:"terminal_pane,omitempty"`
+	TerminalTitle string `json:"terminal_title,omitempty"`
+	HooksSeen     bool   `json:"hooks"`    // Mew's hooks reported on this session
+	Registry      bool   `json:"registry"` // Claude Code's registry reported on it
 	// Headless: no person attends it (`claude -p`, an SDK app): it never
 	// counts as needing you, whatever its state (NeedsYou).
 	Headless bool `json:"headless,omitempty"`

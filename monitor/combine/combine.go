@@ -507,6 +507,7 @@ func describe(rec session.Record) session.Shown {
 		}
 	}
 	describeTerminal(&out, rec.Terminal)
+	describeApp(&out, rec)
 	out.Usage = latestUsage(rec)
 	if sc := rec.Screen; sc != nil {
 		if out.Pid == 0 {
@@ -521,6 +522,7 @@ func describe(rec session.Record) session.Shown {
 		if sc.Pane != "" && sc.Pane == out.Tmux {
 			out.TmuxWindow = sc.Window
 		}
+		out.TerminalTitle = sc.Title
 	}
 	return out
 }
