@@ -39,7 +39,7 @@ func Where(s session.Shown, watched string) string {
 		if p := text.OneLine(s.TerminalPane, 20); p != "" {
 			place += " " + p
 		}
-		if t := tabTitle(s); t != "" {
+		if t := TabTitle(s); t != "" {
 			return place + ` "` + t + `"`
 		}
 		if tty != "" {
@@ -53,11 +53,11 @@ func Where(s session.Shown, watched string) string {
 	return "-"
 }
 
-// tabTitle is the title a person finds the session's tab by: the one the
+// TabTitle is the title a person finds the session's tab by: the one the
 // agent set on its terminal, else the session's own (agents title their
 // terminal after it); without the status glyph an agent leads it with
 // (Claude Code's "✳ ", its spinner), which changes as it works.
-func tabTitle(s session.Shown) string {
+func TabTitle(s session.Shown) string {
 	t := s.TerminalTitle
 	if strings.TrimSpace(t) == "" {
 		t = s.Title

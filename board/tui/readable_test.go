@@ -136,3 +136,15 @@ func TestEveryRowNamesTheAgentVersion(t *testing.T) {
 		}
 	}
 }
+
+// Outside tmux a row names the terminal app and the tab's title, once.
+func TestRowNamesTheTerminalTab(t *testing.T) {
+	cfg := board.DefaultConfig()
+	cfg.ShowQuiet = true
+	a := shown("c1", session.Working, "", time.Minute, "/src/proj")
+	a.Terminal, a.Title, a.Tty = "iTerm2", "Fix the login", "/dev/ttys003"
+	v := Render([]session.Shown{a}, cfg, t0, 120)
+	if !strings.Contains(v, `iTerm2 "Fix the login"`) || strings.Count(v, "Fix the login") != 1 {
+		t.Errorf("row:\n%s", v)
+	}
+}

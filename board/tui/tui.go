@@ -517,6 +517,9 @@ func (m *Model) line(i int, r board.Row) string {
 	age := board.FormatAge(r.Age)
 	fixed := 2 + pw + 1 + aw + 1 + stateW + 1 + ageW + 2
 	d := detailOf(r)
+	if d == r.Session.Title && r.Session.Tmux == "" && r.Session.Terminal != "" && board.TabTitle(r.Session) != "" {
+		d = "" // the place quotes the tab's title already
+	}
 	if w := m.where(r); w != "-" && d != "" {
 		d = w + " · " + d
 	} else if w != "-" {
