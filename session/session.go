@@ -133,6 +133,11 @@ type Terminal struct {
 	// session never had one, as with `codex exec`).
 	Gone bool      `json:"gone,omitempty"`
 	At   time.Time `json:"at"` // when it was last seen, or seen gone
+	// HooksReview: the UI shows no session yet while Codex asks the
+	// person to review Mew's hooks at its start ("Hooks need review":
+	// they are installed but not trusted), so it waits on that dialog
+	// (source/codex; outside tmux no screen shows it).
+	HooksReview bool `json:"hooks_review,omitempty"`
 }
 
 // HookState is everything the hook events taught us. The reducer keeps the

@@ -1,7 +1,9 @@
 package combine
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mew-dev/mew/session"
 )
@@ -33,5 +35,35 @@ func TestCombineNamesTheTerminalApp(t *testing.T) {
 	}
 	if out = Combine(linux, Alive); out.Terminal != "GNOME Terminal" {
 		t.Errorf("linux terminal %q", out.Terminal)
+	}
+}
+
+// A Codex on its "Hooks need review" dialog outside tmux (no rollout, no
+// hook, no screen: the Codex source says its UI waits on it) reads as
+// waiting with that reason, not idle (issue 40, item 6); a screen that
+// reads the pane says better.
+func TestCodexOnHooksReviewIsWaiting(t *testing.T) {
+	start := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	p := session.Process{Pid: 601, StartMs: start.UnixMilli(), Name: "codex", Tty: "/dev/pts/5"}
+	rec := session.Record{ID: "proc:601", Agent: session.AgentCodex, Process: &p,
+		Terminal: &session.Terminal{Process: p, At: start, HooksReview: true}}
+	out := Combine(rec, Alive)
+	if out.State != session.Waiting || out.Reason != session.ReasonInput || !strings.Contains(out.ToolDetail, "Hooks need review") ||
+		out.Source != "codex:hooks-review" || !out.Since.Equal(start) || !out.NeedsYou() {
+		t.Fatalf("shown %+v", out)
+	}
+	rec.Process = &p
+	rec.Terminal = &session.Terminal{Process: p, At: start}
+	if out = Combine(rec, Alive); out.State != session.Idle {
+		t.Errorf("without the review: %s", out.State)
+	}
+	rec.Terminal.HooksReview = true
+	rec.Screen = &session.ScreenState{State: session.ScreenIdle, Via: "tmux", Pane: "%1", Pid: 601}
+	if out = Combine(rec, Alive); out.State != session.Idle {
+		t.Errorf("the screen shows it idle: %s", out.State)
+	}
+	rec.Screen = nil
+	if out = Combine(rec, Dead); out.State != session.Exited {
+		t.Errorf("dead: %s", out.State)
 	}
 }
