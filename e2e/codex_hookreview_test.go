@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -53,4 +56,55 @@ func TestCodexHookReviewIsWaiting(t *testing.T) {
 		rows = append(rows, driver.ShownString(sh)+" detail="+sh.ToolDetail)
 	}
 	t.Fatalf("Codex on its hook review is not shown waiting for it: %q\nscreen:\n%s", rows, driver.Excerpt(r.Screen(), 20))
+}
+
+// The same dialog where Mew reads no screen of it (a plain terminal: here
+// a tmux server Mew does not read): no rollout, no hook and no screen
+// tell, and the Codex source, knowing Mew's hooks await review, shows the
+// Codex with no session waiting on that dialog, in the one-shot `mew
+// status` (issue 40, item 6).
+func TestCodexHookReviewIsWaitingOutsideTmux(t *testing.T) {
+	t.Parallel()
+	s := needCodex(t)
+	api, err := fakeresponses.Start(fakeresponses.DefaultTiming)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Close()
+	r, err := driver.Launch(driver.Options{
+		Agent: driver.AgentCodex, Codex: s.codex, CodexPackages: s.packages,
+		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.WaitScreen(r.Started, regexp.MustCompile(`Hooks need review`), ready); err != nil {
+		t.Fatal(err)
+	}
+	// Mew reads another tmux server: this pane is not one it reads.
+	env := append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-such-tmux"))
+	var rows []string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		c := exec.Command(r.Opts.Mew, "status", "--json")
+		c.Env, c.Dir = env, r.Home
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("mew status: %v", err)
+		}
+		var shown []session.Shown
+		if err := json.Unmarshal(out, &shown); err != nil {
+			t.Fatal(err)
+		}
+		rows = rows[:0]
+		for _, sh := range shown {
+			rows = append(rows, driver.ShownString(sh)+" detail="+sh.ToolDetail)
+			if sh.Agent == session.AgentCodex && sh.State == session.Waiting && sh.Reason == session.ReasonInput &&
+				strings.Contains(sh.ToolDetail, "Hooks need review") {
+				t.Logf("shown: %s", driver.ShownString(sh))
+				return
+			}
+		}
+	}
+	t.Fatalf("Codex on its hook review, outside the tmux Mew reads, is not shown waiting for it: %q\nscreen:\n%s", rows, driver.Excerpt(r.Screen(), 20))
 }
