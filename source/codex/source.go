@@ -377,6 +377,25 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 	return out, nil
 }
 
+// ownHome: the Codex process pid uses this source's CODEX_HOME (its
+// $CODEX_HOME, else $HOME/.codex), or its environment cannot be read.
+// Another home's Codex trusts hooks of its own.
+func (s *Source) ownHome(pid int) bool {
+	environ := s.Environ
+	if environ == nil {
+		environ = proctree.Environ
+	}
+	vars, err := environ(pid, []string{"CODEX_HOME", "HOME"})
+	if err != nil {
+		return true
+	}
+	home := vars["CODEX_HOME"]
+	if home == "" && vars["HOME"] != "" {
+		home = filepath.Join(vars["HOME"], ".codex")
+	}
+	return home == "" || filepath.Clean(home) == filepath.Clean(s.Home)
+}
+
 // askReview refreshes reviewing, at most every defaultPoll.
 func (s *Source) askReview() {
 	now := s.now()
@@ -396,7 +415,7 @@ func (s *Source) onReview(uis []UI, assigned map[string]int, now time.Time) []so
 	}
 	var out []source.Observation
 	for i, u := range uis {
-		if shows[i] || u.Resume != "" || u.Resuming {
+		if shows[i] || u.Resume != "" || u.Resuming || !s.ownHome(u.Pid) {
 			continue // a resume shows an old session, not the start-up dialog
 		}
 		p := session.Process{Pid: u.Pid, StartMs: u.StartMs, Name: u.Name, Tty: u.Tty, Cwd: u.Dir}

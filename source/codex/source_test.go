@@ -412,12 +412,16 @@ func TestScanTUIOnHooksReview(t *testing.T) {
 	now := time.Now()
 	tuiP := procscan.Proc{Pid: 601, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/5", Cwd: "/p", StartMs: now.Add(-time.Minute).UnixMilli()}
 	resume := procscan.Proc{Pid: 602, Name: "codex", Args: []string{"codex", "resume", "--last"}, Tty: "/dev/pts/6", Cwd: "/p", StartMs: now.UnixMilli()}
+	other := procscan.Proc{Pid: 603, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/7", Cwd: "/p", StartMs: now.UnixMilli()}
 	review, asked := true, 0
 	src := &Source{
 		Home:  home,
-		Procs: func(context.Context) ([]procscan.Proc, error) { return []procscan.Proc{tuiP, resume}, nil },
-		Environ: func(int, []string) (map[string]string, error) {
-			return map[string]string{"TERM_PROGRAM": "ghostty"}, nil
+		Procs: func(context.Context) ([]procscan.Proc, error) { return []procscan.Proc{tuiP, resume, other}, nil },
+		Environ: func(pid int, _ []string) (map[string]string, error) {
+			if pid == 603 { // another CODEX_HOME: its own trust
+				return map[string]string{"CODEX_HOME": "/elsewhere"}, nil
+			}
+			return map[string]string{"TERM_PROGRAM": "ghostty", "CODEX_HOME": home}, nil
 		},
 		Now: func() time.Time { return now },
 		HooksReview: func() bool {
