@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,8 +85,7 @@ func TestCodexHookReviewIsWaitingOutsideTmux(t *testing.T) {
 	}
 	// Mew reads another tmux server: this pane is not one it reads.
 	env := append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-such-tmux"))
-	var rows []string
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	status := func() []session.Shown {
 		c := exec.Command(r.Opts.Mew, "status", "--json")
 		c.Env, c.Dir = env, r.Home
 		out, err := c.Output()
@@ -96,15 +96,37 @@ func TestCodexHookReviewIsWaitingOutsideTmux(t *testing.T) {
 		if err := json.Unmarshal(out, &shown); err != nil {
 			t.Fatal(err)
 		}
-		rows = rows[:0]
+		return shown
+	}
+	onReview := func(sh session.Shown) bool {
+		return sh.Agent == session.AgentCodex && sh.State == session.Waiting && sh.Reason == session.ReasonInput &&
+			strings.Contains(sh.ToolDetail, "Hooks need review")
+	}
+	rows := func(shown []session.Shown) (out []string) {
 		for _, sh := range shown {
-			rows = append(rows, driver.ShownString(sh)+" detail="+sh.ToolDetail)
-			if sh.Agent == session.AgentCodex && sh.State == session.Waiting && sh.Reason == session.ReasonInput &&
-				strings.Contains(sh.ToolDetail, "Hooks need review") {
-				t.Logf("shown: %s", driver.ShownString(sh))
-				return
-			}
+			out = append(out, driver.ShownString(sh)+" detail="+sh.ToolDetail)
+		}
+		return out
+	}
+	var last []session.Shown
+	seen := false
+	for deadline := time.Now().Add(20 * time.Second); !seen && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		last = status()
+		seen = slices.ContainsFunc(last, onReview)
+	}
+	if !seen {
+		t.Fatalf("Codex on its hook review, outside the tmux Mew reads, is not shown waiting for it: %q\nscreen:\n%s", rows(last), driver.Excerpt(r.Screen(), 20))
+	}
+	// "Continue without trusting": the hooks stay untrusted and no rollout
+	// comes before a turn, but Codex made its session: no longer waiting.
+	if err := r.AnswerHookReview(false, ready); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if last = status(); !slices.ContainsFunc(last, onReview) {
+			t.Logf("after the answer: %q", rows(last))
+			return
 		}
 	}
-	t.Fatalf("Codex on its hook review, outside the tmux Mew reads, is not shown waiting for it: %q\nscreen:\n%s", rows, driver.Excerpt(r.Screen(), 20))
+	t.Fatalf("still waiting on the review after it was answered: %q", rows(last))
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -377,6 +378,34 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 	return out, nil
 }
 
+// maxThreadLocks bounds the names newestThread reads.
+const maxThreadLocks = 4096
+
+// newestThread is when the newest session of CODEX_HOME was made, by the
+// ids of thread-writer-locks/<id>.lock: Codex makes one as it creates a
+// session, right after the hooks' review is answered (measured on 0.169:
+// none while the dialog shows); zero when none is known.
+func (s *Source) newestThread() time.Time {
+	// Non-blocking, and a directory only: a FIFO there must not hold the
+	// source.
+	f, err := os.OpenFile(filepath.Join(s.Home, "thread-writer-locks"), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
+		return time.Time{}
+	}
+	entries, _ := f.ReadDir(maxThreadLocks)
+	var newest time.Time
+	for _, e := range entries {
+		if t := CreatedFromID(strings.TrimSuffix(e.Name(), ".lock")); t.After(newest) {
+			newest = t
+		}
+	}
+	return newest
+}
+
 // ownHome: the Codex process pid uses this source's CODEX_HOME (its
 // $CODEX_HOME, else $HOME/.codex), or its environment cannot be read.
 // Another home's Codex trusts hooks of its own.
@@ -413,10 +442,17 @@ func (s *Source) onReview(uis []UI, assigned map[string]int, now time.Time) []so
 	for _, i := range assigned {
 		shows[i] = true
 	}
+	newest := s.newestThread()
 	var out []source.Observation
 	for i, u := range uis {
 		if shows[i] || u.Resume != "" || u.Resuming || !s.ownHome(u.Pid) {
 			continue // a resume shows an old session, not the start-up dialog
+		}
+		if !newest.IsZero() && !newest.Before(time.UnixMilli(u.StartMs).Add(-startSlack)) {
+			// A session was made since it started: its dialog is
+			// answered ("Continue without trusting" leaves the hooks
+			// untrusted, and Codex writes no rollout before a turn).
+			continue
 		}
 		p := session.Process{Pid: u.Pid, StartMs: u.StartMs, Name: u.Name, Tty: u.Tty, Cwd: u.Dir}
 		p.Env, p.Tmux = s.jumpEnv(u.Pid)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -443,6 +444,24 @@ func TestScanTUIOnHooksReview(t *testing.T) {
 	if asked != 1 {
 		t.Errorf("HooksReview asked %d times within a poll", asked)
 	}
+	// A FIFO where the thread locks go holds nothing up.
+	locks := filepath.Join(home, "thread-writer-locks")
+	if err := syscall.Mkfifo(locks, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if obs, _ = src.Scan(context.Background()); len(obs) != 1 {
+		t.Fatalf("with a FIFO: %+v", obs)
+	}
+	os.Remove(locks)
+	// A session made since the TUI started: the dialog was answered
+	// ("Continue without trusting" leaves the hooks untrusted, and no
+	// rollout comes before a turn).
+	os.MkdirAll(locks, 0o700)
+	os.WriteFile(filepath.Join(locks, sessionID(now, 9)+".lock"), nil, 0o600)
+	if obs, _ = src.Scan(context.Background()); len(obs) != 0 {
+		t.Fatalf("past the dialog: %+v", obs)
+	}
+	os.RemoveAll(locks)
 	review, now = false, now.Add(defaultPoll)
 	if obs, _ = src.Scan(context.Background()); len(obs) != 0 {
 		t.Fatalf("trusted hooks: %+v", obs)
