@@ -77,8 +77,9 @@ type Source struct {
 	// HooksReview reports whether Codex will ask the person to review
 	// Mew's hooks at its start ("Hooks need review": installed, not
 	// trusted; install.CodexAsksReview), nil for never. A UI that shows
-	// no session then is on that dialog: Codex creates the session only
-	// once it is answered, and outside tmux no screen shows it.
+	// no session then, and started after the newest session Codex made,
+	// is on that dialog: Codex creates the session only once it is
+	// answered, and outside tmux no screen shows it.
 	HooksReview func() bool
 
 	// reviewing is HooksReview's last answer, asked at most every
