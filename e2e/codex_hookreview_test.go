@@ -15,17 +15,15 @@ import (
 	"github.com/mew-dev/mew/session"
 )
 
-// After `mew install`, Codex starts on its own "Hooks need review" dialog
-// and waits for the person: Mew shows it waiting, with that reason, not
-// idle (issue 40, item 6).
-func TestCodexHookReviewIsWaiting(t *testing.T) {
-	t.Parallel()
+// startOnHookReview starts Codex after `mew install` and waits for its
+// "Hooks need review" dialog; the test's end ends it.
+func startOnHookReview(t *testing.T) *driver.Run {
 	s := needCodex(t)
 	api, err := fakeresponses.Start(fakeresponses.DefaultTiming)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer api.Close()
+	t.Cleanup(func() { api.Close() })
 	r, err := driver.Launch(driver.Options{
 		Agent: driver.AgentCodex, Codex: s.codex, CodexPackages: s.packages,
 		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: true,
@@ -33,10 +31,19 @@ func TestCodexHookReviewIsWaiting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(r.Close)
 	if _, err := r.WaitScreen(r.Started, regexp.MustCompile(`Hooks need review`), ready); err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// After `mew install`, Codex starts on its own "Hooks need review" dialog
+// and waits for the person: Mew shows it waiting, with that reason, not
+// idle (issue 40, item 6).
+func TestCodexHookReviewIsWaiting(t *testing.T) {
+	t.Parallel()
+	r := startOnHookReview(t)
 	var last []session.Shown
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		shown, err := r.MewStatus()
@@ -66,23 +73,7 @@ func TestCodexHookReviewIsWaiting(t *testing.T) {
 // status` (issue 40, item 6).
 func TestCodexHookReviewIsWaitingOutsideTmux(t *testing.T) {
 	t.Parallel()
-	s := needCodex(t)
-	api, err := fakeresponses.Start(fakeresponses.DefaultTiming)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
-	r, err := driver.Launch(driver.Options{
-		Agent: driver.AgentCodex, Codex: s.codex, CodexPackages: s.packages,
-		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if _, err := r.WaitScreen(r.Started, regexp.MustCompile(`Hooks need review`), ready); err != nil {
-		t.Fatal(err)
-	}
+	r := startOnHookReview(t)
 	// Mew reads another tmux server: this pane is not one it reads.
 	env := append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-such-tmux"))
 	status := func() []session.Shown {
