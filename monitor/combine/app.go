@@ -9,7 +9,12 @@ import (
 // terminal UI's (Codex's TUI) when one shows it, else its process's.
 func describeApp(out *session.Shown, rec session.Record) {
 	p := rec.Process
-	if t := rec.Terminal; t != nil && !t.Gone && t.Pid != 0 {
+	if t := rec.Terminal; t != nil {
+		if t.Gone || t.Pid == 0 {
+			// Codex's daemon (and the hooks it runs) has the first
+			// TUI's environment, not this session's terminal.
+			return
+		}
 		p = &t.Process
 	}
 	if p == nil {

@@ -30,6 +30,14 @@ func TestCombineNamesTheTerminalApp(t *testing.T) {
 		t.Errorf("codex terminal %q pane %q", out.Terminal, out.TerminalPane)
 	}
 
+	// Its UI gone, the daemon's environment (the first TUI's) names no
+	// terminal of this session.
+	codex.Process.Env = map[string]string{"TERM_PROGRAM": "iTerm.app"}
+	codex.Terminal.Gone = true
+	if out = Combine(codex, Alive); out.Terminal != "" {
+		t.Errorf("gone UI: terminal %q", out.Terminal)
+	}
+
 	linux := session.Record{ID: "l", Agent: session.AgentClaude,
 		Process: &session.Process{Pid: 30, Ancestors: []session.Ancestor{{Pid: 29, Exe: "/bin/bash"}, {Pid: 28, Exe: "/usr/libexec/gnome-terminal-server"}}},
 	}
