@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -108,11 +110,48 @@ func TestCodexHookReviewIsWaitingOutsideTmux(t *testing.T) {
 	if !seen {
 		t.Fatalf("Codex on its hook review, outside the tmux Mew reads, is not shown waiting for it: %q\nscreen:\n%s", rows(last), driver.Excerpt(r.Screen(), 20))
 	}
+	// `mew status --watch` says the same, and follows the answer.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	w := exec.CommandContext(ctx, r.Opts.Mew, "status", "--watch", "--json")
+	w.Env, w.Dir = env, r.Home
+	pipe, err := w.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Wait()
+	defer cancel()
+	lines := make(chan session.Shown, 64)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			var sh session.Shown
+			if json.Unmarshal(sc.Bytes(), &sh) == nil {
+				lines <- sh
+			}
+		}
+	}()
+	next := func(want func(session.Shown) bool, what string) session.Shown {
+		for sh := range lines {
+			if want(sh) {
+				return sh
+			}
+		}
+		t.Fatalf("mew status --watch: no line %s", what)
+		return session.Shown{}
+	}
+	waiting := next(onReview, "waiting on the review")
 	// "Continue without trusting": the hooks stay untrusted and no rollout
 	// comes before a turn, but Codex made its session: no longer waiting.
 	if err := r.AnswerHookReview(false, ready); err != nil {
 		t.Fatal(err)
 	}
+	after := next(func(sh session.Shown) bool { return sh.ID == waiting.ID && sh.State != session.Waiting }, "after the answer")
+	t.Logf("watch: %s, then %s", driver.ShownString(waiting), after.State)
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		if last = status(); !slices.ContainsFunc(last, onReview) {
 			t.Logf("after the answer: %q", rows(last))
