@@ -3,6 +3,7 @@ package board
 import (
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/session"
@@ -11,7 +12,10 @@ import (
 // Where says where a session's agent runs, as a person finds it, in one
 // form per kind of place: a tmux pane as "tmux SERVER:SESSION:WINDOW.PANE"
 // (the server named always: every server numbers its panes from %0; the
-// parts not known left out), else its terminal device, else "-". watched
+// parts not known left out); outside tmux, its terminal app with the
+// app's pane number and the tab's title (`iTerm2 "fix the login"`,
+// `WezTerm pane 3 "…"`), the terminal device when no title is known;
+// else the terminal device alone; else "-". watched
 // is the socket path of the server Mew reads: its server is named by its
 // socket's name ("default"), another by ServerName.
 func Where(s session.Shown, watched string) string {
@@ -29,10 +33,37 @@ func Where(s session.Shown, watched string) string {
 		}
 		return "tmux " + place
 	}
-	if s.Tty != "" {
-		return text.OneLine(strings.TrimPrefix(s.Tty, "/dev/"), 24)
+	tty := text.OneLine(strings.TrimPrefix(s.Tty, "/dev/"), 24)
+	if s.Terminal != "" {
+		place := text.OneLine(s.Terminal, 24)
+		if p := text.OneLine(s.TerminalPane, 20); p != "" {
+			place += " " + p
+		}
+		if t := TabTitle(s); t != "" {
+			return place + ` "` + t + `"`
+		}
+		if tty != "" {
+			return place + " " + tty
+		}
+		return place
+	}
+	if tty != "" {
+		return tty
 	}
 	return "-"
+}
+
+// TabTitle is the title a person finds the session's tab by: the one the
+// agent set on its terminal, else the session's own (agents title their
+// terminal after it); without the status glyph an agent leads it with
+// (Claude Code's "✳ ", its spinner), which changes as it works.
+func TabTitle(s session.Shown) string {
+	t := s.TerminalTitle
+	if strings.TrimSpace(t) == "" {
+		t = s.Title
+	}
+	t = strings.TrimLeftFunc(text.OneLine(t, 200), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return text.OneLine(t, 32)
 }
 
 // Agent names a session's agent, with its version when known:

@@ -53,3 +53,29 @@ func TestSceneRowNamesTheAgent(t *testing.T) {
 		t.Errorf("line1 %q", rp.line1)
 	}
 }
+
+// Outside tmux a row says the terminal app and the tab's title, not only
+// the terminal device (issue 40): one form per kind of place.
+func TestWhereNamesTheTerminalAppAndTab(t *testing.T) {
+	cases := []struct {
+		s    session.Shown
+		want string
+	}{
+		{session.Shown{Terminal: "iTerm2", TerminalTitle: "✳ Fix the login", Title: "other", Tty: "/dev/ttys003"}, `iTerm2 "Fix the login"`},
+		{session.Shown{Terminal: "Terminal", Title: "refactor store", Tty: "/dev/ttys004"}, `Terminal "refactor store"`},
+		{session.Shown{Terminal: "WezTerm", TerminalPane: "pane 3", Tty: "/dev/pts/2"}, "WezTerm pane 3 pts/2"},
+		{session.Shown{Terminal: "kitty", TerminalPane: "window 2", Title: "t"}, `kitty window 2 "t"`},
+		{session.Shown{Terminal: "Ghostty"}, "Ghostty"},
+		// tmux wins: the outer app's variables leak into tmux's panes.
+		{session.Shown{Terminal: "kitty", Tmux: "%1", Title: "t"}, "tmux %1"},
+	}
+	for _, c := range cases {
+		if got := Where(c.s, ""); got != c.want {
+			t.Errorf("Where(%+v) = %q, want %q", c.s, got, c.want)
+		}
+	}
+	long := Where(session.Shown{Terminal: "iTerm2\x1b[2J", TerminalTitle: strings.Repeat("x\n", 100000)}, "")
+	if strings.ContainsAny(long, "\x1b\n") || len([]rune(long)) > 80 {
+		t.Errorf("hostile title: %q", long)
+	}
+}

@@ -192,11 +192,17 @@ func TestDoctorCodexTrust(t *testing.T) {
 	if Failed(fs) || CodexTrusted(env) {
 		t.Fatalf("untrusted hooks are a warning (Codex asks at its next start):\n%s", dump(fs))
 	}
+	if !CodexAsksReview(env) {
+		t.Error("CodexAsksReview before trust")
+	}
 
 	trust(t, env, nil)
 	expectFinding(t, doctor(), OK, "Codex trusts Mew's hooks")
 	if !CodexTrusted(env) {
 		t.Fatal("CodexTrusted after trust")
+	}
+	if CodexAsksReview(env) {
+		t.Error("CodexAsksReview after trust")
 	}
 
 	// One hash off: that hook changed since it was trusted.
@@ -207,6 +213,9 @@ func TestDoctorCodexTrust(t *testing.T) {
 		return key, hash
 	})
 	expectFinding(t, doctor(), Warning, "Mew's hook for Stop changed since Codex trusted it")
+	if !CodexAsksReview(env) {
+		t.Error("CodexAsksReview after a hook changed")
+	}
 
 	// One key missing.
 	trust(t, env, func(key, hash string) (string, string) {
@@ -227,6 +236,9 @@ func TestDoctorCodexTrust(t *testing.T) {
 	fs = doctor()
 	expectFinding(t, fs, Warning, "Mew's hook for SessionEnd is turned off in Codex")
 	expectFinding(t, fs, Problem, "turns Codex's hooks off")
+	if CodexAsksReview(env) {
+		t.Error("CodexAsksReview with Codex's hooks off")
+	}
 
 	os.WriteFile(cfg, []byte("model = \n"), 0o600)
 	expectFinding(t, doctor(), Warning, "cannot tell whether Codex trusts Mew's hooks")
@@ -275,5 +287,24 @@ func TestDetect(t *testing.T) {
 	}
 	if _, err := AgentNamed("vim"); err == nil || !strings.Contains(err.Error(), "claude, codex") {
 		t.Fatalf("unknown agent: %v", err)
+	}
+}
+
+// CodexAsksReview: only when Mew's hooks are in hooks.json, some untrusted,
+// and Codex's hooks are on.
+func TestCodexAsksReview(t *testing.T) {
+	env := codexEnv(t)
+	if CodexAsksReview(env) {
+		t.Fatal("nothing installed, yet Codex asks")
+	}
+	if _, err := Install(Options{Env: env, Agent: Codex, HookSource: fakeHook(t, "v1")}); err != nil {
+		t.Fatal(err)
+	}
+	if !CodexAsksReview(env) {
+		t.Fatal("installed, untrusted: Codex asks")
+	}
+	os.WriteFile(filepath.Join(env.CodexHome, "config.toml"), []byte("[features]\nhooks = false\n"), 0o600)
+	if CodexAsksReview(env) {
+		t.Fatal("hooks off: Codex asks nothing")
 	}
 }

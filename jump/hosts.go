@@ -33,17 +33,9 @@ var editors = map[string]editor{
 	"com.vscodium":                  {"VSCodium", "VSCodium"},
 }
 
-var hostNames = map[string]string{
-	"com.apple.Terminal":     "Terminal",
-	"com.googlecode.iterm2":  "iTerm2",
-	"com.mitchellh.ghostty":  "Ghostty",
-	"com.github.wez.wezterm": "WezTerm",
-	"net.kovidgoyal.kitty":   "kitty",
-	"dev.warp.Warp-Stable":   "Warp",
-	"dev.warp.Warp-Preview":  "Warp Preview",
-	"dev.zed.Zed":            "Zed",
-	"org.alacritty":          "Alacritty",
-}
+// hostNames: the names a person knows terminals by (shared with the
+// rows' place, board.Where).
+var hostNames = termid.AppNames
 
 // KindOf classifies a host by its bundle identifier (macOS).
 func KindOf(bundleID string) Kind {
@@ -101,14 +93,7 @@ func hostName(h Host) string {
 // termPrograms maps $TERM_PROGRAM to the terminal's bundle id: how a zellij
 // session's terminal is known on macOS, where no process tree leads from
 // the zellij server to it. Only the app can be brought forward that way.
-var termPrograms = map[string]string{
-	"Apple_Terminal": "com.apple.Terminal",
-	"iTerm.app":      "com.googlecode.iterm2",
-	"ghostty":        "com.mitchellh.ghostty",
-	"WezTerm":        "com.github.wez.wezterm",
-	"WarpTerminal":   "dev.warp.Warp-Stable",
-	"kitty":          "net.kovidgoyal.kitty",
-}
+var termPrograms = termid.TermPrograms
 
 // HostOfTermProgram is the host app $TERM_PROGRAM names, or nil.
 func HostOfTermProgram(termProgram string) *Host {

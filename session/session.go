@@ -133,6 +133,11 @@ type Terminal struct {
 	// session never had one, as with `codex exec`).
 	Gone bool      `json:"gone,omitempty"`
 	At   time.Time `json:"at"` // when it was last seen, or seen gone
+	// HooksReview: the UI shows no session yet while Codex asks the
+	// person to review Mew's hooks at its start ("Hooks need review":
+	// they are installed but not trusted), so it waits on that dialog
+	// (source/codex; outside tmux no screen shows it).
+	HooksReview bool `json:"hooks_review,omitempty"`
 }
 
 // HookState is everything the hook events taught us. The reducer keeps the
@@ -432,8 +437,15 @@ type Shown struct {
 	TmuxServer string `json:"tmux_server,omitempty"`
 	// TmuxWindow is the pane's tmux session and window index ("work:2").
 	TmuxWindow string `json:"tmux_window,omitempty"`
-	HooksSeen  bool   `json:"hooks"`    // Mew's hooks reported on this session
-	Registry   bool   `json:"registry"` // Claude Code's registry reported on it
+	// Terminal is the terminal app the session's tab is in, outside tmux
+	// ("iTerm2", "WezTerm"), and TerminalPane the app's own number for
+	// it ("pane 3"), when known: see termid.App. TerminalTitle is the
+	// title the agent set on its terminal, when a screen read it.
+	Terminal      string `json:"terminal,omitempty"`
+	TerminalPane  string `json:"terminal_pane,omitempty"`
+	TerminalTitle string `json:"terminal_title,omitempty"`
+	HooksSeen     bool   `json:"hooks"`    // Mew's hooks reported on this session
+	Registry      bool   `json:"registry"` // Claude Code's registry reported on it
 	// Headless: no person attends it (`claude -p`, an SDK app): it never
 	// counts as needing you, whatever its state (NeedsYou).
 	Headless bool `json:"headless,omitempty"`

@@ -105,3 +105,46 @@ func TestJumpFailureReadable(t *testing.T) {
 		}
 	}
 }
+
+// Every row, not only the selected one, names the agent's version when
+// known; on a narrow terminal the project and title are cut, never the
+// agent (issue 40).
+func TestEveryRowNamesTheAgentVersion(t *testing.T) {
+	cfg := board.DefaultConfig()
+	cfg.ShowQuiet = true
+	a := shown("c1", session.Working, "", time.Minute, "/src/a-rather-long-project-name")
+	a.Agent, a.AgentVersion = session.AgentClaude, "2.1.3"
+	b := shown("o1", session.Working, "", 2*time.Minute, "/src/a-rather-long-project-name")
+	b.Agent, b.AgentVersion = "opencode", "1.0.150"
+	c := shown("x1", session.Done, "", 3*time.Minute, "/src/other")
+	c.Agent = session.AgentCodex
+	for _, width := range []int{120, 60} {
+		v := Render([]session.Shown{a, b, c}, cfg, t0, width)
+		for _, want := range []string{"claude 2.1.3", "opencode 1.0.150", "codex"} {
+			found := false
+			for _, l := range strings.Split(v, "\n") {
+				if strings.Contains(l, want) {
+					found = true
+					if n := len([]rune(l)); n > width {
+						t.Errorf("width %d: row %q is %d wide", width, l, n)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("width %d: no row names %q:\n%s", width, want, v)
+			}
+		}
+	}
+}
+
+// Outside tmux a row names the terminal app and the tab's title, once.
+func TestRowNamesTheTerminalTab(t *testing.T) {
+	cfg := board.DefaultConfig()
+	cfg.ShowQuiet = true
+	a := shown("c1", session.Working, "", time.Minute, "/src/proj")
+	a.Terminal, a.Title, a.Tty = "iTerm2", "Fix the login", "/dev/ttys003"
+	v := Render([]session.Shown{a}, cfg, t0, 120)
+	if !strings.Contains(v, `iTerm2 "Fix the login"`) || strings.Count(v, "Fix the login") != 1 {
+		t.Errorf("row:\n%s", v)
+	}
+}

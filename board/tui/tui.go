@@ -87,16 +87,18 @@ const SnoozeFor = time.Hour
 
 // Model is the Bubble Tea model of the terminal board.
 type Model struct {
-	opt       Options
-	board     *board.Board
-	sessions  []session.Shown
-	rows      []board.Row
-	selected  string // the selected session's id: kept across reorders
-	cursor    int
-	status    string
-	note      string
-	errors    int
-	width     int
+	opt      Options
+	board    *board.Board
+	sessions []session.Shown
+	rows     []board.Row
+	selected string // the selected session's id: kept across reorders
+	cursor   int
+	status   string
+	note     string
+	errors   int
+	width    int
+	// agentCol is the agent column's width in the frame being drawn.
+	agentCol  int
 	rang      int
 	jumping   string
 	answering string
@@ -404,9 +406,11 @@ func newStyles(plain bool) styles {
 // Column widths of the list.
 const (
 	projectW = 18
-	agentW   = 8 // "opencode", "continue"
-	stateW   = 20
-	ageW     = 5
+	agentW   = 8 // "opencode", "continue"; wider when a version is known
+	// minProjectW is as far as a narrow terminal cuts the project.
+	minProjectW = 6
+	stateW      = 20
+	ageW        = 5
 )
 
 // keyHelp is what ? shows.
@@ -445,6 +449,7 @@ func (m *Model) text() string {
 		b.WriteString("\n")
 		return b.String()
 	}
+	m.agentCol = m.agentWidth()
 	for i, r := range m.rows {
 		b.WriteString(m.line(i, r))
 		b.WriteString("\n")
@@ -499,11 +504,22 @@ func (m *Model) line(i int, r board.Row) string {
 		state += " · headless" // nobody attends it: why it does not ring
 	}
 	state = text.OneLine(state, 0) // a session file anyone can write names them
-	project := pad(text.OneLine(r.Project, projectW), projectW)
-	agent := pad(text.OneLine(r.Session.Agent, agentW), agentW)
+	// The agent with its version is never cut: its column is as wide as
+	// the widest row's, and on a narrow terminal the project gives way
+	// (after the detail, which is cut first).
+	aw := max(m.agentCol, agentW)
+	pw := projectW
+	if m.width > 0 {
+		pw = min(projectW, max(m.width-(2+1+aw+1+stateW+1+ageW+2), minProjectW))
+	}
+	project := pad(text.OneLine(r.Project, pw), pw)
+	agent := pad(board.Agent(r.Session), aw)
 	age := board.FormatAge(r.Age)
-	fixed := 2 + projectW + 1 + agentW + 1 + stateW + 1 + ageW + 2
+	fixed := 2 + pw + 1 + aw + 1 + stateW + 1 + ageW + 2
 	d := detailOf(r)
+	if d == r.Session.Title && r.Session.Tmux == "" && r.Session.Terminal != "" && board.TabTitle(r.Session) != "" {
+		d = "" // the place quotes the tab's title already
+	}
 	if w := m.where(r); w != "-" && d != "" {
 		d = w + " · " + d
 	} else if w != "-" {
@@ -524,6 +540,16 @@ func (m *Model) line(i int, r board.Row) string {
 	}
 	return marker + projStyle.Styled(project) + " " + agent + " " + st.Styled(pad(state, stateW)) + " " +
 		m.st.dim.Styled(fmt.Sprintf("%*s", ageW, age)) + "  " + m.st.dim.Styled(detail)
+}
+
+// agentWidth is the agent column's width: the widest agent (name and
+// version) of the rows, at least agentW.
+func (m *Model) agentWidth() int {
+	w := agentW
+	for _, r := range m.rows {
+		w = max(w, len([]rune(board.Agent(r.Session))))
+	}
+	return w
 }
 
 // where is the row's place: the host first for another machine's.

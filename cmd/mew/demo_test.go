@@ -47,18 +47,20 @@ func TestDemoOnceLightsUpTheBoard(t *testing.T) {
 		t.Fatalf("no step %q in:\n%s", prefix, out)
 		return nil
 	}
-	if b := find("checkout-api wants to run a command"); !strings.HasPrefix(b[0], "checkout-api claude waiting · permission") ||
+	if b := find("checkout-api wants to run a command"); !strings.HasPrefix(b[0], "checkout-api claude 2.1.328 waiting · permission") ||
 		!strings.Contains(b[0], "Bash: npm test") {
 		t.Errorf("the permission prompt is not on top: %q", b)
 	}
-	if b := find("web-app has a question"); len(b) < 2 || !strings.HasPrefix(b[1], "web-app claude waiting · question") {
+	if b := find("web-app has a question"); len(b) < 2 || !strings.HasPrefix(b[1], "web-app claude 2.1.328 waiting · question") {
 		t.Errorf("the question is not second (the older wait first): %q", b)
 	}
-	if b := find("…but Claude Code re-engages"); !containsPrefix(b, "infra claude working") {
+	if b := find("…but Claude Code re-engages"); !containsPrefix(b, "infra claude 2.1.328 working") {
 		t.Errorf("infra is not working after the re-engagement: %q", b)
 	}
+	// Every row names the agent with its version (the demo's Claude Code
+	// is 2.1.328).
 	final := boards[len(boards)-1]
-	for _, want := range []string{"ml-pipeline claude failed", "checkout-api claude done", "web-app claude done", "infra claude done", "docs-site claude exited"} {
+	for _, want := range []string{"ml-pipeline claude 2.1.328 failed", "checkout-api claude 2.1.328 done", "web-app claude 2.1.328 done", "infra claude 2.1.328 done", "docs-site claude 2.1.328 exited"} {
 		if !containsPrefix(final, want) {
 			t.Errorf("the final board lacks %q: %q", want, final)
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/mew-dev/mew/hookbin"
+	"github.com/mew-dev/mew/install"
 	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/rules"
 	"github.com/mew-dev/mew/source/agy"
@@ -41,7 +42,7 @@ func localSources(st store.Store) []monitor.Source {
 	book := rules.Cached(rules.Dir(st.Home))
 	sources = append(sources, tmuxSource(st, book))
 	sources = append(sources, processScan(book)...)
-	sources = append(sources, codex.Sources(st)...)
+	sources = append(sources, codex.Sources(st, codexAsksReview)...)
 	if src, err := agy.New(st); err == nil { // no home: agy's hooks alone
 		sources = append(sources, src)
 	}
@@ -49,6 +50,13 @@ func localSources(st store.Store) []monitor.Source {
 		sources = append(sources, src)
 	}
 	return sources
+}
+
+// codexAsksReview: Codex asks to review Mew's hooks at its start (the
+// doctor's trust check): a Codex with no session is on that dialog.
+func codexAsksReview() bool {
+	env, err := install.EnvFromOS()
+	return err == nil && install.CodexAsksReview(env)
 }
 
 // tmuxSource reads the panes of the tmux server Mew runs under; a one-shot

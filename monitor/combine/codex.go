@@ -51,6 +51,20 @@ func describeTerminal(out *session.Shown, t *session.Terminal) {
 	}
 }
 
+// hooksReview applies the review rule: a Codex UI with no session yet,
+// while Codex asks the person to review Mew's hooks, waits on that
+// dialog; its own words say why (as its screen's would in tmux). It
+// reports whether it applied.
+func hooksReview(out *session.Shown, t *session.Terminal) bool {
+	if t == nil || t.Gone || !t.HooksReview {
+		return false
+	}
+	out.State, out.Reason, out.Source = session.Waiting, session.ReasonInput, "codex:hooks-review"
+	out.ToolDetail = "Hooks need review: Codex asks you to trust Mew's hooks before it starts"
+	out.Since = t.At
+	return true
+}
+
 // reopened: a terminal UI shows the session now (whatever the hooks
 // said).
 func reopened(t *session.Terminal, _ *session.HookState) bool {

@@ -95,8 +95,9 @@ const (
 //
 // The result names the source that decided it: "hook:<event>",
 // "registry:<status>", "rollout:<event>", "screen:<agent>/<state>#<rule>",
-// "process:gone", "process:terminal-gone", and "process:running" for a
-// session only the process scan sees.
+// "process:gone", "process:terminal-gone", "codex:hooks-review" for a
+// Codex on its hooks' review dialog (hooksReview), and "process:running"
+// for a session only the process scan sees.
 //
 // Combine holds what waits on time (the hand-back, HoldUntil) for good:
 // At decides it at a given moment.
@@ -142,6 +143,7 @@ func At(rec session.Record, live Liveness, now time.Time) session.Shown {
 			terminalGone(&out, at, rec.Terminal)
 		case sc != nil:
 			screenAlone(&out, sc)
+		case hooksReview(&out, rec.Terminal):
 		case rec.Registry == nil:
 			// Only the process is known (the process scan): it runs,
 			// nothing more is claimed.
@@ -507,6 +509,7 @@ func describe(rec session.Record) session.Shown {
 		}
 	}
 	describeTerminal(&out, rec.Terminal)
+	describeApp(&out, rec)
 	out.Usage = latestUsage(rec)
 	if sc := rec.Screen; sc != nil {
 		if out.Pid == 0 {
@@ -521,6 +524,7 @@ func describe(rec session.Record) session.Shown {
 		if sc.Pane != "" && sc.Pane == out.Tmux {
 			out.TmuxWindow = sc.Window
 		}
+		out.TerminalTitle = sc.Title
 	}
 	return out
 }

@@ -11,12 +11,12 @@ import (
 // `mew status --json` consumer prints what it decodes. Prose becomes one
 // line; names and paths keep their spaces.
 func inert(out *session.Shown) {
-	for _, s := range []*string{&out.Agent, &out.Source, &out.Title, &out.Tool, &out.ToolDetail, &out.LastMessage} {
+	for _, s := range []*string{&out.Agent, &out.Source, &out.Title, &out.TerminalTitle, &out.Tool, &out.ToolDetail, &out.LastMessage} {
 		*s = text.OneLine(*s, 0)
 	}
 	out.State = session.State(text.OneLine(string(out.State), 0))
 	out.Reason = session.Reason(text.OneLine(string(out.Reason), 0))
-	for _, s := range []*string{&out.ID, &out.Cwd, &out.Tty, &out.Tmux, &out.TmuxServer} {
+	for _, s := range []*string{&out.ID, &out.Cwd, &out.Tty, &out.Tmux, &out.TmuxServer, &out.Terminal, &out.TerminalPane} {
 		*s = text.Printable(*s)
 	}
 }

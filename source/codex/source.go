@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -71,6 +73,18 @@ type Source struct {
 	// Poll is how often Watch re-reads the process table (and re-lists the
 	// day folders, in case an event was missed).
 	Poll time.Duration
+	// HooksReview reports whether Codex will ask the person to review
+	// Mew's hooks at its start ("Hooks need review": installed, not
+	// trusted; install.CodexAsksReview), nil for never. A UI that shows
+	// no session then, and started after the newest session Codex made,
+	// is on that dialog: Codex creates the session only once it is
+	// answered, and outside tmux no screen shows it.
+	HooksReview func() bool
+
+	// reviewing is HooksReview's last answer, asked at most every
+	// defaultPoll (it reads hooks.json and config.toml), at reviewAt.
+	reviewing bool
+	reviewAt  time.Time
 
 	tails  map[string]*Tail
 	hooked []Hooked
@@ -283,7 +297,8 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 			delete(s.lastUI, id)
 		}
 	}
-	if len(sessions) == 0 {
+	s.askReview()
+	if len(sessions) == 0 && !s.reviewing {
 		return nil, nil
 	}
 	sort.Slice(sessions, func(i, j int) bool { return sessions[i].ID < sessions[j].ID })
@@ -357,7 +372,100 @@ func (s *Source) observe(ctx context.Context) ([]source.Observation, error) {
 	if err != nil {
 		return out, fmt.Errorf("reading the process table: %w", err)
 	}
+	if s.reviewing {
+		out = append(out, s.onReview(uis, assigned, now)...)
+	}
 	return out, nil
+}
+
+// maxThreadLocks bounds the names newestThread reads.
+const maxThreadLocks = 4096
+
+// newestThread is when the newest session of CODEX_HOME was made, by the
+// ids of thread-writer-locks/<id>.lock: Codex makes one as it creates a
+// session, right after the hooks' review is answered (measured on 0.169:
+// none while the dialog shows); zero when none is known.
+func (s *Source) newestThread() time.Time {
+	// Non-blocking, and a directory only: a FIFO there must not hold the
+	// source.
+	f, err := os.OpenFile(filepath.Join(s.Home, "thread-writer-locks"), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
+		return time.Time{}
+	}
+	entries, _ := f.ReadDir(maxThreadLocks)
+	var newest time.Time
+	for _, e := range entries {
+		if t := CreatedFromID(strings.TrimSuffix(e.Name(), ".lock")); t.After(newest) {
+			newest = t
+		}
+	}
+	return newest
+}
+
+// ownHome: the Codex process pid uses this source's CODEX_HOME (its
+// $CODEX_HOME, else $HOME/.codex), or its environment cannot be read.
+// Another home's Codex trusts hooks of its own.
+func (s *Source) ownHome(pid int) bool {
+	environ := s.Environ
+	if environ == nil {
+		environ = proctree.Environ
+	}
+	vars, err := environ(pid, []string{"CODEX_HOME", "HOME"})
+	if err != nil {
+		return true
+	}
+	home := vars["CODEX_HOME"]
+	if home == "" && vars["HOME"] != "" {
+		home = filepath.Join(vars["HOME"], ".codex")
+	}
+	return home == "" || filepath.Clean(home) == filepath.Clean(s.Home)
+}
+
+// askReview refreshes reviewing, at most every defaultPoll.
+func (s *Source) askReview() {
+	now := s.now()
+	if s.HooksReview == nil || (!s.reviewAt.IsZero() && now.Sub(s.reviewAt) < defaultPoll && !now.Before(s.reviewAt)) {
+		return
+	}
+	s.reviewing, s.reviewAt = s.HooksReview(), now
+}
+
+// onReview observes the UIs that show no session while Codex asks to
+// review Mew's hooks: each waits on that dialog. They carry no session id:
+// the process scan's row of the same process (proc:<pid>) is theirs.
+func (s *Source) onReview(uis []UI, assigned map[string]int, now time.Time) []source.Observation {
+	shows := map[int]bool{}
+	for _, i := range assigned {
+		shows[i] = true
+	}
+	newest := s.newestThread()
+	var out []source.Observation
+	for i, u := range uis {
+		if shows[i] || u.Resume != "" || u.Resuming || !s.ownHome(u.Pid) {
+			continue // a resume shows an old session, not the start-up dialog
+		}
+		if !newest.IsZero() && !newest.Before(time.UnixMilli(u.StartMs).Add(-startSlack)) {
+			// A session was made since it started: its dialog is
+			// answered ("Continue without trusting" leaves the hooks
+			// untrusted, and Codex writes no rollout before a turn).
+			continue
+		}
+		p := session.Process{Pid: u.Pid, StartMs: u.StartMs, Name: u.Name, Tty: u.Tty, Cwd: u.Dir}
+		p.Env, p.Tmux = s.jumpEnv(u.Pid)
+		at := now
+		if u.StartMs > 0 {
+			at = time.UnixMilli(u.StartMs).UTC()
+		}
+		out = append(out, source.Observation{
+			Fallback: procscan.FallbackPrefix + strconv.Itoa(u.Pid), Agent: session.AgentCodex, Process: p,
+			Terminal: &session.Terminal{Process: p, At: at, HooksReview: true},
+		})
+	}
+	return out
 }
 
 func (s *Source) listProcs(ctx context.Context) ([]procscan.Proc, error) {
@@ -440,8 +548,8 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	// the files come by event: the safety-net pass can wait (Mew runs all
 	// day; each wake-up costs).
 	interval := func() time.Duration {
-		if len(sender.Last()) == 0 && s.Poll <= 0 {
-			return idlePoll
+		if len(sender.Last()) == 0 && s.Poll <= 0 && !s.reviewing {
+			return idlePoll // (a Codex starting on its hooks' review is looked for every poll)
 		}
 		if s.justGone() && rejoinPoll < poll {
 			return rejoinPoll
@@ -522,8 +630,9 @@ func (s *Source) watchDays(add func(string) error, watched map[string]bool) bool
 }
 
 // Sources are the Codex sources for a monitor whose store is st (none when
-// there is no home directory to find CODEX_HOME in).
-func Sources(st store.Store) []source.Source {
+// there is no home directory to find CODEX_HOME in); hooksReview is
+// Source.HooksReview.
+func Sources(st store.Store, hooksReview func() bool) []source.Source {
 	src, err := NewSource()
 	if err != nil {
 		return nil
@@ -531,5 +640,6 @@ func Sources(st store.Store) []source.Source {
 	src.Hooked = HookedFromStore(st)
 	src.StoreDir = st.Dir()
 	src.Memory = filepath.Join(st.Home, "screens", "codex-ui.json")
+	src.HooksReview = hooksReview
 	return []source.Source{src}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -400,5 +401,69 @@ func TestWatchListsTheStoreOnlyWhenItChanged(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("a changed store was never listed again")
 		}
+	}
+}
+
+// A newcomer's first Codex after `mew install` starts on "Hooks need
+// review" and has no session (no rollout) until it is answered: with the
+// hooks awaiting review, a TUI that shows no session is observed on that
+// dialog (issue 40, item 6). Once trusted, nothing is said of it.
+func TestScanTUIOnHooksReview(t *testing.T) {
+	home := t.TempDir()
+	now := time.Now()
+	tuiP := procscan.Proc{Pid: 601, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/5", Cwd: "/p", StartMs: now.Add(-time.Minute).UnixMilli()}
+	resume := procscan.Proc{Pid: 602, Name: "codex", Args: []string{"codex", "resume", "--last"}, Tty: "/dev/pts/6", Cwd: "/p", StartMs: now.UnixMilli()}
+	other := procscan.Proc{Pid: 603, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/7", Cwd: "/p", StartMs: now.UnixMilli()}
+	review, asked := true, 0
+	src := &Source{
+		Home:  home,
+		Procs: func(context.Context) ([]procscan.Proc, error) { return []procscan.Proc{tuiP, resume, other}, nil },
+		Environ: func(pid int, _ []string) (map[string]string, error) {
+			if pid == 603 { // another CODEX_HOME: its own trust
+				return map[string]string{"CODEX_HOME": "/elsewhere"}, nil
+			}
+			return map[string]string{"TERM_PROGRAM": "ghostty", "CODEX_HOME": home}, nil
+		},
+		Now: func() time.Time { return now },
+		HooksReview: func() bool {
+			asked++
+			return review
+		},
+	}
+	obs, err := src.Scan(context.Background())
+	if err != nil || len(obs) != 1 {
+		t.Fatalf("%v %+v", err, obs)
+	}
+	o := obs[0]
+	if o.ID != "" || o.Fallback != "proc:601" || o.Process.Pid != 601 || o.Terminal == nil || !o.Terminal.HooksReview ||
+		o.Terminal.Env["TERM_PROGRAM"] != "ghostty" || o.Agent != session.AgentCodex {
+		t.Fatalf("observation %+v terminal %+v", o, o.Terminal)
+	}
+	// Asked at most every poll: it reads two files.
+	src.Scan(context.Background())
+	if asked != 1 {
+		t.Errorf("HooksReview asked %d times within a poll", asked)
+	}
+	// A FIFO where the thread locks go holds nothing up.
+	locks := filepath.Join(home, "thread-writer-locks")
+	if err := syscall.Mkfifo(locks, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if obs, _ = src.Scan(context.Background()); len(obs) != 1 {
+		t.Fatalf("with a FIFO: %+v", obs)
+	}
+	os.Remove(locks)
+	// A session made since the TUI started: the dialog was answered
+	// ("Continue without trusting" leaves the hooks untrusted, and no
+	// rollout comes before a turn).
+	os.MkdirAll(locks, 0o700)
+	os.WriteFile(filepath.Join(locks, sessionID(now, 9)+".lock"), nil, 0o600)
+	if obs, _ = src.Scan(context.Background()); len(obs) != 0 {
+		t.Fatalf("past the dialog: %+v", obs)
+	}
+	os.RemoveAll(locks)
+	review, now = false, now.Add(defaultPoll)
+	if obs, _ = src.Scan(context.Background()); len(obs) != 0 {
+		t.Fatalf("trusted hooks: %+v", obs)
 	}
 }

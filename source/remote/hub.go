@@ -630,7 +630,7 @@ const maxField = 2000
 // what this machine prints and draws of it can neither repaint a terminal
 // nor disguise itself (see internal/text).
 func cleanFields(s *session.Shown) {
-	for _, f := range []*string{&s.Agent, &s.Source, &s.Cwd, &s.Title, &s.Tool, &s.ToolDetail, &s.LastMessage, &s.Tty, &s.Tmux} {
+	for _, f := range []*string{&s.Agent, &s.Source, &s.Cwd, &s.Title, &s.Tool, &s.ToolDetail, &s.LastMessage, &s.Tty, &s.Tmux, &s.Terminal, &s.TerminalPane, &s.TerminalTitle} {
 		*f = text.OneLine(*f, maxField)
 	}
 	s.State = session.State(text.OneLine(string(s.State), 32))
