@@ -29,6 +29,10 @@ src="$($go env GOMODCACHE)/github.com/progrium/darwinkit@$dkver"
 [ -d "$src" ] || { echo "gnustep build: $src not found" >&2; exit 1; }
 
 mkdir -p "$scratch"
+# One build at a time in a scratch folder: two runs on one machine (two
+# checkouts' make test) would copy over each other's darwinkit.
+exec 9>"$scratch/.lock"
+flock 9
 dk="$scratch/darwinkit"
 rm -rf "$dk.new"
 cp -r "$src" "$dk.new"
