@@ -1,6 +1,8 @@
 package gnustep_test
 
 import (
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 )
@@ -51,6 +53,37 @@ func TestGNUstepReopen(t *testing.T) {
 	}
 	if n := h.sent("NSScreen +mainScreen"); n != 0 {
 		t.Errorf("Mew asked NSScreen for mainScreen %d times: the panel must follow the status item's screen, not the key window's", n)
+	}
+	checkQuiet(t, h)
+}
+
+// bannerClearance is app/geometry.go's: the strip at the top right where
+// macOS shows banners.
+const bannerClearance = 88
+
+// TestGNUstepBannerOffset: with Mew's banners on, the panel is placed
+// below the strip where they show (belowBanners), so a banner does not
+// cover the rows that need the person; with them off (TestGNUstepReopen)
+// it is 8 pixels from the top. GNUstep has no UserNotifications: the
+// harness counts banners as authorized (MEW_GNUSTEP_BANNERS,
+// app/banners_gnustep.go) and nothing is posted.
+func TestGNUstepBannerOffset(t *testing.T) {
+	h := newHarness(t)
+	h.env = append(h.env, "MEW_GNUSTEP_BANNERS=1")
+	if err := os.WriteFile(filepath.Join(h.mewHome, "app.json"), []byte(`{"sounds":false,"notifications":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.start()
+	h.events("gs-b", "/src/deploy-bot", "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest")
+	var pw window
+	h.waitFor("the panel to show", func() bool {
+		var ok bool
+		pw, ok = h.panelWindow()
+		return ok
+	})
+	if want := 1280 - panelMargin - panelW; pw.x != want || pw.y != panelMargin+bannerClearance {
+		t.Errorf("with banners on the panel is at %d,%d, want %d,%d (below the banners' %d-pixel strip)",
+			pw.x, pw.y, want, panelMargin+bannerClearance, bannerClearance)
 	}
 	checkQuiet(t, h)
 }
