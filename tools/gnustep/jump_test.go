@@ -126,13 +126,7 @@ func TestGNUstepJumpTmux(t *testing.T) {
 		pw, ok = h.panelWindow()
 		return ok
 	})
-	h.xdo("mousemove", "--sync", itoa(pw.x+40), itoa(pw.y+2*(16+14)))
-	h.xdo("click", "1")
-	var plans []map[string]any
-	h.waitFor("the click's jump plan", func() bool {
-		plans = readPlans(h.jumpLog)
-		return len(plans) > 0
-	})
+	plans := h.clickFirstCat(pw)
 	if len(plans) != 1 {
 		t.Fatalf("one click planned %d jumps: %v", len(plans), plans)
 	}

@@ -67,13 +67,7 @@ func TestGNUstepPanel(t *testing.T) {
 
 	// A click on the session's row (its cat) jumps there: the plan is for
 	// this session.
-	h.xdo("mousemove", "--sync", itoa(pw.x+40), itoa(pw.y+2*(16+14)))
-	h.xdo("click", "1")
-	var plans []map[string]any
-	h.waitFor("the click's jump plan", func() bool {
-		plans = readPlans(h.jumpLog)
-		return len(plans) > 0
-	})
+	plans := h.clickFirstCat(pw)
 	if len(plans) != 1 || plans[0]["session_id"] != "gs-1" {
 		t.Errorf("a click on gs-1's row planned %v, want one jump to gs-1", plans)
 	}
@@ -96,6 +90,21 @@ func TestGNUstepPanel(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// clickFirstCat clicks the cat of the panel's first session row (below
+// the header: 16 + 14 board pixels, 2 points each) and returns the jump
+// plans recorded once there is one.
+func (h *harness) clickFirstCat(pw window) []map[string]any {
+	h.t.Helper()
+	h.xdo("mousemove", "--sync", itoa(pw.x+40), itoa(pw.y+2*(16+14)))
+	h.xdo("click", "1")
+	var plans []map[string]any
+	h.waitFor("the click's jump plan", func() bool {
+		plans = readPlans(h.jumpLog)
+		return len(plans) > 0
+	})
+	return plans
+}
 
 func readPlans(path string) []map[string]any {
 	b, err := os.ReadFile(path)
