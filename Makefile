@@ -365,7 +365,7 @@ check-selectors:
 # the Debian packages (.ci/run installs them) it skips, saying so.
 GNUSTEP_DIR ?= $(or $(MEW_GNUSTEP_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/mew-gnustep)
 gnustep-ui:
-	@missing=; for c in clang gnustep-config Xvfb xdotool xwd; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
+	@missing=; for c in clang gnustep-config Xvfb xdotool xwd xsel; do command -v $$c >/dev/null || missing="$$missing $$c"; done; \
 	if [ -n "$$missing" ]; then echo "gnustep-ui: SKIPPED, not installed:$$missing (.ci/run installs them)" >&2; exit 0; fi; \
 	mkdir -p $(GNUSTEP_DIR)/out && \
 	MEW_GNUSTEP_DIR=$(GNUSTEP_DIR) timeout 1800 ./tools/gnustep/build.sh $(GNUSTEP_DIR)/mew-gnustep && \

@@ -196,6 +196,9 @@ func Run(stdout, stderr io.Writer, options func() (monitor.Options, error)) int 
 // delegate's didFinishLaunching).
 func startUI() {
 	notifyOK, notifyWhy = notificationsAvailable(exePath, foundation.Bundle_MainBundle().BundleIdentifier(), registeredBundle())
+	if auth, ok := harnessBanners(); ok { // the GNUstep harness only
+		notifyOK, notifyWhy, notifyAuth = true, "", auth
+	}
 	setupLogin()
 	setupStatusItem()
 	setupPanel()

@@ -82,7 +82,7 @@ func newHarness(t *testing.T) *harness {
 	if bin == "" {
 		t.Fatal("MEW_GNUSTEP_BIN is not set (make gnustep-ui sets it)")
 	}
-	for _, tool := range []string{"Xvfb", "xdotool", "xwd"} {
+	for _, tool := range []string{"Xvfb", "xdotool", "xwd", "xsel"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is missing (.ci/run installs it)", tool)
 		}

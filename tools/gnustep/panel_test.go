@@ -67,13 +67,7 @@ func TestGNUstepPanel(t *testing.T) {
 
 	// A click on the session's row (its cat) jumps there: the plan is for
 	// this session.
-	h.xdo("mousemove", "--sync", itoa(pw.x+40), itoa(pw.y+2*(16+14)))
-	h.xdo("click", "1")
-	var plans []map[string]any
-	h.waitFor("the click's jump plan", func() bool {
-		plans = readPlans(h.jumpLog)
-		return len(plans) > 0
-	})
+	plans := h.clickFirstCat(pw)
 	if len(plans) != 1 || plans[0]["session_id"] != "gs-1" {
 		t.Errorf("a click on gs-1's row planned %v, want one jump to gs-1", plans)
 	}
@@ -96,6 +90,21 @@ func TestGNUstepPanel(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// clickFirstCat clicks the cat of the panel's first session row (below
+// the header: 16 + 14 board pixels, 2 points each) and returns the jump
+// plans recorded once there is one.
+func (h *harness) clickFirstCat(pw window) []map[string]any {
+	h.t.Helper()
+	h.xdo("mousemove", "--sync", itoa(pw.x+40), itoa(pw.y+2*(16+14)))
+	h.xdo("click", "1")
+	var plans []map[string]any
+	h.waitFor("the click's jump plan", func() bool {
+		plans = readPlans(h.jumpLog)
+		return len(plans) > 0
+	})
+	return plans
+}
 
 func readPlans(path string) []map[string]any {
 	b, err := os.ReadFile(path)
@@ -291,34 +300,20 @@ func TestGNUstepAnswer(t *testing.T) {
 	checkQuiet(t, h)
 }
 
-// TestGNUstepMenu opens the status item's menu with two clicks (the first
-// only brings the stand-in's window forward: an NSButton takes no first
-// mouse) and chooses Show Panel: the menu is built by Mew's fillMenu (the
-// delegate's menuNeedsUpdate:) and the item acts: the panel shows with
-// no sessions. The menu pops up under the pointer at the screen's top
-// left; its rows are 20 pixels tall and Show Panel is the fourth
-// ("No sessions", a separator, Show Panel; GNUstep draws a separator as a
-// row of its own).
+// TestGNUstepMenu opens the status item's menu with a click and chooses
+// Show Panel: the menu is built by Mew's fillMenu (the delegate's
+// menuNeedsUpdate:) and the item acts: the panel shows with no sessions.
+// The menu pops up under the pointer at the screen's top left; its rows
+// are 20 pixels tall and Show Panel is the fourth (menuRow).
 func TestGNUstepMenu(t *testing.T) {
 	h := newHarness(t)
 	h.start()
-	h.xdo("mousemove", "--sync", "20", "11")
-	h.xdo("click", "1")
-	h.xdo("click", "1")
-	h.waitFor("the menu to be filled", func() bool { return h.sent("NSMenu addItem:") > 0 })
-	var menu window
-	h.waitFor("the menu to show", func() bool {
-		for _, w := range h.visible(200, 200) {
-			if w.w < 1280 { // not the root window
-				menu = w
-				return true
-			}
-		}
-		return false
-	})
-	shot := h.screenshot()
-	writePNG(t, filepath.Join(h.out, "menu.png"), shot.SubImage(image.Rect(menu.x, menu.y, menu.x+menu.w, menu.y+menu.h)))
-	h.xdo("mousemove", "--sync", itoa(menu.x+40), itoa(menu.y+3*20+10))
+	before := h.sent("NSMenu addItem:") // the main menu's
+	menu := h.openStatusMenu("menu")
+	if h.sent("NSMenu addItem:") <= before {
+		t.Fatal("the menu opened with no items added by Mew (menuNeedsUpdate:)")
+	}
+	h.xdo("mousemove", "--sync", itoa(menu.x+40), menuRow(menu, 3))
 	h.xdo("click", "1")
 	h.waitFor("Show Panel to show the panel", func() bool {
 		_, ok := h.panelWindow()

@@ -17,6 +17,7 @@
 @protocol MewGS_NSApplicationDelegate
 - (void)applicationDidFinishLaunching:(NSNotification *)n;
 - (void)applicationDidChangeScreenParameters:(NSNotification *)n;
+- (BOOL)applicationShouldHandleReopen:(NSApplication *)app hasVisibleWindows:(BOOL)flag;
 @end
 
 @protocol MewGS_NSWindowDelegate
@@ -35,6 +36,7 @@
 @implementation MewGSProtocols
 - (void)applicationDidFinishLaunching:(NSNotification *)n {}
 - (void)applicationDidChangeScreenParameters:(NSNotification *)n {}
+- (BOOL)applicationShouldHandleReopen:(NSApplication *)app hasVisibleWindows:(BOOL)flag { return NO; }
 - (void)windowDidChangeOcclusionState:(NSNotification *)n {}
 - (void)windowWillClose:(NSNotification *)n {}
 - (void)menuNeedsUpdate:(NSMenu *)menu {}
