@@ -83,24 +83,31 @@ func BenchmarkStatusWatchTmux(b *testing.B) {
 				b.ReportMetric(float64(used)/clockTicks/window.Seconds()*100, "%cpu")
 			}
 			b.ReportMetric(float64(rssKiB(b, w.cmd.Process.Pid))/1024, "rss-MiB")
+			// What is resident: the heap and stacks (anon) and the binary's
+			// own pages (file).
+			b.ReportMetric(float64(statusKiB(b, w.cmd.Process.Pid, "RssAnon:"))/1024, "anon-MiB")
+			b.ReportMetric(float64(statusKiB(b, w.cmd.Process.Pid, "RssFile:"))/1024, "file-MiB")
 		})
 	}
 }
 
 // rssKiB is a process's resident set (VmRSS), in KiB.
-func rssKiB(t testing.TB, pid int) int64 {
+func rssKiB(t testing.TB, pid int) int64 { return statusKiB(t, pid, "VmRSS:") }
+
+// statusKiB is one of a process's /proc/<pid>/status sizes, in KiB.
+func statusKiB(t testing.TB, pid int, field string) int64 {
 	t.Helper()
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(l, field); ok {
 			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return n
 		}
 	}
-	t.Fatal("no VmRSS")
+	t.Fatal("no " + field)
 	return 0
 }
 
