@@ -20,27 +20,21 @@ func menuRow(menu window, i int) string { return itoa(menu.y + i*20 + 10) }
 // openStatusMenu opens the status item's menu and returns its window.
 // A click on the stand-in's button sometimes only makes its window key
 // (GNUstep eats that first mouse) and sometimes opens the menu; a second
-// click blindly sent would then land on the menu's row under the pointer
-// (Quit Mew). So a second click goes only when the first did not reach
-// Mew's menuNeedsUpdate: (Mew adds the items before the menu pops up)
-// within a second. GNUstep has no removeAllItems (gnustep-gaps.txt): a
-// menu opened again keeps the items it had, the new ones below them; the
-// old ones still act.
+// click sent while the menu is opening would land on the menu's row under
+// the pointer (Quit Mew). So a second click goes only when, 5 s after the
+// first, neither Mew's menuNeedsUpdate: (Mew adds the items before the
+// menu pops up) nor a menu window has come: on a busy machine the first
+// click's menu came over a second late. GNUstep has no removeAllItems
+// (gnustep-gaps.txt): a menu opened again keeps the items it had, the new
+// ones below them; the old ones still act.
 func (h *harness) openStatusMenu(name string) window {
 	h.t.Helper()
 	before := h.sent("NSMenu addItem:")
 	h.xdo("mousemove", "--sync", "20", "11")
 	h.xdo("click", "1")
 	filled := func() bool { return h.sent("NSMenu addItem:") > before }
-	for deadline := time.Now().Add(time.Second); !filled() && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !filled() {
-		h.xdo("click", "1")
-	}
-	h.waitFor("the menu to be filled", filled)
 	var menu window
-	h.waitFor("the menu to show", func() bool {
+	shown := func() bool {
 		for _, w := range h.visible(200, 200) {
 			if w.w < 1280 && w.w != messageWinW { // not the root window nor the message window
 				menu = w
@@ -48,7 +42,15 @@ func (h *harness) openStatusMenu(name string) window {
 			}
 		}
 		return false
-	})
+	}
+	for deadline := time.Now().Add(5 * time.Second); !filled() && !shown() && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !filled() && !shown() {
+		h.xdo("click", "1")
+	}
+	h.waitFor("the menu to be filled", filled)
+	h.waitFor("the menu to show", shown)
 	shot := h.screenshot()
 	writePNG(h.t, filepath.Join(h.out, name+".png"), shot.SubImage(image.Rect(menu.x, menu.y, menu.x+menu.w, menu.y+menu.h)))
 	return menu
