@@ -472,6 +472,9 @@ notarize:
 agents-table:
 	go run ./tools/agentstable
 # e2e/MATRIX.md, the conformance matrix (agents × scenario classes × modes)
-# declared in e2e/matrix (go test ./e2e/matrix fails when it is stale).
+# declared in e2e/matrix (go test ./e2e/matrix fails when it is stale), and
+# README's agent table's verified column, generated from the same matrix
+# (go test ./tools/agentstable fails when it is stale).
 conformance:
 	go run ./tools/conformance
+	go run ./tools/agentstable -w

@@ -1,23 +1,23 @@
 // Command agentstable prints the "verified" column of README.md's agent
 // table ("## Agents") from the evidence: the recordings of real runs in
 // testdata/fixtures/<agent>-<version>/ and the end-to-end tests against
-// the real CLIs in e2e/ (tests named after the agent). Its test fails when
+// the real CLIs: the conformance matrix (e2e/matrix), whose every cell is
+// an e2e test on the real CLI or n/a with a reason. Its test fails when
 // the README claims more, or other, than the evidence backs.
 //
-//	go run ./tools/agentstable   # from the repository root: one `agent<TAB>cell` line per agent
+//	go run ./tools/agentstable      # from the repository root: one `agent<TAB>cell` line per agent
+//	go run ./tools/agentstable -w   # rewrites the table's verified column in README.md
 package main
 
 import (
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/mew-dev/mew/e2e/matrix"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -28,25 +28,22 @@ type agentInfo struct {
 	// Fixtures is the prefix of its recordings' folders
 	// (testdata/fixtures/<Fixtures>-<version>).
 	Fixtures string
-	// E2E picks its end-to-end tests: names with this prefix, or every
-	// test of E2EFile (Claude Code's suite predates naming by agent).
-	E2E, E2EFile string
 }
 
 var agents = map[string]agentInfo{
-	session.AgentClaude:   {Title: "Claude Code", Fixtures: "claude-code", E2EFile: "e2e_test.go"},
-	session.AgentCodex:    {Title: "Codex", Fixtures: "codex", E2E: "TestCodex"},
-	session.AgentOpenCode: {Title: "OpenCode", Fixtures: "opencode", E2E: "TestOpenCode"},
-	session.AgentGemini:   {Title: "Gemini CLI", Fixtures: "gemini-cli", E2E: "TestGemini"},
-	session.AgentAmp:      {Title: "Amp", Fixtures: "amp", E2E: "TestAmp"},
-	session.AgentAgy:      {Title: "Antigravity CLI (`agy`)", Fixtures: "agy", E2E: "TestAgy"},
-	session.AgentCopilot:  {Title: "GitHub Copilot CLI", Fixtures: "copilot", E2E: "TestCopilot"},
-	session.AgentQwen:     {Title: "Qwen Code", Fixtures: "qwen-code", E2E: "TestQwen"},
-	session.AgentPi:       {Title: "pi", Fixtures: "pi", E2E: "TestPi"},
-	session.AgentCline:    {Title: "Cline CLI", Fixtures: "cline", E2E: "TestCline"},
-	session.AgentKilo:     {Title: "Kilo CLI", Fixtures: "kilo", E2E: "TestKilo"},
-	session.AgentContinue: {Title: "Continue CLI", Fixtures: "continue", E2E: "TestContinue"},
-	session.AgentGrok:     {Title: "Grok CLI", Fixtures: "grok-cli", E2E: "TestGrok"},
+	session.AgentClaude:   {Title: "Claude Code", Fixtures: "claude-code"},
+	session.AgentCodex:    {Title: "Codex", Fixtures: "codex"},
+	session.AgentOpenCode: {Title: "OpenCode", Fixtures: "opencode"},
+	session.AgentGemini:   {Title: "Gemini CLI", Fixtures: "gemini-cli"},
+	session.AgentAmp:      {Title: "Amp", Fixtures: "amp"},
+	session.AgentAgy:      {Title: "Antigravity CLI (`agy`)", Fixtures: "agy"},
+	session.AgentCopilot:  {Title: "GitHub Copilot CLI", Fixtures: "copilot"},
+	session.AgentQwen:     {Title: "Qwen Code", Fixtures: "qwen-code"},
+	session.AgentPi:       {Title: "pi", Fixtures: "pi"},
+	session.AgentCline:    {Title: "Cline CLI", Fixtures: "cline"},
+	session.AgentKilo:     {Title: "Kilo CLI", Fixtures: "kilo"},
+	session.AgentContinue: {Title: "Continue CLI", Fixtures: "continue"},
+	session.AgentGrok:     {Title: "Grok CLI", Fixtures: "grok-cli"},
 }
 
 // scenarioWords name a recorded scenario by the words of its run's folder
@@ -137,39 +134,48 @@ func runWords(dir string) ([]string, error) {
 	return out, nil
 }
 
-// e2eTests lists the end-to-end tests of agent in dir (e2e/).
-func e2eTests(dir string, a agentInfo) ([]string, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if a.E2EFile != "" && filepath.Base(f) != a.E2EFile {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range file.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") || fn.Name.Name == "TestMain" {
-				continue
-			}
-			if a.E2EFile != "" || strings.HasPrefix(fn.Name.Name, a.E2E) {
-				out = append(out, fn.Name.Name)
+// walked summarises agent's row of the conformance matrix (e2e/matrix):
+// per mode, how many classes a real-CLI test walks of those that apply
+// (a cell that is n/a does not count). Modes with no class that applies
+// are left out.
+func walked(agent string, cells []matrix.Cell) string {
+	var parts []string
+	for _, m := range matrix.Modes {
+		tested, apply := 0, 0
+		for _, c := range matrix.Classes {
+			cell, ok := find(cells, agent, c.ID, m.ID)
+			switch {
+			case ok && cell.NA != "":
+			case ok && len(cell.Tests) > 0:
+				tested++
+				apply++
+			default:
+				apply++
 			}
 		}
+		if apply > 0 && tested > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d/%d", modeWords[m.ID], tested, apply))
+		}
 	}
-	sort.Strings(out)
-	return out, nil
+	return strings.Join(parts, ", ")
 }
 
-// Cell is the "verified" cell the evidence backs for agent, from the
-// repository at root.
-func Cell(root, agent string) (string, error) {
+// modeWords name the matrix's modes in the README.
+var modeWords = map[string]string{"hooks+pane": "hooks and pane", "screen": "screen only", "hooks": "hooks only"}
+
+func find(cells []matrix.Cell, agent, class, mode string) (matrix.Cell, bool) {
+	for _, c := range cells {
+		if c.Agent == agent && c.Class == class && c.Mode == mode {
+			return c, true
+		}
+	}
+	return matrix.Cell{}, false
+}
+
+// Cell is the "verified" cell the evidence backs for agent: the
+// recordings in the repository at root and the conformance matrix's
+// cells, whose tests run the real CLI in `make e2e`.
+func Cell(root, agent string, cells []matrix.Cell) (string, error) {
 	a, ok := agents[agent]
 	if !ok {
 		return "", fmt.Errorf("no evidence table entry for agent %q", agent)
@@ -178,20 +184,12 @@ func Cell(root, agent string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tests, err := e2eTests(filepath.Join(root, "e2e"), a)
-	if err != nil {
-		return "", err
-	}
 	var parts []string
 	for _, r := range recs {
 		parts = append(parts, fmt.Sprintf("recorded %s: %s", r.version, strings.Join(r.scenarios, ", ")))
 	}
-	if len(tests) > 0 {
-		sel := a.E2E + "…"
-		if a.E2EFile != "" {
-			sel = "e2e/" + a.E2EFile
-		}
-		parts = append(parts, fmt.Sprintf("real CLI in `make e2e` (%s, %d tests)", sel, len(tests)))
+	if w := walked(agent, cells); w != "" {
+		parts = append(parts, "real CLI in `make e2e`, classes walked (e2e/MATRIX.md): "+w)
 	}
 	if len(parts) == 0 {
 		return "unverified", nil
@@ -199,13 +197,59 @@ func Cell(root, agent string) (string, error) {
 	return strings.Join(parts, "; "), nil
 }
 
+// rewrite returns readme with every agent row's last cell of the
+// "## Agents" table replaced by the cell the evidence backs.
+func rewrite(readme string, cell func(title string) (string, bool)) string {
+	head, after, ok := strings.Cut(readme, "\n## Agents\n")
+	if !ok {
+		return readme
+	}
+	lines := strings.Split(after, "\n")
+	for i, line := range lines {
+		if strings.HasPrefix(line, "#") {
+			break
+		}
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "|---") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		want, ok := cell(strings.TrimSpace(cells[0]))
+		if !ok {
+			continue
+		}
+		for j := range cells {
+			cells[j] = strings.TrimSpace(cells[j])
+		}
+		cells[len(cells)-1] = want
+		lines[i] = "| " + strings.Join(cells, " | ") + " |"
+	}
+	return head + "\n## Agents\n" + strings.Join(lines, "\n")
+}
+
 func main() {
+	write := len(os.Args) > 1 && os.Args[1] == "-w"
+	byTitle := map[string]string{}
 	for _, agent := range session.Agents {
-		cell, err := Cell(".", agent)
+		cell, err := Cell(".", agent, matrix.Cells)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "agentstable:", err)
 			os.Exit(1)
 		}
-		fmt.Printf("%s\t%s\n", agents[agent].Title, cell)
+		byTitle[agents[agent].Title] = cell
+		if !write {
+			fmt.Printf("%s\t%s\n", agents[agent].Title, cell)
+		}
+	}
+	if write {
+		data, err := os.ReadFile("README.md")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agentstable:", err)
+			os.Exit(1)
+		}
+		out := rewrite(string(data), func(title string) (string, bool) { c, ok := byTitle[title]; return c, ok })
+		if err := os.WriteFile("README.md", []byte(out), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "agentstable:", err)
+			os.Exit(1)
+		}
 	}
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mew-dev/mew/e2e/matrix"
 	"github.com/mew-dev/mew/session"
 )
 
@@ -60,7 +62,7 @@ func readmeTable(t *testing.T, path string) map[string]string {
 func TestReadmeAgentsTableMatchesTheEvidence(t *testing.T) {
 	rows := readmeTable(t, filepath.Join(root, "README.md"))
 	for _, agent := range session.Agents {
-		want, err := Cell(root, agent)
+		want, err := Cell(root, agent, matrix.Cells)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,8 +83,9 @@ func TestReadmeAgentsTableMatchesTheEvidence(t *testing.T) {
 }
 
 // The check itself: a recording makes an agent's cell name its version
-// and scenarios, an e2e test named after it adds `make e2e`, and with
-// neither the cell is "unverified".
+// and scenarios; the matrix's cells with tests add, per mode, the classes
+// walked of those that apply (n/a cells left out); with neither the cell
+// is "unverified".
 func TestCellFollowsTheEvidence(t *testing.T) {
 	dir := t.TempDir()
 	mk := func(p string) {
@@ -90,21 +93,41 @@ func TestCellFollowsTheEvidence(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, p), []byte("# t=1 title=''\n"), 0o600)
 	}
 	os.MkdirAll(filepath.Join(dir, "testdata", "fixtures"), 0o700)
-	os.MkdirAll(filepath.Join(dir, "e2e"), 0o700)
-	if got, _ := Cell(dir, session.AgentPi); got != "unverified" {
+	if got, _ := Cell(dir, session.AgentPi, nil); got != "unverified" {
 		t.Fatalf("no evidence: %q, want unverified", got)
 	}
 	mk("testdata/fixtures/pi-9.1.0/run-1/05-approval.txt")
 	mk("testdata/fixtures/pi-9.1.0/run-1/12-exited.txt")
 	mk("testdata/fixtures/pi-9.1.0/run-1/13-exited-TIMEOUT.txt")
 	mk("testdata/fixtures/pine-1.0/run-1/04-done.txt") // another agent's
-	if got, _ := Cell(dir, session.AgentPi); got != "recorded 9.1.0: approval, exit" {
+	if got, _ := Cell(dir, session.AgentPi, nil); got != "recorded 9.1.0: approval, exit" {
 		t.Fatalf("a recording: %q", got)
 	}
-	os.WriteFile(filepath.Join(dir, "e2e", "pi_test.go"), []byte("package e2e\nimport \"testing\"\nfunc TestPiPlainTurn(t *testing.T) {}\nfunc TestPine(t *testing.T) {}\n"), 0o600)
-	if got, _ := Cell(dir, session.AgentPi); got != "recorded 9.1.0: approval, exit; real CLI in `make e2e` (TestPi…, 2 tests)" {
-		// TestPine is counted: a test name starting with the agent's is the
-		// agent's; keep agent-named tests unambiguous.
-		t.Fatalf("with an e2e test: %q", got)
+	cells := []matrix.Cell{
+		{Agent: "pi", Class: "turn", Mode: "hooks+pane", Tests: []string{"TestPiA"}},
+		{Agent: "pi", Class: "deny", Mode: "hooks+pane", Tests: []string{"TestPiA"}},
+		{Agent: "pi", Class: "question", Mode: "hooks+pane", NA: "no such dialog"},
+		{Agent: "pi", Class: "turn", Mode: "screen", Tests: []string{"TestPiB"}},
+		{Agent: "pine", Class: "exit", Mode: "hooks+pane", Tests: []string{"TestPine"}}, // another agent's
+	}
+	n := len(matrix.Classes)
+	want := fmt.Sprintf("recorded 9.1.0: approval, exit; real CLI in `make e2e`, classes walked (e2e/MATRIX.md): hooks and pane 2/%d, screen only 1/%d", n-1, n)
+	if got, _ := Cell(dir, session.AgentPi, cells); got != want {
+		t.Fatalf("with matrix cells:\n got %q\nwant %q", got, want)
+	}
+}
+
+// -w rewrites only the verified column of the Agents table's known rows.
+func TestRewriteReplacesOnlyTheVerifiedColumn(t *testing.T) {
+	in := "# Mew\n\n## Agents\n\n| agent | hears | verified |\n|---|---|---|\n| pi | its extension | old words |\n| Other | x | kept |\n\n## Next\n| pi | a | b |\n"
+	got := rewrite(in, func(title string) (string, bool) {
+		if title == "pi" {
+			return "new words", true
+		}
+		return "", false
+	})
+	want := "# Mew\n\n## Agents\n\n| agent | hears | verified |\n|---|---|---|\n| pi | its extension | new words |\n| Other | x | kept |\n\n## Next\n| pi | a | b |\n"
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
