@@ -91,3 +91,36 @@ func TestHostileSessionFile(t *testing.T) {
 		}
 	}
 }
+
+// A session's lock file that is a FIFO (or a symlink to one) is opened
+// without blocking: the writer takes the lock on it at once instead of
+// waiting for a FIFO writer that never comes.
+func TestFIFOLockFileDoesNotBlock(t *testing.T) {
+	s := Store{Home: t.TempDir(), Fold: testFold}
+	if err := s.EnsureDir(); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "elsewhere")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"fifo", "linked"} {
+		p, _ := s.Path(id)
+		if id == "fifo" {
+			if err := syscall.Mkfifo(p+".lock", 0o600); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.Symlink(fifo, p+".lock"); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		// A minute's lock timeout: the old open blocked past soon's bound.
+		soon(t, "Update with a FIFO lock file ("+id+")", func() { _, err = s.Update(id, time.Minute, appendText(s)) })
+		if id == "fifo" && err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+		if id == "linked" && err == nil {
+			t.Errorf("%s: a symlinked lock file was followed", id)
+		}
+	}
+}

@@ -191,7 +191,7 @@ func help(fold Fold, p, id string, until time.Time) (notes string) {
 func tryLock(record string) (unlock func(), ok bool, err error) {
 	path := record + ".lock"
 	for {
-		fl := flock.New(path, flock.SetPermissions(fileMode))
+		fl := flock.New(path, flock.SetPermissions(fileMode), flock.SetFlag(lockFlags))
 		got, err := fl.TryLock()
 		if err != nil {
 			fl.Close()

@@ -441,6 +441,12 @@ func writeAll(fd int, data []byte) error {
 	return nil
 }
 
+// lockFlags open a session's lock file without blocking and without
+// following a symlink: a FIFO put there (by anyone who can write MEW_HOME)
+// would otherwise block the open itself, before any lock timeout applies,
+// and a symlink could lead anywhere. flock works on whatever is opened.
+const lockFlags = os.O_CREATE | os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW
+
 // maxWaitFactor bounds a wait for a session lock that keeps changing hands:
 // that many timeouts in all.
 const maxWaitFactor = 4
@@ -525,7 +531,7 @@ func recordStamp(path string) [5]int64 {
 }
 
 func (w *waiter) lockOnce(path string) (*flock.Flock, error) {
-	fl := flock.New(path, flock.SetPermissions(fileMode))
+	fl := flock.New(path, flock.SetPermissions(fileMode), flock.SetFlag(lockFlags))
 	// Uncontended, the lock is free: take it without starting a goroutine
 	// (and the thread a blocking syscall would cost the hook).
 	if ok, err := fl.TryLock(); err != nil {
