@@ -2,6 +2,7 @@ package tmux
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -176,6 +177,61 @@ func TestWatchStartsFromMemory(t *testing.T) {
 			}
 		case <-deadline:
 			t.Fatal("the watcher never saw the prompt")
+		}
+	}
+}
+
+// A first read with no memory file (a fresh watcher, a first one-shot
+// read) dates a prompt from the window's last output, not from the read:
+// the age of a wait Mew meets already waiting is the wait's own.
+func TestFirstReadDatesTheStateFromTheLastOutput(t *testing.T) {
+	s := startServer(t)
+	agent := s.fakeAgent(promptScreen)
+	s.tmux("send-keys", "-t", "work", agent, "Enter")
+	var drawn time.Time
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if strings.Contains(s.tmux("capture-pane", "-p", "-t", "work"), "Do you want to proceed?") {
+			drawn = time.Now()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the prompt was never drawn")
+		}
+	}
+	// tmux keeps the activity in whole seconds: wait well past one, so a
+	// state dated by the read would be later than the drawing.
+	time.Sleep(2500 * time.Millisecond)
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		obs, err := newSource(s).Scan(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(obs) == 1 && obs[0].Screen.State == session.ScreenBlocked {
+			if since := obs[0].Screen.Since; since.After(drawn) {
+				t.Fatalf("the prompt is dated %v, after it was drawn (%v)", since.Format(time.StampMilli), drawn.Format(time.StampMilli))
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("observations %+v; want the pane blocked", obs)
+		}
+	}
+}
+
+func TestFirstStateSince(t *testing.T) {
+	seen := time.Unix(1000, 0)
+	for _, c := range []struct {
+		activity, startMs int64
+		want              time.Time
+	}{
+		{0, 0, seen},                      // tmux said nothing
+		{990, 0, time.Unix(990, 0)},       // the last output
+		{990, 995_000, time.Unix(995, 0)}, // never before the agent started
+		{1005, 0, seen},                   // never after the read
+		{990, 980_500, time.Unix(990, 0)}, // a start before the output
+	} {
+		if got := firstStateSince(seen, c.activity, c.startMs); !got.Equal(c.want) {
+			t.Errorf("firstStateSince(%d, %d) = %v, want %v", c.activity, c.startMs, got, c.want)
 		}
 	}
 }

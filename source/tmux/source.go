@@ -506,7 +506,11 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 	// A screen that could not be read keeps the last state (as a blank
 	// one does): the agent is still listed, never dropped unsaid.
 	if !background && captured {
+		first := !p.tracker.Seen
 		p.tracker.Observe(book.Set(p.agent), rules.Frame{Rows: rows, Title: info.title}, now)
+		if first && p.tracker.Seen {
+			p.tracker.State.Since = firstStateSince(p.tracker.State.Since, info.activity, p.fgStart)
+		}
 	}
 	st := p.tracker.State
 	st.Agent, st.Via, st.Pane, st.Tty, st.At, st.Background = p.agent, "tmux", info.id, info.tty, now, background
@@ -821,4 +825,24 @@ func sameObservations(a, b []source.Observation) bool {
 		}
 	}
 	return true
+}
+
+// firstStateSince dates the state a pane shows when Mew first reads it
+// (no memory file told when it began: a fresh watcher, a first one-shot
+// read) from the window's last output: an agent waiting on a dialog or
+// done draws nothing more, so that is when the state began, not when Mew
+// happened to look. Seconds, as tmux keeps it; never before the agent's
+// process started (startMs, 0 when unknown) nor after seen.
+func firstStateSince(seen time.Time, activity, startMs int64) time.Time {
+	if activity <= 0 {
+		return seen
+	}
+	at := time.Unix(activity, 0)
+	if startMs > 0 && at.Before(time.UnixMilli(startMs)) {
+		at = time.UnixMilli(startMs)
+	}
+	if at.After(seen) {
+		return seen
+	}
+	return at
 }
