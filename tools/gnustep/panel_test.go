@@ -303,8 +303,8 @@ func TestGNUstepAnswer(t *testing.T) {
 // TestGNUstepMenu opens the status item's menu with a click and chooses
 // Show Panel: the menu is built by Mew's fillMenu (the delegate's
 // menuNeedsUpdate:) and the item acts: the panel shows with no sessions.
-// The menu pops up under the pointer at the screen's top left; its rows
-// are 20 pixels tall and Show Panel is the fourth (menuRow).
+// The menu pops up under the pointer; its rows are 20 pixels tall and
+// Show Panel is row 3 (menuRowY).
 func TestGNUstepMenu(t *testing.T) {
 	h := newHarness(t)
 	h.start()
@@ -313,8 +313,7 @@ func TestGNUstepMenu(t *testing.T) {
 	if h.sent("NSMenu addItem:") <= before {
 		t.Fatal("the menu opened with no items added by Mew (menuNeedsUpdate:)")
 	}
-	h.xdo("mousemove", "--sync", itoa(menu.x+40), menuRow(menu, 3))
-	h.xdo("click", "1")
+	h.chooseMenuRow(menu, 3)
 	h.waitFor("Show Panel to show the panel", func() bool {
 		_, ok := h.panelWindow()
 		return ok

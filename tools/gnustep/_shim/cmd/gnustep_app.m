@@ -1,6 +1,7 @@
 // Copied into the scratch cmd/mew by build.sh (project file, GNUstep
 // harness only).
 #import <AppKit/AppKit.h>
+#import <GNUstepGUI/GSDisplayServer.h>
 
 // GNUstep follows OpenStep: the command's arguments that are not options
 // are files for the app to open at launch, and `mew app`'s "app" would be
@@ -15,6 +16,24 @@
 	return nil;
 }
 @end
+
+// primeMouse has the X back end read its mouse settings now, before
+// anything can be clicked. gnustep-back reads them lazily, at the first
+// button press of the process (XGServerEvent.m, -initializeMouse), and
+// there also registers for their changes with the distributed
+// notification center: a round trip to gdnc (launched if not running)
+// during which the run loop runs nested and queues the X events that came
+// in. The first click's release was queued before its press, so the
+// stand-in's NSButton got mouseDown: after its mouseUp and tracked until
+// the next click's release: the first click never opened the menu, the
+// second did (seen with a trace of the events the app dequeued). The
+// method is the back end's, not public API.
+static void primeMouse(void) {
+	GSDisplayServer *server = GSCurrentServer();
+	if ([server respondsToSelector:@selector(initializeMouse)]) {
+		[server performSelector:@selector(initializeMouse)];
+	}
+}
 
 // GNUstep has no status bar here (+systemStatusBar is nil without a
 // menu-bar host) and its NSStatusItem predates -button (macOS 10.10).
@@ -32,14 +51,20 @@
 @implementation MewGSStatusItem
 - (id)init {
 	self = [super init];
+	primeMouse();
 	_button = [[NSButton alloc] initWithFrame:NSMakeRect(0, 0, 40, 22)];
-	// Where a menu bar would show it: a small window at the top left,
+	// Where a menu bar would show it: a small window at the top edge,
 	// whose click opens the menu as macOS does (menuNeedsUpdate: first).
+	// Not at the left: GNUstep's main menu (app/mainmenu_darwin.go) is a
+	// window there, and which of the two is on top would decide where a
+	// click goes. The title names the X window for the tests (xdotool
+	// search --name).
 	NSRect screen = [[NSScreen mainScreen] frame];
-	NSWindow *w = [[NSWindow alloc] initWithContentRect:NSMakeRect(0, NSMaxY(screen) - 22, 40, 22)
+	NSWindow *w = [[NSWindow alloc] initWithContentRect:NSMakeRect(200, NSMaxY(screen) - 22, 40, 22)
 	                                          styleMask:NSBorderlessWindowMask
 	                                            backing:NSBackingStoreBuffered
 	                                              defer:NO];
+	[w setTitle:@"Mew status item"];
 	[w setContentView:_button];
 	[_button setTarget:self];
 	[_button setAction:@selector(openMenu:)];
