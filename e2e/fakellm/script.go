@@ -137,6 +137,9 @@ func decide(c turn, t Timing) Reply {
 	case Outage:
 		return Reply{Kind: "error", Status: 500, Text: "scripted outage", RetryAfter: OutageRetry, Why: why}
 	}
+	if q, ok := quotes[c.scenario]; ok {
+		return Reply{Kind: "text", Text: q, Why: why}
+	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }
 
