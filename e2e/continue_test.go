@@ -22,7 +22,9 @@ import (
 )
 
 var (
-	cnDialog  = regexp.MustCompile(`Would you like to continue\?`)
+	// In the dialog's box at the left edge: a reply quoting it is drawn
+	// two columns in.
+	cnDialog  = regexp.MustCompile(`(?m)^│\s+Would you like to continue\?`)
 	cnWorking = regexp.MustCompile(`\( \d+s • esc to interrupt \)`)
 	cnDenied  = regexp.MustCompile(`Permission denied by user`)
 	cnExitAsk = regexp.MustCompile(`ctrl\+c to exit`)
@@ -31,15 +33,22 @@ var (
 )
 
 // startContinue starts cn in a pane, Mew reading the run's tmux server.
-func startContinue(t *testing.T) *scen {
+func startContinue(t *testing.T) *scen { return startContinueWith(t, nil) }
+
+// startContinueWith is startContinue with the run's options changed by opts
+// (nil: none).
+func startContinueWith(t *testing.T, opts func(*driver.Options)) *scen {
 	t.Parallel()
 	b := needCLIBinaries(t, "Continue CLI", driver.ContinueVersion, driver.FindContinue, driver.ErrNoCLI, nil)
 	api, err := fakellm.Start(fakellm.DefaultTiming)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := driver.Launch(driver.Options{Agent: driver.AgentContinue, Program: b.program, APIURL: api.OpenAIURL,
-		Dir: t.TempDir(), Mew: b.mew})
+	o := driver.Options{Agent: driver.AgentContinue, Program: b.program, APIURL: api.OpenAIURL, Dir: t.TempDir(), Mew: b.mew}
+	if opts != nil {
+		opts(&o)
+	}
+	r, err := driver.Launch(o)
 	if err != nil {
 		api.Close()
 		t.Fatal(err)
@@ -47,6 +56,7 @@ func startContinue(t *testing.T) *scen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		dumpScreens(t, r)
 		t.Logf("rows per agent: %s", r.RowCounts())
 		if err := r.CheckRows(); err != nil {
 			t.Error(err)
