@@ -14,8 +14,10 @@ import (
 // prompt (issue 35: both showed waiting(permission) for it, for as long as
 // the quote stayed on the screen), and Continue's API error ("Error: 400 …"
 // at the left edge, the last thing above its input box) is a failure until
-// a later turn is drawn below it (it read as a finished turn: done). The
-// screens are the real CLIs' (TestAmpConformScreen, TestContinueConform).
+// a later turn is drawn below it (it read as a finished turn: done).
+// Continue's AskQuestion dialog waits on the person (it read as working:
+// the spinner runs above it). The screens are the real CLIs'
+// (TestAmpConformScreen, TestContinueConform).
 func TestAmpContinueQuotesAndErrors(t *testing.T) {
 	cnError := fixtureRows(t, "testdata/screens/continue-1.5.47/2-api-error.txt")
 	box := slices.IndexFunc(cnError, func(r string) bool { return strings.HasPrefix(r, "╭") })
@@ -24,15 +26,17 @@ func TestAmpContinueQuotesAndErrors(t *testing.T) {
 		agent, name string
 		rows        []string
 		want        string
+		reason      session.Reason
 	}{
-		{"amp", "a reply quoting the dialog", fixtureRows(t, "testdata/screens/amp-0.0.1790142911/1-reply-quotes-dialog.txt"), session.ScreenIdle},
-		{"continue", "a reply quoting the dialog", fixtureRows(t, "testdata/screens/continue-1.5.47/1-reply-quotes-dialog.txt"), session.ScreenIdle},
-		{"continue", "an API error", cnError, session.ScreenFailed},
-		{"continue", "a turn after the API error", cnAfterError, session.ScreenIdle},
+		{"continue", "AskQuestion's dialog", fixtureRows(t, "testdata/screens/continue-1.5.47/3-question.txt"), session.ScreenBlocked, session.ReasonQuestion},
+		{"amp", "a reply quoting the dialog", fixtureRows(t, "testdata/screens/amp-0.0.1790142911/1-reply-quotes-dialog.txt"), session.ScreenIdle, ""},
+		{"continue", "a reply quoting the dialog", fixtureRows(t, "testdata/screens/continue-1.5.47/1-reply-quotes-dialog.txt"), session.ScreenIdle, ""},
+		{"continue", "an API error", cnError, session.ScreenFailed, ""},
+		{"continue", "a turn after the API error", cnAfterError, session.ScreenIdle, ""},
 	}
 	for _, c := range cases {
 		res := rules.Embedded().Set(c.agent).Classify(rules.Frame{Rows: c.rows})
-		if res.State != c.want {
+		if res.State != c.want || res.Reason != c.reason {
 			t.Errorf("%s, %s: %s %s (%s), want %s", c.agent, c.name, res.State, res.Reason, res.Rule, c.want)
 		}
 	}
