@@ -4,8 +4,8 @@ package e2e
 // its screen is all Mew has, so one session, started as an npm global
 // install's link under `env VAR=…`, walks the classes in a row — a fresh
 // pane, Esc on the dialog and the turn after it, Esc while it works and the
-// turn after it, a reply quoting the dialog, an API error, and kill -9
-// while waiting.
+// turn after it, a reply quoting the dialog, an API error, a question
+// (AskQuestion) answered, and kill -9 while waiting.
 
 import (
 	"regexp"
@@ -22,6 +22,9 @@ var (
 	// The quote's rows, as Continue draws a reply: two columns in.
 	cnQuote = regexp.MustCompile(`(?m)^  │  Would you like to continue\?`)
 	cnError = regexp.MustCompile(`(?i)error`)
+	// AskQuestion's dialog (in a box in place of the input box), as the
+	// stand-in asks it.
+	cnQuestion = regexp.MustCompile(`(?m)^│\s+\? Which framework\?`)
 )
 
 // cnTurnOver submits prompt and returns when Continue showed the turn
@@ -44,6 +47,9 @@ func TestContinueConform(t *testing.T) {
 	s.freshIdle(screenOnly, false)
 
 	s.deniedWithEscape(cnDialog, cnDenied, s.cnDialogShown(), func(denied time.Time) time.Time { return denied })
+	// "[Tool canceled - please tell Continue what to do differently]": the
+	// turn ended there, the person stopped it.
+	s.expect("denied → idle, not done", time.Now(), screenOnly, stateIs(session.Idle))
 	s.staysDoneWithin("the turn after the denial", s.cnTurnOver(fakellm.Prompt(fakellm.Brief), cnReply), screenOnly)
 
 	sent := s.submit(fakellm.Prompt(fakellm.Slow))
@@ -80,6 +86,16 @@ func TestContinueConform(t *testing.T) {
 		started = w.At
 	}
 	s.never("no done on the way to failed", started.Add(screenOnly), failed.Add(settleAfter), shows(session.Done))
+
+	sent = s.submit(fakellm.Prompt(fakellm.AskContinue))
+	asked, err := s.r.WaitScreen(sent, cnQuestion, cliTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.expect("the question → waiting(question)", asked.At, screenOnly, waitingFor(session.ReasonQuestion))
+	answered := s.answer(cnQuestion, asked.At, "Enter")
+	s.expect("answered → not waiting", answered, screenOnly, listedAndNot(session.Waiting))
+	s.expect("the turn after the answer → done", s.replyWithoutWorking(answered, cnDone, cnWorking), screenOnly, stateIs(session.Done))
 
 	s.cnDialogShown()
 	killed := s.killAgent()

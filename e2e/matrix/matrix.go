@@ -210,7 +210,7 @@ var Cells = []Cell{
 	t("continue", "esc", "screen", "TestContinueDenyAndEsc", "TestContinueConform"),
 	t("continue", "error", "screen", "TestContinueConform"),
 	t("continue", "quote", "screen", "TestContinueConform"),
-	na("continue", "question", "screen", "not scripted yet: Continue's AskQuestion tool needs a stand-in that calls it"),
+	t("continue", "question", "screen", "TestContinueConform"),
 	t("continue", "fresh", "screen", "TestContinueConform"),
 	t("continue", "launcher", "screen", "TestContinueConform", "TestContinueUnderMewRun"),
 	t("continue", "kill", "screen", "TestContinueConform"),
