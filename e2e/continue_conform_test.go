@@ -104,9 +104,14 @@ func TestContinueConform(t *testing.T) {
 }
 
 // Under `mew run` (the launcher shape that reads the screen's bytes
-// itself): a plain turn, the dialog allowed, quit.
+// itself): an API error → failed, then a plain turn, the dialog allowed,
+// quit (the error line left above them).
 func TestContinueUnderMewRun(t *testing.T) {
 	s := startContinueWith(t, func(o *driver.Options) { o.Wrap = runWrap(true, o.Mew) })
+	sent := s.submit(fakellm.Prompt(fakellm.Error))
+	failed := s.replyWithoutWorking(sent, cnError, cnWorking)
+	s.expect("API error → failed", failed, screenOnly, stateIs(session.Failed))
+	s.never("never done", sent, failed.Add(settleAfter), shows(session.Done))
 	s.turnsAndExit(screenOnlyCLI{agent: session.AgentContinue, working: cnWorking, reply: cnReply, done: cnDone,
 		dialog: cnDialog, quit: s.cnQuit})
 }

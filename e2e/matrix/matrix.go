@@ -208,7 +208,7 @@ var Cells = []Cell{
 	t("continue", "allow", "screen", "TestContinueTurnsAndExit", "TestContinueUnderMewRun"),
 	t("continue", "deny", "screen", "TestContinueDenyAndEsc", "TestContinueConform"),
 	t("continue", "esc", "screen", "TestContinueDenyAndEsc", "TestContinueConform"),
-	t("continue", "error", "screen", "TestContinueConform"),
+	t("continue", "error", "screen", "TestContinueConform", "TestContinueUnderMewRun"),
 	t("continue", "quote", "screen", "TestContinueConform"),
 	t("continue", "question", "screen", "TestContinueConform"),
 	t("continue", "fresh", "screen", "TestContinueConform"),
