@@ -5,9 +5,10 @@ package e2e
 // Continue's Bash tool). Continue fires no hooks and Mew installs nothing
 // for it: its screen in tmux is all Mew has (goal 1 s, where only the
 // screen knows; 2 s for the exit, which its process says). Not driven: an
-// API error, which Continue retries nine times with growing pauses (in the
-// census its screen still said working a minute on) and never reports as
-// a failure on its screen within a turn's bound.
+// error Continue retries to the end (429, 502–504, a typed server_error:
+// ten attempts with growing pauses, 1–2 minutes of working on its screen,
+// as in the census); one it does not retry fails at once
+// (continue_conform_test.go).
 
 import (
 	"os"
