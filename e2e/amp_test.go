@@ -20,7 +20,8 @@ import (
 )
 
 var (
-	ampDialog    = regexp.MustCompile(`╭─ Approval Required`)
+	// At the left edge: a reply quoting the dialog is drawn a column in.
+	ampDialog    = regexp.MustCompile(`(?m)^╭─ Approval Required`)
 	ampReply     = regexp.MustCompile(`Hello from the fake Amp server`)
 	ampDone      = regexp.MustCompile(`(?m)^ Done\.`)
 	ampRejected  = regexp.MustCompile(`The command was rejected`)
@@ -37,7 +38,14 @@ type ampScen struct {
 	api *fakeamp.Server
 }
 
-type ampOpts struct{ noInstall, run bool }
+type ampOpts struct {
+	noInstall, run bool
+	// link starts Amp by the link an npm global install makes
+	// (<prefix>/bin/amp → ../lib/node_modules/@ampcode/cli/bin/amp.exe),
+	// under `env VAR=…`; unread hides the run's tmux server from Mew (the
+	// plugin alone reports).
+	link, unread bool
+}
 
 func startAmp(t *testing.T, o ampOpts) *ampScen {
 	t.Parallel()
@@ -46,9 +54,16 @@ func startAmp(t *testing.T, o ampOpts) *ampScen {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := driver.Launch(driver.Options{Agent: driver.AgentAmp, Program: b.program, APIURL: api.URL, Dir: t.TempDir(),
-		Mew: b.mew, Install: !o.noInstall, Wrap: runWrap(o.run, b.mew),
+	program, wrap := b.program, runWrap(o.run, b.mew)
+	if o.link {
+		program, wrap = npmGlobalLink(t, b.program, "@ampcode/cli/bin/amp.exe", "amp"), []string{"env", "MEW_E2E_LAUNCHER=env"}
+	}
+	r, err := driver.Launch(driver.Options{Agent: driver.AgentAmp, Program: program, APIURL: api.URL, Dir: t.TempDir(),
+		Mew: b.mew, Install: !o.noInstall, Wrap: wrap,
 		Setup: func(r *driver.Run) error {
+			if o.unread {
+				r.MewEnv = append(append([]string(nil), r.Env...), "MEW_TMUX_SOCKET="+filepath.Join(r.Home, "no-tmux.sock"))
+			}
 			if !o.noInstall {
 				return nil
 			}
@@ -63,6 +78,7 @@ func startAmp(t *testing.T, o ampOpts) *ampScen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		dumpScreens(t, r)
 		d := driver.SampleDurations(r.Samples())
 		t.Logf("mew status --json: %d samples, median %v, p95 %v", d.N, d.Median.Round(time.Millisecond), d.P95.Round(time.Millisecond))
 		recordDurations(t.Name(), d)

@@ -5,9 +5,10 @@ package e2e
 // Continue's Bash tool). Continue fires no hooks and Mew installs nothing
 // for it: its screen in tmux is all Mew has (goal 1 s, where only the
 // screen knows; 2 s for the exit, which its process says). Not driven: an
-// API error, which Continue retries nine times with growing pauses (in the
-// census its screen still said working a minute on) and never reports as
-// a failure on its screen within a turn's bound.
+// error Continue retries to the end (429, 502–504, a typed server_error:
+// ten attempts with growing pauses, 1–2 minutes of working on its screen,
+// as in the census); one it does not retry fails at once
+// (continue_conform_test.go).
 
 import (
 	"os"
@@ -22,7 +23,9 @@ import (
 )
 
 var (
-	cnDialog  = regexp.MustCompile(`Would you like to continue\?`)
+	// In the dialog's box at the left edge: a reply quoting it is drawn
+	// two columns in.
+	cnDialog  = regexp.MustCompile(`(?m)^│\s+Would you like to continue\?`)
 	cnWorking = regexp.MustCompile(`\( \d+s • esc to interrupt \)`)
 	cnDenied  = regexp.MustCompile(`Permission denied by user`)
 	cnExitAsk = regexp.MustCompile(`ctrl\+c to exit`)
@@ -31,15 +34,22 @@ var (
 )
 
 // startContinue starts cn in a pane, Mew reading the run's tmux server.
-func startContinue(t *testing.T) *scen {
+func startContinue(t *testing.T) *scen { return startContinueWith(t, nil) }
+
+// startContinueWith is startContinue with the run's options changed by opts
+// (nil: none).
+func startContinueWith(t *testing.T, opts func(*driver.Options)) *scen {
 	t.Parallel()
 	b := needCLIBinaries(t, "Continue CLI", driver.ContinueVersion, driver.FindContinue, driver.ErrNoCLI, nil)
 	api, err := fakellm.Start(fakellm.DefaultTiming)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := driver.Launch(driver.Options{Agent: driver.AgentContinue, Program: b.program, APIURL: api.OpenAIURL,
-		Dir: t.TempDir(), Mew: b.mew})
+	o := driver.Options{Agent: driver.AgentContinue, Program: b.program, APIURL: api.OpenAIURL, Dir: t.TempDir(), Mew: b.mew}
+	if opts != nil {
+		opts(&o)
+	}
+	r, err := driver.Launch(o)
 	if err != nil {
 		api.Close()
 		t.Fatal(err)
@@ -47,6 +57,7 @@ func startContinue(t *testing.T) *scen {
 	t.Cleanup(func() {
 		r.Close()
 		api.Close()
+		dumpScreens(t, r)
 		t.Logf("rows per agent: %s", r.RowCounts())
 		if err := r.CheckRows(); err != nil {
 			t.Error(err)

@@ -31,7 +31,7 @@ type Tracker struct {
 	errorRows int
 	// turnRuns: the dialog on the screen also shows the turn running (Amp
 	// draws its dialog above its input box, whose border keeps the status
-	// word). The turn was seen running, as a working frame shows it: the
+	// word; Continue keeps its spinner above the dialog). The turn was seen running, as a working frame shows it: the
 	// idle screen after the dialog is a finished turn, even when no read
 	// came between the answer and the turn's end.
 	turnRuns bool

@@ -7,8 +7,11 @@
 //
 // The last user message picks the turn: "mew-bash" asks for one
 // shell_command (`rm -rf mew-probe-dir && echo mew-bash-ran`, which Amp's
-// built-in permission rules ask about); "mew-slow" streams for 8 s; any
-// other text is a plain reply. agent.start and agent.end reach the CLI's
+// built-in permission rules ask about); "mew-slow" streams for 8 s;
+// "mew-quote" replies with Amp's approval dialog quoted (Quote);
+// "mew-error" fails the turn (agent.end "error" to the plugins, then idle:
+// how Amp's real server reports a failed turn to the CLI is not known, so
+// the CLI draws nothing of it); any other text is a plain reply. agent.start and agent.end reach the CLI's
 // plugins as requests from the server.
 package fakeamp
 
@@ -34,6 +37,18 @@ import (
 
 // Command is the shell command of the "mew-bash" turn.
 const Command = "rm -rf mew-probe-dir && echo mew-bash-ran"
+
+// Quote is the "mew-quote" turn's reply: the rows of Amp's approval
+// dialog, as a model quoting them would write them.
+const Quote = "Amp asks like this:\n\n" +
+	"╭─ Approval Required ──────────────────────────╮\n" +
+	"│ ‣ Allow Once                                 │\n" +
+	"│   Reject with feedback                       │\n" +
+	"╰────── ↑/↓/j/k move · Enter select · Esc cancel ─╯\n\n" +
+	"Nothing is waiting for you here."
+
+// errFailed ends a "mew-error" turn.
+var errFailed = errors.New("the turn failed")
 
 // Event is one thing the server did or saw, for the test's timeline.
 type Event struct {
@@ -623,7 +638,10 @@ func (s *Server) runTurn(th *thread, p map[string]any) {
 	s.note("turn %q", text)
 	s.pluginHook(th, "agent.start", map[string]any{"thread": map[string]any{"id": th.id}, "message": text, "id": mid})
 	status := "done"
-	if err := s.turn(th, text); err != nil {
+	if err := s.turn(th, text); errors.Is(err, errFailed) {
+		status = "error"
+		s.note("failed")
+	} else if err != nil {
 		status = "cancelled"
 		s.broadcast(th, "cancelled", map[string]any{"seq": th.version})
 	}
@@ -639,7 +657,13 @@ func (s *Server) turn(th *thread, text string) error {
 	if strings.Contains(text, "mew-slow") {
 		slow = 8 * time.Second
 	}
-	if !strings.Contains(text, "mew-bash") {
+	switch {
+	case strings.Contains(text, "mew-error"):
+		return errFailed
+	case strings.Contains(text, "mew-quote"):
+		_, err := s.stream(th, []map[string]any{{"type": "text", "text": Quote}}, 0)
+		return err
+	case !strings.Contains(text, "mew-bash"):
 		_, err := s.stream(th, []map[string]any{{"type": "text", "text": "Hello from the fake Amp server. This is a plain reply."}}, slow)
 		return err
 	}

@@ -82,8 +82,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if !req.Stream {
 		msg := map[string]any{"role": "assistant", "content": reply.Text}
 		finish := "stop"
-		if reply.Kind == "call" {
-			msg, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{toolCall(id, req, reply.Text)}}, "tool_calls"
+		if reply.Kind == "call" || reply.Kind == "ask" {
+			msg, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{callFor(id, req, reply)}}, "tool_calls"
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"id": id, "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
@@ -99,9 +99,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	finish := "stop"
-	if reply.Kind == "call" {
+	if reply.Kind == "call" || reply.Kind == "ask" {
 		finish = "tool_calls"
-		if send(chunk(map[string]any{"tool_calls": []any{toolCall(id, req, reply.Text)}}, nil)) != nil {
+		if send(chunk(map[string]any{"tool_calls": []any{callFor(id, req, reply)}}, nil)) != nil {
 			return
 		}
 	} else if s.pieces(r.Context(), reply, func(p string) error { return send(chunk(map[string]any{"content": p}, nil)) }) != nil {

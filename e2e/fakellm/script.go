@@ -79,7 +79,7 @@ var DefaultTiming = Timing{Slow: 60 * time.Second, Chunk: 250 * time.Millisecond
 
 // Reply is one scripted model response.
 type Reply struct {
-	Kind   string // "text", "call" (a tool call) or "error" (an HTTP error)
+	Kind   string // "text", "call" (a tool call), "ask" (a question tool's call) or "error" (an HTTP error)
 	Text   string
 	Status int // an error's HTTP status
 	// RetryAfter, for an error, is sent as retry-after-ms.
@@ -136,6 +136,9 @@ func decide(c turn, t Timing) Reply {
 		return Reply{Kind: "text", Text: "Hello after a retry.", Why: why}
 	case Outage:
 		return Reply{Kind: "error", Status: 500, Text: "scripted outage", RetryAfter: OutageRetry, Why: why}
+	}
+	if r, ok := more(c, why); ok {
+		return r
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }

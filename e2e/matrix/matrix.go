@@ -123,12 +123,41 @@ var Cells = []Cell{
 	t("gemini", "exit", "hooks+pane", "TestGeminiTurnsAndExit"),
 	na("gemini", "question", "hooks+pane", noDialog),
 
-	// Amp.
-	t("amp", "turn", "hooks+pane", "TestAmpUnderInstall"),
-	t("amp", "turn", "screen", "TestAmpPlainPane", "TestAmpUnderMewRun"),
+	// Amp. Its plugin says nothing of the approval dialog: a wait is the
+	// screen's alone.
+	t("amp", "turn", "hooks+pane", "TestAmpUnderInstall", "TestAmpConformHooksAndPane"),
+	t("amp", "turn", "screen", "TestAmpPlainPane", "TestAmpUnderMewRun", "TestAmpConformScreen"),
+	t("amp", "turn", "hooks", "TestAmpConformHooksOnly"),
 	t("amp", "allow", "hooks+pane", "TestAmpUnderInstall", "TestAmpAnswerAllows"),
-	t("amp", "launcher", "screen", "TestAmpUnderMewRun"),
+	t("amp", "allow", "screen", "TestAmpPlainPane", "TestAmpUnderMewRun"),
 	na("amp", "allow", "hooks", "Amp's plugin says nothing of its dialog: the pane is needed"),
+	t("amp", "deny", "hooks+pane", "TestAmpConformHooksAndPane", "TestAmpUnderInstall"),
+	t("amp", "deny", "screen", "TestAmpConformScreen", "TestAmpPlainPane", "TestAmpUnderMewRun"),
+	na("amp", "deny", "hooks", "Amp's plugin says nothing of its dialog: the pane is needed"),
+	t("amp", "esc", "hooks+pane", "TestAmpConformHooksAndPane", "TestAmpUnderInstall"),
+	t("amp", "esc", "screen", "TestAmpConformScreen", "TestAmpPlainPane", "TestAmpUnderMewRun"),
+	t("amp", "esc", "hooks", "TestAmpConformHooksOnly"),
+	t("amp", "error", "hooks+pane", "TestAmpConformHooksAndPane"),
+	na("amp", "error", "screen", "how Amp's server reports a failed turn to the CLI is not known (the stand-in's failed turn draws nothing): only the plugin's agent.end error says it"),
+	t("amp", "error", "hooks", "TestAmpConformHooksOnly"),
+	t("amp", "quote", "hooks+pane", "TestAmpConformHooksAndPane"),
+	t("amp", "quote", "screen", "TestAmpConformScreen"),
+	na("amp", "quote", "hooks", "the pane is not read: Mew sees no dialog text, quoted or not"),
+	na("amp", "question", "hooks+pane", "not scripted: the stand-in of Amp's server has no question tool, and none is known of Amp's protocol"),
+	na("amp", "question", "screen", "not scripted: the stand-in of Amp's server has no question tool, and none is known of Amp's protocol"),
+	na("amp", "question", "hooks", "not scripted: the stand-in of Amp's server has no question tool, and none is known of Amp's protocol"),
+	t("amp", "fresh", "hooks+pane", "TestAmpConformHooksAndPane"),
+	t("amp", "fresh", "screen", "TestAmpConformScreen"),
+	na("amp", "fresh", "hooks", "Amp's plugin reports nothing before the first prompt (session.start comes with it): unlisted until then (TestAmpConformHooksOnly: never working, done or waiting)"),
+	na("amp", "launcher", "hooks+pane", "the launcher is read off the process, the same in every mode: walked screen only"),
+	t("amp", "launcher", "screen", "TestAmpUnderMewRun", "TestAmpConformScreen"),
+	na("amp", "launcher", "hooks", "the launcher is read off the process, the same in every mode: walked screen only"),
+	t("amp", "kill", "hooks+pane", "TestAmpConformHooksAndPane"),
+	t("amp", "kill", "screen", "TestAmpConformScreen"),
+	na("amp", "kill", "hooks", "Amp's plugin says nothing of its dialog: the pane is needed"),
+	t("amp", "exit", "hooks+pane", "TestAmpUnderInstall"),
+	t("amp", "exit", "screen", "TestAmpPlainPane", "TestAmpUnderMewRun"),
+	t("amp", "exit", "hooks", "TestAmpConformHooksOnly"),
 
 	// GitHub Copilot CLI.
 	t("copilot", "turn", "hooks+pane", "TestCopilotTurnsAndExit"),
@@ -175,11 +204,17 @@ var Cells = []Cell{
 	t("kilo", "exit", "hooks+pane", "TestKiloTurnsAndExit"),
 
 	// Continue.
-	t("continue", "turn", "screen", "TestContinueTurnsAndExit"),
-	t("continue", "allow", "screen", "TestContinueTurnsAndExit"),
-	t("continue", "deny", "screen", "TestContinueDenyAndEsc"),
-	t("continue", "esc", "screen", "TestContinueDenyAndEsc"),
-	t("continue", "exit", "screen", "TestContinueTurnsAndExit"),
+	t("continue", "turn", "screen", "TestContinueTurnsAndExit", "TestContinueConform", "TestContinueUnderMewRun"),
+	t("continue", "allow", "screen", "TestContinueTurnsAndExit", "TestContinueUnderMewRun"),
+	t("continue", "deny", "screen", "TestContinueDenyAndEsc", "TestContinueConform"),
+	t("continue", "esc", "screen", "TestContinueDenyAndEsc", "TestContinueConform"),
+	t("continue", "error", "screen", "TestContinueConform", "TestContinueUnderMewRun"),
+	t("continue", "quote", "screen", "TestContinueConform"),
+	t("continue", "question", "screen", "TestContinueConform"),
+	t("continue", "fresh", "screen", "TestContinueConform"),
+	t("continue", "launcher", "screen", "TestContinueConform", "TestContinueUnderMewRun"),
+	t("continue", "kill", "screen", "TestContinueConform"),
+	t("continue", "exit", "screen", "TestContinueTurnsAndExit", "TestContinueUnderMewRun"),
 }
 
 func init() {
