@@ -75,6 +75,8 @@ type opts struct {
 	// run wraps the CLI in `mew run --`; watch samples Mew through one
 	// `mew status --watch` (see driver.Options).
 	run, watch bool
+	// observe adds hook events the driver logs (Notification always).
+	observe []string
 }
 
 // start runs the CLI for one scenario, in parallel with the others.
@@ -93,7 +95,7 @@ func start(t *testing.T, o opts) *scen {
 	if !o.noInstall {
 		// The CLI's notifications do not show on its screen or in its
 		// registry: a hook of the driver's own, next to Mew's, reports them.
-		observe = []string{"Notification"}
+		observe = append([]string{"Notification"}, o.observe...)
 	}
 	r, err := driver.Launch(driver.Options{
 		Claude: s.claude, APIURL: api.URL, Dir: t.TempDir(), Args: args,

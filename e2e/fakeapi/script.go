@@ -25,6 +25,13 @@ const (
 	Subtask  = "subtask"  // the subagent's own conversation: a slow text reply
 	Question = "question" // a plain-text question that ends the turn
 	Quote    = "quote"    // a text reply that quotes a permission dialog's words
+	// Agents2 starts two background subagents one after the other, so both
+	// run at once: a Subtask and a SubBash, whose Bash call asks the person.
+	Agents2 = "agentstwo"
+	SubBash = "subbash" // a subagent's conversation: a Bash tool_use, then text
+	// Fail answers with an HTTP 400 (invalid_request_error), which the CLI
+	// does not retry: the turn fails at once.
+	Fail = "fail"
 )
 
 // QuotedDialog is the Quote scenario's reply: a permission dialog's words
@@ -69,6 +76,9 @@ type Reply struct {
 	Trickle time.Duration
 	// Why names the decision for the request log: scenario/step or side.
 	Why string
+	// Status, when not 0, is an HTTP error status sent instead of a
+	// message, with Text as the error's message (Kind "error").
+	Status int
 }
 
 // Request is the part of a Messages API request the script looks at.
@@ -176,6 +186,22 @@ func Decide(req Request, t Timing) Reply {
 		return done
 	case Subtask:
 		return Reply{Kind: "text", Text: "Subtask finished.", Delay: t.Subtask, Why: why}
+	case Agents2:
+		if step < 2 {
+			sub := []string{Subtask, SubBash}[step]
+			return Reply{Kind: "tool_use", Tool: "Agent", Input: map[string]any{
+				"description": "Run " + sub, "prompt": markerPrefix + sub + ": report back",
+				"subagent_type": "general-purpose", "run_in_background": true}, Why: why}
+		}
+		return done
+	case SubBash:
+		if step == 0 {
+			return Reply{Kind: "tool_use", Tool: "Bash", Input: map[string]any{
+				"command": "sleep 3; touch made-by-subagent", "description": "Create a file from the subagent"}, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Subtask finished.", Why: why}
+	case Fail:
+		return Reply{Kind: "error", Status: 400, Text: "mew-e2e scripted failure: this request is invalid", Why: why}
 	case Slow:
 		return Reply{Kind: "text", Text: "Thinking it over slowly", Trickle: t.Slow, Why: why}
 	case Question:
