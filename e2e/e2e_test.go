@@ -77,6 +77,9 @@ type opts struct {
 	run, watch bool
 	// observe adds hook events the driver logs (Notification always).
 	observe []string
+	// launch changes the driver's options last (a launcher shape, a
+	// hidden pane).
+	launch func(*driver.Options)
 }
 
 // start runs the CLI for one scenario, in parallel with the others.
@@ -97,11 +100,15 @@ func start(t *testing.T, o opts) *scen {
 		// registry: a hook of the driver's own, next to Mew's, reports them.
 		observe = append([]string{"Notification"}, o.observe...)
 	}
-	r, err := driver.Launch(driver.Options{
+	do := driver.Options{
 		Claude: s.claude, APIURL: api.URL, Dir: t.TempDir(), Args: args,
 		Mew: s.mew, Install: !o.noInstall, ObserveHooks: observe,
 		Setup: remoteSetup(t, o.remote, s.mew), Wrap: runWrap(o.run, s.mew), MewWatch: o.watch,
-	})
+	}
+	if o.launch != nil {
+		o.launch(&do)
+	}
+	r, err := driver.Launch(do)
 	if err != nil {
 		api.Close()
 		t.Fatal(err)

@@ -32,3 +32,32 @@ func TestClaudeFooterAboveTheSubagentList(t *testing.T) {
 		}
 	}
 }
+
+// Claude Code 2.1.328 draws a request the API refused (an HTTP 400 it does
+// not retry) as "● API Error: 400 …" and ends the turn; without Mew's hooks
+// (no StopFailure) its registry's idle read as done (issue 35). The row
+// reads failed while it is the last thing above the input box, not once a
+// later prompt is below it. Rows as the real CLI drew them
+// (e2e TestClaudeConformScreen).
+func TestClaudeAPIErrorAboveTheInputBox(t *testing.T) {
+	rule := strings.Repeat("─", 120)
+	box := rule + "\n❯\u00a0\n" + rule + "\n  ⏸ manual mode on · ? for shortcuts\n"
+	errRow := "❯ please mew-e2e-fail\n\n● API Error: 400 mew-e2e scripted failure: this request is invalid\n\n"
+	wrapped := "❯ please mew-e2e-fail\n\n● API Error: 400 {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"messages.1.content: a very\n  long message the terminal wraps over more rows than one, as real API errors do, and then some more words to\n  make a third row\"}}\n\n"
+	set := Embedded().Set("claude")
+	cases := []struct {
+		name, screen string
+		want         string
+	}{
+		{"error above the box", errRow + box, session.ScreenFailed},
+		{"wrapped error above the box", wrapped + box, session.ScreenFailed},
+		{"a later turn below it", errRow + "❯ please mew-e2e-text\n\n● Hello.\n\n✻ Baked for 0s\n\n" + box, session.ScreenIdle},
+		{"a reply quoting it", "❯ what did it say?\n\n● It said:\n  API Error: 400 bad\n\n" + box, session.ScreenIdle},
+	}
+	for _, c := range cases {
+		res := set.Classify(Frame{Rows: strings.Split(c.screen, "\n")})
+		if res.State != c.want {
+			t.Errorf("%s: got %q (%s), want %q", c.name, res.State, res.Rule, c.want)
+		}
+	}
+}

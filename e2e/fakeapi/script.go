@@ -227,12 +227,15 @@ func locate(msgs []Message) (scenario string, step int, notification bool) {
 				notification = true
 			}
 		}
-		for _, b := range blocks {
-			if b.Type != "text" {
+		// The newest marker of the message: a prompt whose request failed
+		// (Fail) has no reply, and the CLI sends it with the next prompt
+		// in one user message.
+		for j := len(blocks) - 1; j >= 0; j-- {
+			if blocks[j].Type != "text" {
 				continue
 			}
-			if m := markerRE.FindStringSubmatch(b.Text); m != nil {
-				return m[1], results, notification
+			if m := markerRE.FindAllStringSubmatch(blocks[j].Text, -1); m != nil {
+				return m[len(m)-1][1], results, notification
 			}
 		}
 		for _, b := range blocks {
