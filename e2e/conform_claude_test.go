@@ -61,6 +61,18 @@ func (s *scen) apiErrorFailed(prefix string) {
 	s.never(prefix+"API error: never done on the way", busy.At, failed.ref.Add(settleAfter), shows(session.Done))
 }
 
+// freshNotDone: with hooks only, Codex reports nothing before the first
+// prompt (its SessionStart comes with it) and the suite's process scan is
+// off: the session is not listed, or idle, and never done.
+func (s *scen) freshNotDone() {
+	s.t.Helper()
+	ready := time.Now()
+	s.r.WaitSampleAfter(ready, 5*time.Second)
+	s.never("fresh pane: never done nor busy", s.r.Started, ready, func(sh session.Shown, listed bool) bool {
+		return listed && sh.State != session.Idle && !(sh.State == session.Waiting && sh.Source == "codex:hooks-review")
+	})
+}
+
 // claudeWalk walks the main classes in one session: a turn, a permission
 // allowed, one denied with Esc and the next turn, an API error, Esc while a
 // reply streams, /exit.

@@ -1,0 +1,28 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mew-dev/mew/session"
+)
+
+// Codex 0.169.0's structured question (request_user_input) as it draws it
+// (e2e TestCodexConformQuestion). Its options show no shortcut except the
+// last, "None of the above … (tab)", whose Tab opens a notes box: it is no
+// answer. Mew offered it as the only choice, typed as Tab (issue 35); it
+// must offer none from the screen, so the question's own options (from
+// its PreToolUse) are the choices.
+func TestCodexQuestionOffersNoTabChoice(t *testing.T) {
+	screen := "› please mew-e2e-ask\n\n  Question 1/1 (1 unanswered)\n  Which framework?\n\n" +
+		"  › 1. React              A\n    2. Vue                B\n    3. None of the above  Optionally, add details in notes (tab)\n\n" +
+		"  tab to add notes | enter to submit answer | esc to interrupt"
+	set := Embedded().Set("codex")
+	rows := strings.Split(screen, "\n")
+	d := set.Dialog(rows, Result{State: session.ScreenBlocked})
+	for _, o := range d.Options {
+		if strings.HasPrefix(o.Label, "None of the above") || strings.Join(o.Keys, " ") == "Tab" {
+			t.Errorf("offers %d %q typed as %v: Tab opens the notes box, it answers nothing", o.N, o.Label, o.Keys)
+		}
+	}
+}
