@@ -73,9 +73,10 @@ func (s *scen) freshNotDone() {
 	})
 }
 
-// claudeWalk walks the main classes in one session: a turn, a permission
-// allowed, one denied with Esc and the next turn, an API error, Esc while a
-// reply streams, /exit.
+// claudeWalk walks the main classes in one session: a fresh pane, a turn,
+// a permission allowed, one denied with Esc and the next turn, a reply
+// quoting the dialog, a question, an API error, Esc while a reply streams,
+// /exit.
 func claudeWalk(t *testing.T, s *scen, mode string) {
 	s.freshIdle()
 
@@ -96,6 +97,18 @@ func claudeWalk(t *testing.T, s *scen, mode string) {
 	s.expect(mode+": denied with Esc → not waiting", esc, fast, listedAndNot(session.Waiting))
 	sent = s.submit("next " + fakeapi.Prompt(fakeapi.Text))
 	s.expect(mode+": next turn after the deny → done", s.turnDone(sent, "next "+fakeapi.Prompt(fakeapi.Text)), fast, stateIs(session.Done))
+
+	sent = s.submit(fakeapi.Prompt(fakeapi.Quote))
+	end := s.turnDone(sent, fakeapi.Prompt(fakeapi.Quote))
+	s.expect(mode+": a reply quoting the dialog → done", end, fast, stateIs(session.Done))
+	s.never(mode+": a reply quoting the dialog: never waiting", sent, end.Add(settleAfter), shows(session.Waiting))
+
+	sent = s.submit(fakeapi.Prompt(fakeapi.Ask))
+	shown = s.cliChange(sent, questionDialog, "waiting")
+	s.expect(mode+": question shown → waiting(question)", shown.ref, fast, waitingFor(session.ReasonQuestion))
+	answered = s.answer(questionDialog, shown.screen, "Enter")
+	s.expect(mode+": question answered → not waiting", answered, fast, listedAndNot(session.Waiting))
+	s.expect(mode+": question's turn ended → done", s.turnEnd(answered), fast, stateIs(session.Done))
 
 	s.apiErrorFailed(mode + ": ")
 

@@ -139,6 +139,7 @@ func At(rec session.Record, live Liveness, now time.Time) session.Shown {
 			correctByScreen(&out, at, sc)
 			if !finalDone(&out, rec.Log) {
 				settle(&out, at, sc)
+				unread(&out, at, sc, rec.Hook == nil && rec.Log == nil)
 			}
 			terminalGone(&out, at, rec.Terminal)
 		case sc != nil:
@@ -266,6 +267,20 @@ func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
 		return
 	}
 	out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)
+}
+
+// unread applies rule 5 to a turn only the registry says ended (Claude
+// Code without Mew's hooks: idle after busy): a tmux screen last read
+// before that report has not seen how it ended. A refused request ends a
+// turn in ~70 ms, before any read sees it run, and its error is drawn with
+// the idle: done would show until the read the report nudges (source.
+// Nudger) says failed. Until that read, the turn still runs.
+func unread(out *session.Shown, at time.Time, sc *session.ScreenState, registryAlone bool) {
+	if !registryAlone || sc == nil || out.State != session.Done || out.Source != "registry:idle" ||
+		sc.Via != "tmux" || sc.Background || !sc.At.Before(at) {
+		return
+	}
+	out.State, out.Source = session.Working, "screen:"+sc.Agent+"/unread"
 }
 
 // finalDone: the turn shown done is one the agent's log called over for
