@@ -80,7 +80,9 @@ const (
 //     person stopped it is idle (Gemini CLI reports Esc the same way).
 //     A done turn whose screen still showed it running when last read,
 //     within its settle time of the report (session.ScreenSettle, or the
-//     agent's own report_settle), is working (settle).
+//     agent's own report_settle), is working (settle); so is a turn only
+//     Claude Code's registry says ended, on a tmux screen last read before
+//     that report (unread).
 //  6. The agent no longer in the terminal's foreground (the shell is back),
 //     or its screen saying it exited, means exited, unless a report says a
 //     turn still runs or waits: Codex's daemon keeps running a turn after
