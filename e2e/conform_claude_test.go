@@ -56,9 +56,26 @@ func (s *scen) apiErrorFailed(prefix string) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
+	from := s.sawStart(busy.At)
 	failed := s.cliChange(sent, apiError, "idle")
 	s.expect(prefix+"API error → failed", failed.ref, fast, stateIs(session.Failed))
-	s.never(prefix+"API error: never done on the way", busy.At, failed.ref.Add(settleAfter), shows(session.Done))
+	s.never(prefix+"API error: never done on the way", from, failed.ref.Add(settleAfter), shows(session.Done))
+}
+
+// sawStart is the end of the first sample after a turn's start (at) that
+// no longer shows the turn before as it ended: Mew saw the new turn (or
+// already its failure). The samples before may show the last turn's done,
+// which is latency, not a done on the way.
+func (s *scen) sawStart(at time.Time) time.Time {
+	s.t.Helper()
+	res := s.r.WaitMew(at, fast, grace, func(sh session.Shown, listed bool) bool {
+		return listed && (sh.State == session.Working || sh.State == session.Failed)
+	})
+	if !res.Seen {
+		s.t.Errorf("Mew never showed the turn that started at %s", s.r.TL.Rel(at))
+		return at
+	}
+	return res.Sample.End
 }
 
 // freshNotDone: with hooks only, Codex reports nothing before the first

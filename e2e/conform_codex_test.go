@@ -24,7 +24,8 @@ var (
 
 // codexWalk walks the main classes in one session: a fresh pane, a turn,
 // an approval allowed, one declined with Esc and the next turn, a reply
-// quoting the dialog, an API error, Esc while a reply streams, /quit.
+// quoting the dialog, a question (request_user_input), an API error, Esc
+// while a reply streams, /quit.
 func codexWalk(t *testing.T, s *scen, mode string) {
 	if mode == "hooks" {
 		s.freshNotDone()
@@ -71,6 +72,8 @@ func codexWalk(t *testing.T, s *scen, mode string) {
 	s.expect(mode+": a reply quoting the dialog → done", end, fast, stateIs(session.Done))
 	s.never(mode+": a reply quoting the dialog: never waiting", sent, end.Add(settleAfter), shows(session.Waiting))
 
+	s.codexQuestion(mode + ": ")
+
 	sent = s.codexPrompt(fakeresponses.Prompt(fakeresponses.Error))
 	started := s.rolloutAfter(sent, "task_started").At
 	failed := s.rolloutAfter(sent, "task_complete")
@@ -78,7 +81,7 @@ func codexWalk(t *testing.T, s *scen, mode string) {
 		t.Fatalf("the turn ended without an error: %+v", failed)
 	}
 	s.expect(mode+": API error → failed", failed.At, fast, stateIs(session.Failed))
-	s.never(mode+": API error: never done on the way", started, failed.At.Add(settleAfter), shows(session.Done))
+	s.never(mode+": API error: never done on the way", s.sawStart(started), failed.At.Add(settleAfter), shows(session.Done))
 
 	sent = s.codexPrompt(fakeresponses.Prompt(fakeresponses.Slow))
 	if _, err := s.r.WaitScreen(sent, codexStreaming, turn); err != nil {
@@ -96,13 +99,13 @@ func codexWalk(t *testing.T, s *scen, mode string) {
 // Screen only: no `mew install` (no hooks), the pane read, with Codex's
 // own rollout.
 func TestCodexConformScreen(t *testing.T) {
-	codexWalk(t, startCodex(t, codexOpts{noInstall: true}), "screen")
+	codexWalk(t, startCodex(t, codexOpts{noInstall: true, launch: askFeature}), "screen")
 }
 
 // Hooks only: installed and trusted, the pane not read (Mew looks at a
 // tmux server that does not run), with Codex's rollout.
 func TestCodexConformHooks(t *testing.T) {
-	codexWalk(t, startCodex(t, codexOpts{launch: hideTmux}), "hooks")
+	codexWalk(t, startCodex(t, codexOpts{launch: func(o *driver.Options) { hideTmux(o); askFeature(o) }}), "hooks")
 }
 
 // npmGlobalCodex lays out what `npm install -g @openai/codex` makes
@@ -163,48 +166,70 @@ func TestCodexConformLauncher(t *testing.T) {
 	s.expect("/quit → exited", s.paneDead(gone), exit, exitedOrGone)
 }
 
+// askFeature turns on request_user_input in Codex's default mode, in
+// config.toml, not by -c: Codex's background server starts from it, and
+// one started without the feature asks to restart.
+func askFeature(o *driver.Options) {
+	prev := o.Setup
+	o.Setup = func(r *driver.Run) error {
+		if prev != nil {
+			if err := prev(r); err != nil {
+				return err
+			}
+		}
+		f, err := os.OpenFile(filepath.Join(r.CodexHome, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = f.WriteString("\n[features]\ndefault_mode_request_user_input = true\n")
+		return err
+	}
+}
+
+// codexQuestion asks request_user_input: waiting(question) with the
+// choices the question gives, then done once answered (Enter: React).
+func (s *scen) codexQuestion(mode string) session.Shown {
+	s.t.Helper()
+	sent := s.codexPrompt(fakeresponses.Prompt(fakeresponses.Ask))
+	shown, err := s.r.WaitScreen(sent, codexQuestion, turn)
+	if err != nil {
+		if strings.Contains(s.r.Screen(), fakeresponses.NoAskTool) {
+			s.t.Fatalf("Codex %s did not offer request_user_input with the feature on", driver.CodexVersion)
+		}
+		s.t.Fatal(err)
+	}
+	res := s.expect(mode+"question shown → waiting(question)", shown.At, fast, waitingFor(session.ReasonQuestion))
+	a, err := s.r.Answer(codexQuestion, shown.At, "Enter")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.expect(mode+"answered → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
+	s.expect(mode+"question's turn ended → done", s.turnOver(a.Pressed, "task_complete", nil), fast, stateIs(session.Done))
+	return res.Shown
+}
+
 // Codex's structured question (request_user_input), offered in its default
 // mode by the feature default_mode_request_user_input: waiting(question)
 // with the choices its PreToolUse carries, then done once answered.
 func TestCodexConformQuestion(t *testing.T) {
-	s := startCodex(t, codexOpts{observe: []string{"PreToolUse", "PostToolUse"}, launch: func(o *driver.Options) {
-		// In config.toml, not -c: Codex's background server starts from
-		// it, and one started without the feature asks to restart.
-		o.Setup = func(r *driver.Run) error {
-			f, err := os.OpenFile(filepath.Join(r.CodexHome, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			_, err = f.WriteString("\n[features]\ndefault_mode_request_user_input = true\n")
-			return err
-		}
-	}})
-	sent := s.submit(fakeresponses.Prompt(fakeresponses.Ask))
-	shown, err := s.r.WaitScreen(sent, codexQuestion, turn)
-	if err != nil {
-		if strings.Contains(s.r.Screen(), fakeresponses.NoAskTool) {
-			t.Fatalf("Codex %s did not offer request_user_input with the feature on", driver.CodexVersion)
-		}
-		t.Fatal(err)
-	}
-	res := s.expect("question shown → waiting(question)", shown.At, fast, waitingFor(session.ReasonQuestion))
+	s := startCodex(t, codexOpts{launch: askFeature})
+	shown := s.codexQuestion("")
 	// The choices are the question's options, from its PreToolUse
 	// (tool_input.questions[0].options[].label).
 	var labels []string
-	for _, c := range res.Shown.Choices {
+	for _, c := range shown.Choices {
 		labels = append(labels, fmt.Sprintf("%d %s", c.N, c.Label))
 	}
 	if got := strings.Join(labels, ", "); got != "1 React, 2 Vue" {
-		t.Errorf("choices while the question shows: %q, want \"1 React, 2 Vue\" (%+v)", got, res.Shown)
+		t.Errorf("choices while the question shows: %q, want \"1 React, 2 Vue\" (%+v)", got, shown)
 	}
-	if res.Shown.Tool != "request_user_input" || res.Shown.ToolDetail != "Which framework?" {
-		t.Errorf("the question's tool and text: %q %q", res.Shown.Tool, res.Shown.ToolDetail)
+	if shown.Tool != "request_user_input" || shown.ToolDetail != "Which framework?" {
+		t.Errorf("the question's tool and text: %q %q", shown.Tool, shown.ToolDetail)
 	}
-	a, err := s.r.Answer(codexQuestion, shown.At, "Enter")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.expect("answered → not waiting", a.Gone, fast, listedAndNot(session.Waiting))
-	s.expect("turn ended → done", s.turnOver(a.Pressed, "task_complete", nil), fast, stateIs(session.Done))
+	// A reply quoting the approval dialog, with the pane read.
+	sent := s.codexPrompt(fakeresponses.Prompt(fakeresponses.Quote))
+	end := s.turnOver(sent, "task_complete", nil)
+	s.expect("a reply quoting the dialog → done", end, fast, stateIs(session.Done))
+	s.never("a reply quoting the dialog: never waiting", sent, end.Add(settleAfter), shows(session.Waiting))
 }

@@ -26,3 +26,24 @@ func TestCodexQuestionOffersNoTabChoice(t *testing.T) {
 		}
 	}
 }
+
+// The same question read from the screen alone (no hooks): Codex titles its
+// terminal "Action Required" for it as for an approval, and Mew said
+// waiting(permission) (issue 35, e2e TestCodexConformScreen). The dialog's
+// own hint says it is a question; quoted in a reply above the composer it
+// is nothing.
+func TestCodexQuestionFromTheScreen(t *testing.T) {
+	question := "  Question 1/1 (1 unanswered)\n  Which framework?\n\n" +
+		"  › 1. React              A\n    2. Vue                B\n    3. None of the above  Optionally, add details in notes (tab)\n\n" +
+		"  tab to add notes | enter to submit answer | esc to interrupt"
+	composer := "› Ask Codex to do anything\n\n  gpt-5.1-codex default · ~/proj"
+	set := Embedded().Set("codex")
+	res := set.Classify(Frame{Rows: strings.Split("› please mew-e2e-ask\n\n"+question, "\n"), Title: "[ ! ] Action Required"})
+	if res.State != session.ScreenBlocked || res.Reason != session.ReasonQuestion {
+		t.Errorf("question: got %s %s (%s), want blocked question", res.State, res.Reason, res.Rule)
+	}
+	res = set.Classify(Frame{Rows: strings.Split("› what did it ask?\n\n• It asked:\n"+question+"\n\n"+composer, "\n")})
+	if res.State == session.ScreenBlocked {
+		t.Errorf("a reply quoting the question: got blocked (%s)", res.Rule)
+	}
+}
