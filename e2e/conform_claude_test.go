@@ -49,7 +49,7 @@ func (s *scen) turnDone(sent time.Time, prompt string) time.Time {
 
 // apiErrorFailed: a request the API refuses (HTTP 400, not retried) ends
 // the turn failed, and no sample from the turn's start shows it done.
-func (s *scen) apiErrorFailed(prefix string) {
+func (s *scen) apiErrorFailed(prefix string, goal time.Duration) {
 	s.t.Helper()
 	sent := s.submit(fakeapi.Prompt(fakeapi.Fail))
 	busy, err := s.r.WaitRegistry(sent, driver.Status("busy"), turn)
@@ -58,7 +58,7 @@ func (s *scen) apiErrorFailed(prefix string) {
 	}
 	from := s.sawStart(busy.At)
 	failed := s.cliChange(sent, apiError, "idle")
-	s.expect(prefix+"API error → failed", failed.ref, fast, stateIs(session.Failed))
+	s.expect(prefix+"API error → failed", failed.ref, goal, stateIs(session.Failed))
 	s.never(prefix+"API error: never done on the way", from, failed.ref.Add(settleAfter), shows(session.Done))
 }
 
@@ -95,39 +95,44 @@ func (s *scen) freshNotDone() {
 // quoting the dialog, a question, an API error, Esc while a reply streams,
 // /exit.
 func claudeWalk(t *testing.T, s *scen, mode string) {
+	// The goals: 0.5 s with hooks, 1 s from the screen alone (issue 35).
+	goal := fast
+	if mode == "screen" {
+		goal = time.Second
+	}
 	s.freshIdle()
 
 	sent := s.submit(fakeapi.Prompt(fakeapi.Text))
-	s.expect(mode+": turn ended → done", s.turnDone(sent, fakeapi.Prompt(fakeapi.Text)), fast, stateIs(session.Done))
+	s.expect(mode+": turn ended → done", s.turnDone(sent, fakeapi.Prompt(fakeapi.Text)), goal, stateIs(session.Done))
 
 	sent = s.submit(fakeapi.Prompt(fakeapi.Bash))
 	shown := s.cliChange(sent, permissionPrompt, "waiting")
-	s.expect(mode+": prompt shown → waiting(permission)", shown.ref, fast, waitingFor(session.ReasonPermission))
+	s.expect(mode+": prompt shown → waiting(permission)", shown.ref, goal, waitingFor(session.ReasonPermission))
 	answered := s.answer(permissionPrompt, shown.screen, "Enter")
-	s.expect(mode+": allowed → not waiting", answered, fast, listedAndNot(session.Waiting))
-	s.expect(mode+": allowed turn ended → done", s.turnEnd(answered), fast, stateIs(session.Done))
+	s.expect(mode+": allowed → not waiting", answered, goal, listedAndNot(session.Waiting))
+	s.expect(mode+": allowed turn ended → done", s.turnEnd(answered), goal, stateIs(session.Done))
 
 	sent = s.submit(fakeapi.Prompt(fakeapi.Bash))
 	shown = s.cliChange(sent, permissionPrompt, "waiting")
-	s.expect(mode+": prompt shown again → waiting(permission)", shown.ref, fast, waitingFor(session.ReasonPermission))
+	s.expect(mode+": prompt shown again → waiting(permission)", shown.ref, goal, waitingFor(session.ReasonPermission))
 	esc := s.answer(permissionPrompt, shown.screen, "Escape")
-	s.expect(mode+": denied with Esc → not waiting", esc, fast, listedAndNot(session.Waiting))
+	s.expect(mode+": denied with Esc → not waiting", esc, goal, listedAndNot(session.Waiting))
 	sent = s.submit("next " + fakeapi.Prompt(fakeapi.Text))
-	s.expect(mode+": next turn after the deny → done", s.turnDone(sent, "next "+fakeapi.Prompt(fakeapi.Text)), fast, stateIs(session.Done))
+	s.expect(mode+": next turn after the deny → done", s.turnDone(sent, "next "+fakeapi.Prompt(fakeapi.Text)), goal, stateIs(session.Done))
 
 	sent = s.submit(fakeapi.Prompt(fakeapi.Quote))
 	end := s.turnDone(sent, fakeapi.Prompt(fakeapi.Quote))
-	s.expect(mode+": a reply quoting the dialog → done", end, fast, stateIs(session.Done))
+	s.expect(mode+": a reply quoting the dialog → done", end, goal, stateIs(session.Done))
 	s.never(mode+": a reply quoting the dialog: never waiting", sent, end.Add(settleAfter), shows(session.Waiting))
 
 	sent = s.submit(fakeapi.Prompt(fakeapi.Ask))
 	shown = s.cliChange(sent, questionDialog, "waiting")
-	s.expect(mode+": question shown → waiting(question)", shown.ref, fast, waitingFor(session.ReasonQuestion))
+	s.expect(mode+": question shown → waiting(question)", shown.ref, goal, waitingFor(session.ReasonQuestion))
 	answered = s.answer(questionDialog, shown.screen, "Enter")
-	s.expect(mode+": question answered → not waiting", answered, fast, listedAndNot(session.Waiting))
-	s.expect(mode+": question's turn ended → done", s.turnEnd(answered), fast, stateIs(session.Done))
+	s.expect(mode+": question answered → not waiting", answered, goal, listedAndNot(session.Waiting))
+	s.expect(mode+": question's turn ended → done", s.turnEnd(answered), goal, stateIs(session.Done))
 
-	s.apiErrorFailed(mode + ": ")
+	s.apiErrorFailed(mode+": ", goal)
 
 	sent = s.submit(fakeapi.Prompt(fakeapi.Slow))
 	if _, err := s.r.WaitScreen(sent, slowStreaming, turn); err != nil {
@@ -135,7 +140,7 @@ func claudeWalk(t *testing.T, s *scen, mode string) {
 	}
 	esc = s.press("Escape")
 	stopped := s.cliChange(esc, interrupted, "idle")
-	s.expect(mode+": Esc while streaming → idle", stopped.ref, fast, stateIs(session.Idle))
+	s.expect(mode+": Esc while streaming → idle", stopped.ref, goal, stateIs(session.Idle))
 	s.never(mode+": Esc while streaming: never done", esc, stopped.ref.Add(settleAfter), shows(session.Done))
 
 	exitAt := s.submit("/exit")
@@ -201,7 +206,7 @@ func TestClaudeConformLauncher(t *testing.T) {
 	}})
 	s.freshIdle()
 
-	s.apiErrorFailed("")
+	s.apiErrorFailed("", fast)
 
 	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
 	shown := s.cliChange(sent, permissionPrompt, "waiting")
