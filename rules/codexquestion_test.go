@@ -47,3 +47,17 @@ func TestCodexQuestionFromTheScreen(t *testing.T) {
 		t.Errorf("a reply quoting the question: got blocked (%s)", res.Rule)
 	}
 }
+
+// Codex 0.169.0 started with a feature override (-c) its running
+// background server lacks asks before anything else (seen in e2e while
+// recording request_user_input); Mew read the pane as idle.
+func TestCodexIncompatibleServerDialogWaits(t *testing.T) {
+	screen := "  Background server has incompatible feature settings\n  This session requires default_mode_request_user_input to be enabled\n" +
+		"  These settings persist and can disable functionality for other clients. Restart may interrupt acti…\n" +
+		"  Restart will use these shared feature settings:\n    default_mode_request_user_input = true\n" +
+		"  1. Run without daemon this time\n  2. Restart with these settings (recommended)\n› 3. Cancel"
+	res := Embedded().Set("codex").Classify(Frame{Rows: strings.Split(screen, "\n")})
+	if res.State != session.ScreenBlocked {
+		t.Errorf("got %s (%s), want blocked", res.State, res.Rule)
+	}
+}
