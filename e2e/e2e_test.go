@@ -80,13 +80,17 @@ type opts struct {
 	// launch changes the driver's options last (a launcher shape, a
 	// hidden pane).
 	launch func(*driver.Options)
+	// think delays the stand-in's text replies (fakeapi.Timing.Think).
+	think time.Duration
 }
 
 // start runs the CLI for one scenario, in parallel with the others.
 func start(t *testing.T, o opts) *scen {
 	t.Parallel()
 	s := need(t)
-	api, err := fakeapi.Start(fakeapi.DefaultTiming)
+	timing := fakeapi.DefaultTiming
+	timing.Think = o.think
+	api, err := fakeapi.Start(timing)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,10 @@ type Timing struct {
 	Slow time.Duration
 	// SlowChunk is the gap between two text pieces of the slow reply.
 	SlowChunk time.Duration
+	// Think delays the text and quote replies (0: none): a turn long
+	// enough for Claude Code's registry to report it (a turn of 0.4 s can
+	// leave the file idle throughout).
+	Think time.Duration
 }
 
 // DefaultTiming suits the end-to-end suite: long enough to observe, short
@@ -151,7 +155,7 @@ func Decide(req Request, t Timing) Reply {
 	done := Reply{Kind: "text", Text: "Done.", Why: why}
 	switch scenario {
 	case Text:
-		return Reply{Kind: "text", Text: "Hello from the scripted model.", Why: why}
+		return Reply{Kind: "text", Text: "Hello from the scripted model.", Delay: t.Think, Why: why}
 	case Bash:
 		if step == 0 {
 			return Reply{Kind: "tool_use", Tool: "Bash", Input: map[string]any{
@@ -207,7 +211,7 @@ func Decide(req Request, t Timing) Reply {
 	case Question:
 		return Reply{Kind: "text", Text: "I fixed the bug. Would you like me to add a regression test?", Why: why}
 	case Quote:
-		return Reply{Kind: "text", Text: QuotedDialog, Why: why}
+		return Reply{Kind: "text", Text: QuotedDialog, Delay: t.Think, Why: why}
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }

@@ -276,13 +276,22 @@ func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
 // before that report has not seen how it ended. A refused request ends a
 // turn in ~70 ms, before any read sees it run, and its error is drawn with
 // the idle: done would show until the read the report nudges (source.
-// Nudger) says failed. Until that read, the turn still runs.
+// Nudger) says failed. Until that read, the turn still runs; and a turn
+// the screen drew running since that report is the next one.
 func unread(out *session.Shown, at time.Time, sc *session.ScreenState, registryAlone bool) {
 	if !registryAlone || sc == nil || out.State != session.Done || out.Source != "registry:idle" ||
-		sc.Via != "tmux" || sc.Background || !sc.At.Before(at) {
+		sc.Via != "tmux" || sc.Background {
 		return
 	}
-	out.State, out.Source = session.Working, "screen:"+sc.Agent+"/unread"
+	switch {
+	case sc.At.Before(at):
+		out.State, out.Source = session.Working, "screen:"+sc.Agent+"/unread"
+	case sc.State == session.ScreenWorking && sc.Since.After(at):
+		// The next turn drawn running since (the registry's busy lags
+		// 0.1–0.3 s): after a failed turn, whose error row the new prompt
+		// pushed up, done would show for that moment.
+		out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)
+	}
 }
 
 // finalDone: the turn shown done is one the agent's log called over for

@@ -24,6 +24,10 @@ func TestRegistryDoneWaitsForAScreenReadAfterIt(t *testing.T) {
 	after.Since = at(5.05)
 	afterIdle := claudeScreen(session.ScreenIdle, 5.1, "claude/idle#2")
 	afterIdle.TurnEnded = true
+	// The next prompt submitted: the error row is no longer the last thing
+	// above the input box, the spinner runs, the registry's busy lags.
+	nextTurn := claudeScreen(session.ScreenWorking, 5.6, "claude/working#1")
+	nextTurn.Since = at(5.5)
 	notTmux := claudeScreen(session.ScreenIdle, 4.9, "claude/idle#2")
 	notTmux.Via = "run"
 
@@ -37,6 +41,7 @@ func TestRegistryDoneWaitsForAScreenReadAfterIt(t *testing.T) {
 		{"read after it shows the error: failed", nil, after, session.Failed},
 		{"read after it shows the prompt: done", nil, afterIdle, session.Done},
 		{"no screen: the registry decides", nil, nil, session.Done},
+		{"a turn the screen saw start since: working", nil, nextTurn, session.Working},
 		{"a screen Mew is not sent reads of: the registry decides", nil, notTmux, session.Done},
 	}
 	for _, c := range cases {
