@@ -45,6 +45,10 @@ type codexOpts struct {
 	// approvals back to the person (see codex_review_test.go).
 	autoReview, askProfile bool
 	observe                []string // hook events the driver logs with a hook of its own
+	// args follow Codex's own --cd; launch changes the driver's options
+	// last (a launcher shape, a hidden pane).
+	args   []string
+	launch func(*driver.Options)
 }
 
 // startCodex runs Codex for one scenario, in parallel with the others.
@@ -61,11 +65,15 @@ func startCodexAPI(t *testing.T, o codexOpts) (*scen, *fakeresponses.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := driver.Launch(driver.Options{
+	do := driver.Options{
 		Agent: driver.AgentCodex, Codex: s.codex, CodexPackages: s.packages,
 		APIURL: api.URL, Dir: t.TempDir(), Mew: s.mew, Install: !o.noInstall, Wrap: runWrap(o.run, s.mew),
-		Setup: autoReviewSetup(o), CodexArgs: askProfileArgs(o), ObserveHooks: o.observe,
-	})
+		Setup: autoReviewSetup(o), CodexArgs: append(askProfileArgs(o), o.args...), ObserveHooks: o.observe,
+	}
+	if o.launch != nil {
+		o.launch(&do)
+	}
+	r, err := driver.Launch(do)
 	if err != nil {
 		api.Close()
 		t.Fatal(err)

@@ -75,13 +75,22 @@ type opts struct {
 	// run wraps the CLI in `mew run --`; watch samples Mew through one
 	// `mew status --watch` (see driver.Options).
 	run, watch bool
+	// observe adds hook events the driver logs (Notification always).
+	observe []string
+	// launch changes the driver's options last (a launcher shape, a
+	// hidden pane).
+	launch func(*driver.Options)
+	// think delays the stand-in's text replies (fakeapi.Timing.Think).
+	think time.Duration
 }
 
 // start runs the CLI for one scenario, in parallel with the others.
 func start(t *testing.T, o opts) *scen {
 	t.Parallel()
 	s := need(t)
-	api, err := fakeapi.Start(fakeapi.DefaultTiming)
+	timing := fakeapi.DefaultTiming
+	timing.Think = o.think
+	api, err := fakeapi.Start(timing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,13 +102,17 @@ func start(t *testing.T, o opts) *scen {
 	if !o.noInstall {
 		// The CLI's notifications do not show on its screen or in its
 		// registry: a hook of the driver's own, next to Mew's, reports them.
-		observe = []string{"Notification"}
+		observe = append([]string{"Notification"}, o.observe...)
 	}
-	r, err := driver.Launch(driver.Options{
+	do := driver.Options{
 		Claude: s.claude, APIURL: api.URL, Dir: t.TempDir(), Args: args,
 		Mew: s.mew, Install: !o.noInstall, ObserveHooks: observe,
 		Setup: remoteSetup(t, o.remote, s.mew), Wrap: runWrap(o.run, s.mew), MewWatch: o.watch,
-	})
+	}
+	if o.launch != nil {
+		o.launch(&do)
+	}
+	r, err := driver.Launch(do)
 	if err != nil {
 		api.Close()
 		t.Fatal(err)

@@ -62,7 +62,7 @@ func TestDecideEveryScenario(t *testing.T) {
 	cases := map[string]string{Text: "text", Bash: "tool_use Bash", Ask: "tool_use AskUserQuestion",
 		Plan: "tool_use ExitPlanMode", Agent: "tool_use Agent", Subtask: "text Subtask finished.",
 		Slow: "slow text", Question: "text I fixed the bug. Would you like me to add a regression test?",
-		Quote: "text The dialog you saw reads:"}
+		Quote: "text The dialog you saw reads:", Agents2: "tool_use Agent", SubBash: "tool_use Bash", Fail: "error 400"}
 	for name, want := range cases {
 		r := decide(t, request(t, true, loopTools, user(text(Prompt(name)))))
 		if got := summary(r); !strings.HasPrefix(got, want) {
@@ -71,6 +71,39 @@ func TestDecideEveryScenario(t *testing.T) {
 	}
 	if r := decide(t, request(t, true, loopTools, user(text(Prompt(Subtask))))); r.Delay != DefaultTiming.Subtask {
 		t.Errorf("subtask delay %v", r.Delay)
+	}
+}
+
+// A prompt whose request failed has no reply: Claude Code sends it with the
+// next one in one user message, and the newest marker decides.
+func TestDecideNewestMarkerOfAMergedPrompt(t *testing.T) {
+	r := decide(t, request(t, true, loopTools, user(text(Prompt(Fail)), text(Prompt(Slow)))))
+	if r.Why != "slow/0" {
+		t.Errorf("two prompts in one message: %+v, want the slow scenario", r)
+	}
+	r = decide(t, request(t, true, loopTools, user(text(Prompt(Fail)+"\n"+Prompt(Text)))))
+	if r.Why != "text/0" {
+		t.Errorf("two prompts in one block: %+v, want the text scenario", r)
+	}
+}
+
+// The two-subagent scenario starts a Subtask and a SubBash, then ends.
+func TestDecideTwoSubagents(t *testing.T) {
+	first := user(text(Prompt(Agents2)))
+	var whys []string
+	msgs := []any{first}
+	for step := 0; step < 3; step++ {
+		r := decide(t, request(t, true, loopTools, msgs...))
+		whys = append(whys, summary(r))
+		if r.Kind == "tool_use" {
+			if sub, _ := r.Input["prompt"].(string); !strings.Contains(sub, []string{Subtask, SubBash}[step]) {
+				t.Errorf("step %d starts %q", step, sub)
+			}
+		}
+		msgs = append(msgs, assistantTool("Agent"), user(toolResult()))
+	}
+	if got := strings.Join(whys, " / "); got != "tool_use Agent / tool_use Agent / text Done." {
+		t.Errorf("steps: %s", got)
 	}
 }
 

@@ -25,6 +25,13 @@ const (
 	Subtask  = "subtask"  // the subagent's own conversation: a slow text reply
 	Question = "question" // a plain-text question that ends the turn
 	Quote    = "quote"    // a text reply that quotes a permission dialog's words
+	// Agents2 starts two background subagents one after the other, so both
+	// run at once: a Subtask and a SubBash, whose Bash call asks the person.
+	Agents2 = "agentstwo"
+	SubBash = "subbash" // a subagent's conversation: a Bash tool_use, then text
+	// Fail answers with an HTTP 400 (invalid_request_error), which the CLI
+	// does not retry: the turn fails at once.
+	Fail = "fail"
 )
 
 // QuotedDialog is the Quote scenario's reply: a permission dialog's words
@@ -49,6 +56,10 @@ type Timing struct {
 	Slow time.Duration
 	// SlowChunk is the gap between two text pieces of the slow reply.
 	SlowChunk time.Duration
+	// Think delays the text and quote replies (0: none): a turn long
+	// enough for Claude Code's registry to report it (a turn of 0.4 s can
+	// leave the file idle throughout).
+	Think time.Duration
 }
 
 // DefaultTiming suits the end-to-end suite: long enough to observe, short
@@ -69,6 +80,9 @@ type Reply struct {
 	Trickle time.Duration
 	// Why names the decision for the request log: scenario/step or side.
 	Why string
+	// Status, when not 0, is an HTTP error status sent instead of a
+	// message, with Text as the error's message (Kind "error").
+	Status int
 }
 
 // Request is the part of a Messages API request the script looks at.
@@ -141,7 +155,7 @@ func Decide(req Request, t Timing) Reply {
 	done := Reply{Kind: "text", Text: "Done.", Why: why}
 	switch scenario {
 	case Text:
-		return Reply{Kind: "text", Text: "Hello from the scripted model.", Why: why}
+		return Reply{Kind: "text", Text: "Hello from the scripted model.", Delay: t.Think, Why: why}
 	case Bash:
 		if step == 0 {
 			return Reply{Kind: "tool_use", Tool: "Bash", Input: map[string]any{
@@ -176,12 +190,28 @@ func Decide(req Request, t Timing) Reply {
 		return done
 	case Subtask:
 		return Reply{Kind: "text", Text: "Subtask finished.", Delay: t.Subtask, Why: why}
+	case Agents2:
+		if step < 2 {
+			sub := []string{Subtask, SubBash}[step]
+			return Reply{Kind: "tool_use", Tool: "Agent", Input: map[string]any{
+				"description": "Run " + sub, "prompt": markerPrefix + sub + ": report back",
+				"subagent_type": "general-purpose", "run_in_background": true}, Why: why}
+		}
+		return done
+	case SubBash:
+		if step == 0 {
+			return Reply{Kind: "tool_use", Tool: "Bash", Input: map[string]any{
+				"command": "sleep 3; touch made-by-subagent", "description": "Create a file from the subagent"}, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Subtask finished.", Why: why}
+	case Fail:
+		return Reply{Kind: "error", Status: 400, Text: "mew-e2e scripted failure: this request is invalid", Why: why}
 	case Slow:
 		return Reply{Kind: "text", Text: "Thinking it over slowly", Trickle: t.Slow, Why: why}
 	case Question:
 		return Reply{Kind: "text", Text: "I fixed the bug. Would you like me to add a regression test?", Why: why}
 	case Quote:
-		return Reply{Kind: "text", Text: QuotedDialog, Why: why}
+		return Reply{Kind: "text", Text: QuotedDialog, Delay: t.Think, Why: why}
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }
@@ -201,12 +231,15 @@ func locate(msgs []Message) (scenario string, step int, notification bool) {
 				notification = true
 			}
 		}
-		for _, b := range blocks {
-			if b.Type != "text" {
+		// The newest marker of the message: a prompt whose request failed
+		// (Fail) has no reply, and the CLI sends it with the next prompt
+		// in one user message.
+		for j := len(blocks) - 1; j >= 0; j-- {
+			if blocks[j].Type != "text" {
 				continue
 			}
-			if m := markerRE.FindStringSubmatch(b.Text); m != nil {
-				return m[1], results, notification
+			if m := markerRE.FindAllStringSubmatch(blocks[j].Text, -1); m != nil {
+				return m[len(m)-1][1], results, notification
 			}
 		}
 		for _, b := range blocks {

@@ -119,9 +119,13 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	id := fmt.Sprintf("msg_e2e_%d", s.ids.Add(1))
 	s.addHeaders(w)
 	var err error
-	if req.Stream {
+	switch {
+	case reply.Kind == "error":
+		s.log.Update(i, func(l *Logged) { l.Status = reply.Status })
+		err = writeError(w, reply.Status, "invalid_request_error", reply.Text)
+	case req.Stream:
 		err = s.stream(w, r.Context(), id, req, reply)
-	} else {
+	default:
 		err = writeJSON(w, http.StatusOK, wholeMessage(id, req, reply))
 	}
 	if err == nil {
@@ -309,6 +313,9 @@ func splitText(text string) []string {
 }
 
 func summary(r Reply) string {
+	if r.Kind == "error" {
+		return fmt.Sprintf("error %d", r.Status)
+	}
 	if r.Kind == "tool_use" {
 		return "tool_use " + r.Tool
 	}
@@ -329,6 +336,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	return err
 }
 
-func writeError(w http.ResponseWriter, status int, kind, msg string) {
-	writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"type": kind, "message": msg}})
+func writeError(w http.ResponseWriter, status int, kind, msg string) error {
+	return writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"type": kind, "message": msg}})
 }

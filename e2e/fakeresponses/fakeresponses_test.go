@@ -173,3 +173,26 @@ func TestServerStreamsAndFails(t *testing.T) {
 		t.Fatalf("log %+v", log)
 	}
 }
+
+// The ask scenario calls request_user_input only when Codex offers it (the
+// feature default_mode_request_user_input), with a question's options.
+func TestDecideAsk(t *testing.T) {
+	if r := decide(t, request(t, true, user(Prompt(Ask)))); r.Kind != "text" || r.Text != NoAskTool {
+		t.Fatalf("without the tool: %+v", r)
+	}
+	var req Request
+	if err := json.Unmarshal(request(t, true, user(Prompt(Ask))), &req); err != nil {
+		t.Fatal(err)
+	}
+	req.Tools = append(req.Tools, struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+	}{"function", "request_user_input"})
+	r := Decide(req, DefaultTiming)
+	if r.Kind != "call" || r.Call != "request_user_input" || !strings.Contains(r.Args, `"label":"Vue"`) {
+		t.Fatalf("with the tool: %+v", r)
+	}
+	if r := decide(t, request(t, true, user(Prompt(Quote)))); r.Text != QuotedDialog {
+		t.Fatalf("quote: %+v", r)
+	}
+}

@@ -33,7 +33,19 @@ const (
 	// Denied is the shell scenario's call, which Codex's auto-reviewer
 	// denies (the shell scenario's it allows), then text.
 	Denied = "denied"
+	// Quote is a text reply that quotes Codex's approval dialog (QuotedDialog).
+	Quote = "quote"
+	// Ask calls request_user_input (Codex's structured question) when the
+	// request offers it, then text; without it, a text reply saying so.
+	Ask = "ask"
 )
+
+// QuotedDialog is the Quote scenario's reply: Codex's approval dialog in
+// its own words, in the transcript.
+const QuotedDialog = "The dialog reads:\n\nWould you like to run the following command?\n\n$ touch made-by-codex\n\n› 1. Yes, proceed (y)\n  2. No, and tell Codex what to do differently (esc)\n\nPress enter to confirm or esc to cancel"
+
+// NoAskTool is the Ask scenario's reply when request_user_input is not offered.
+const NoAskTool = "request_user_input is not offered."
 
 // ToolCalls is how many calls the tools scenario makes in its turn.
 const ToolCalls = 3
@@ -112,6 +124,16 @@ func (req Request) IsReview() bool {
 	return f.Type == "json_schema" && ok
 }
 
+// offers reports whether the request offers the named tool.
+func (req Request) offers(name string) bool {
+	for _, t := range req.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Verdicts the reviewer gives, in the shape the review request asks for
 // (Codex's own prompt: {"outcome":"allow"} for a low-risk action).
 const (
@@ -172,6 +194,23 @@ func Decide(req Request, t Timing) Reply {
 		return Reply{Kind: "text", Text: "Finished the long task.", Delay: t.Long, Why: why}
 	case Error:
 		return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
+	case Quote:
+		return Reply{Kind: "text", Text: QuotedDialog, Why: why}
+	case Ask:
+		if step > 0 {
+			return done
+		}
+		if !req.offers("request_user_input") {
+			return Reply{Kind: "text", Text: NoAskTool, Why: why + "/no-tool"}
+		}
+		args, _ := json.Marshal(map[string]any{"questions": []any{map[string]any{
+			"id": "framework", "header": "Framework", "question": "Which framework?",
+			"options": []any{
+				map[string]any{"label": "React", "description": "A"},
+				map[string]any{"label": "Vue", "description": "B"},
+			},
+		}}})
+		return Reply{Kind: "call", Call: "request_user_input", Args: string(args), Why: why}
 	}
 	return Reply{Kind: "text", Text: "No scripted scenario in this conversation.", Why: "unscripted"}
 }

@@ -77,30 +77,73 @@ const (
 var Cells = []Cell{
 	// Claude Code.
 	t("claude", "turn", "hooks+pane", "TestQuestionThenExit", "TestPermissionPrompt"),
-	t("claude", "allow", "hooks+pane", "TestPermissionPrompt", "TestAnswerPermissionApproved"),
+	t("claude", "turn", "screen", "TestClaudeConformScreen"),
+	t("claude", "turn", "hooks", "TestClaudeConformHooks"),
+	t("claude", "allow", "hooks+pane", "TestPermissionPrompt", "TestAnswerPermissionApproved", "TestSubagentPermissionTwoInParallel"),
+	t("claude", "allow", "screen", "TestClaudeConformScreen"),
+	t("claude", "allow", "hooks", "TestClaudeConformHooks"),
 	t("claude", "deny", "hooks+pane", "TestEscOnPermissionPrompt", "TestEscOnPromptThenTurnDone", "TestEscOnPromptThenTurnDoneWatch"),
+	t("claude", "deny", "screen", "TestClaudeConformScreen"),
+	t("claude", "deny", "hooks", "TestClaudeConformHooks"),
 	t("claude", "esc", "hooks+pane", "TestEscDuringSlowTurn"),
-	t("claude", "esc", "hooks", "TestNoInstallRegistryOnlyEscNoScreen"),
+	t("claude", "esc", "screen", "TestClaudeConformScreen"),
+	t("claude", "esc", "hooks", "TestNoInstallRegistryOnlyEscNoScreen", "TestClaudeConformHooks"),
+	t("claude", "error", "hooks+pane", "TestClaudeConformLauncher"),
+	t("claude", "error", "screen", "TestClaudeConformScreen"),
+	t("claude", "error", "hooks", "TestClaudeConformHooks"),
 	t("claude", "quote", "hooks+pane", "TestReplyQuotesDialog", "TestReplyQuotesDialogWatch"),
+	t("claude", "quote", "screen", "TestClaudeConformScreen"),
+	t("claude", "quote", "hooks", "TestClaudeConformHooks"),
 	t("claude", "question", "hooks+pane", "TestAskUserQuestion", "TestExitPlanMode"),
-	t("claude", "question", "hooks", "TestNoInstallRegistryOnlyQuestionAndPlan"),
+	t("claude", "question", "screen", "TestClaudeConformScreen"),
+	t("claude", "question", "hooks", "TestNoInstallRegistryOnlyQuestionAndPlan", "TestClaudeConformHooks"),
+	t("claude", "fresh", "hooks+pane", "TestClaudeConformLauncher"),
+	t("claude", "fresh", "screen", "TestClaudeConformScreen"),
+	t("claude", "fresh", "hooks", "TestClaudeConformHooks"),
+	t("claude", "launcher", "hooks+pane", "TestClaudeConformLauncher"),
 	t("claude", "launcher", "screen", "TestMewRunInTmuxClaude", "TestScreenMewRunNoInstall", "TestScreenTmuxPaneNoInstall"),
+	na("claude", "launcher", "hooks", launcherUnread),
+	t("claude", "kill", "hooks+pane", "TestClaudeConformLauncher"),
+	na("claude", "kill", "screen", killByProcess),
+	na("claude", "kill", "hooks", killByProcess),
 	t("claude", "exit", "hooks+pane", "TestQuestionThenExit", "TestCloseAfterEscOnPrompt"),
+	t("claude", "exit", "screen", "TestClaudeConformScreen"),
+	t("claude", "exit", "hooks", "TestClaudeConformHooks"),
 
 	// Codex.
 	t("codex", "turn", "hooks+pane", "TestCodexPlainTurn"),
-	t("codex", "turn", "hooks", "TestCodexUntrusted"),
+	t("codex", "turn", "screen", "TestCodexConformScreen"),
+	t("codex", "turn", "hooks", "TestCodexUntrusted", "TestCodexConformHooks"),
 	t("codex", "allow", "hooks+pane", "TestCodexApproval", "TestCodexAnswerApproved"),
-	t("codex", "allow", "screen", "TestCodexUntrustedApprovalFromScreen", "TestScreenCodexMewRun"),
-	t("codex", "deny", "hooks+pane", "TestCodexDeclineWithEsc", "TestCodexStopThenTurnDone"),
-	t("codex", "deny", "screen", "TestScreenCodexMewRunDecline"),
+	t("codex", "allow", "screen", "TestCodexUntrustedApprovalFromScreen", "TestScreenCodexMewRun", "TestCodexConformScreen"),
+	t("codex", "allow", "hooks", "TestCodexConformHooks"),
+	t("codex", "deny", "hooks+pane", "TestCodexDeclineWithEsc", "TestCodexStopThenTurnDone", "TestCodexConformLauncher"),
+	t("codex", "deny", "screen", "TestScreenCodexMewRunDecline", "TestCodexConformScreen"),
+	t("codex", "deny", "hooks", "TestCodexConformHooks"),
 	t("codex", "esc", "hooks+pane", "TestCodexEscWhileWorking", "TestCodexStopThenTurnDone"),
+	t("codex", "esc", "screen", "TestCodexConformScreen"),
+	t("codex", "esc", "hooks", "TestCodexConformHooks"),
 	t("codex", "error", "hooks+pane", "TestCodexHTTP500"),
-	t("codex", "error", "hooks", "TestCodexUntrusted"),
-	t("codex", "fresh", "hooks+pane", "TestCodexPlainTurn"),
+	t("codex", "error", "screen", "TestCodexConformScreen"),
+	t("codex", "error", "hooks", "TestCodexUntrusted", "TestCodexConformHooks"),
+	t("codex", "quote", "hooks+pane", "TestCodexConformQuestion"),
+	t("codex", "quote", "screen", "TestCodexConformScreen"),
+	t("codex", "quote", "hooks", "TestCodexConformHooks"),
+	t("codex", "question", "hooks+pane", "TestCodexConformQuestion"),
+	t("codex", "question", "screen", "TestCodexConformScreen"),
+	t("codex", "question", "hooks", "TestCodexConformHooks"),
+	t("codex", "fresh", "hooks+pane", "TestCodexPlainTurn", "TestCodexConformLauncher"),
+	t("codex", "fresh", "screen", "TestCodexConformScreen"),
+	t("codex", "fresh", "hooks", "TestCodexConformHooks"),
+	t("codex", "launcher", "hooks+pane", "TestCodexConformLauncher"),
 	t("codex", "launcher", "screen", "TestMewRunInTmuxCodex"),
+	na("codex", "launcher", "hooks", launcherUnread),
 	t("codex", "kill", "hooks+pane", "TestCodexTUIKilledMidTurn"),
+	na("codex", "kill", "screen", killByProcess+"; Codex's background server keeps a turn (and its approval) after the TUI is gone, in every mode"),
+	na("codex", "kill", "hooks", killByProcess+"; Codex's background server keeps a turn (and its approval) after the TUI is gone, in every mode"),
 	t("codex", "exit", "hooks+pane", "TestCodexQuitWhileIdle", "TestCodexToolCallsThenQuit"),
+	t("codex", "exit", "screen", "TestCodexConformScreen"),
+	t("codex", "exit", "hooks", "TestCodexConformHooks"),
 
 	// OpenCode.
 	t("opencode", "turn", "hooks+pane", "TestOpenCodeTurnsAndExit"),
@@ -284,3 +327,13 @@ func Markdown() string {
 	fmt.Fprintf(&b, "%d cells: %d walked by a test, %d n/a, %d gaps.\n", covered+nas+gaps, covered, nas, gaps)
 	return b.String()
 }
+
+// Reasons of Claude Code's and Codex's n/a cells.
+const (
+	// launcherUnread: with the pane unread, how the CLI was started changes
+	// nothing the hooks (and Claude Code's registry) say.
+	launcherUnread = "the pane is not read: the launcher changes nothing the hooks say (the hooks+pane cell proves the pane is found)"
+	// killByProcess: the process check decides an agent killed, in every
+	// mode (combine rule 1); the hooks+pane cell walks it.
+	killByProcess = "the process check decides it in every mode (combine rule 1): the hooks+pane cell walks it"
+)

@@ -80,7 +80,9 @@ const (
 //     person stopped it is idle (Gemini CLI reports Esc the same way).
 //     A done turn whose screen still showed it running when last read,
 //     within its settle time of the report (session.ScreenSettle, or the
-//     agent's own report_settle), is working (settle).
+//     agent's own report_settle), is working (settle); so is a turn only
+//     Claude Code's registry says ended, on a tmux screen last read before
+//     that report (unread).
 //  6. The agent no longer in the terminal's foreground (the shell is back),
 //     or its screen saying it exited, means exited, unless a report says a
 //     turn still runs or waits: Codex's daemon keeps running a turn after
@@ -139,6 +141,7 @@ func At(rec session.Record, live Liveness, now time.Time) session.Shown {
 			correctByScreen(&out, at, sc)
 			if !finalDone(&out, rec.Log) {
 				settle(&out, at, sc)
+				unread(&out, at, sc, rec.Hook == nil && rec.Log == nil)
 			}
 			terminalGone(&out, at, rec.Terminal)
 		case sc != nil:
@@ -266,6 +269,29 @@ func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
 		return
 	}
 	out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)
+}
+
+// unread applies rule 5 to a turn only the registry says ended (Claude
+// Code without Mew's hooks: idle after busy): a tmux screen last read
+// before that report has not seen how it ended. A refused request ends a
+// turn in ~70 ms, before any read sees it run, and its error is drawn with
+// the idle: done would show until the read the report nudges (source.
+// Nudger) says failed. Until that read, the turn still runs; and a turn
+// the screen drew running since that report is the next one.
+func unread(out *session.Shown, at time.Time, sc *session.ScreenState, registryAlone bool) {
+	if !registryAlone || sc == nil || out.State != session.Done || out.Source != "registry:idle" ||
+		sc.Via != "tmux" || sc.Background {
+		return
+	}
+	switch {
+	case sc.At.Before(at):
+		out.State, out.Source = session.Working, "screen:"+sc.Agent+"/unread"
+	case sc.State == session.ScreenWorking && sc.Since.After(at):
+		// The next turn drawn running since (the registry's busy lags
+		// 0.1–0.3 s): after a failed turn, whose error row the new prompt
+		// pushed up, done would show for that moment.
+		out.State, out.Since, out.Source = session.Working, sc.Since, screenSource(sc)
+	}
 }
 
 // finalDone: the turn shown done is one the agent's log called over for
