@@ -38,13 +38,17 @@ const (
 	tick = time.Second
 )
 
-// Update is one pass of Watch.
+// Update is one pass of Watch. Its lists and their entries are shared
+// with the updates before and after it (a pass replaces only what changed:
+// hundreds of sessions, tens of changes a second), so they are read-only:
+// a consumer that wants to change one copies it (Values). An entry that is
+// the same pointer as in an earlier update is unchanged since.
 type Update struct {
-	Sessions []session.Shown
+	Sessions []*session.Shown
 	Errors   []error
 	// Records are the merged records behind Sessions (by id), for jumps
 	// and answers.
-	Records []session.Record
+	Records []*session.Record
 }
 
 // firstReports bounds how long Watch's first update waits for the
@@ -95,7 +99,7 @@ type watcher struct {
 	ticker   *time.Ticker
 	interval time.Duration
 	// last is what was sent, so an unchanged pass sends nothing.
-	last     []session.Shown
+	last     []*session.Shown
 	lastErrs []string
 	// pending fires the next pass, coalescing the changes until then;
 	// dirty says a file or a source changed since the last one.
@@ -434,7 +438,11 @@ func (wt *watcher) emit(force bool) bool {
 	if until := wt.world.holdEnds; !until.IsZero() {
 		wt.holdPass = time.After(time.Until(until) + time.Millisecond)
 	}
-	wt.exits.follow(recs, func(r session.Record) bool { return wt.live.check(r) == combine.Dead })
+	if w := wt.world; !w.quick || w.pidsMoved || len(wt.exits.failed) > 0 {
+		// A quick pass that moved no process leaves the set followed
+		// as it was (and none failed to be: no retry due).
+		wt.exits.follow(recs, func(r session.Record) bool { return wt.live.check(r) == combine.Dead })
+	}
 	if i := wt.exits.interval(); i != wt.interval {
 		wt.interval = i
 		wt.ticker.Reset(i)

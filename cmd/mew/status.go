@@ -230,9 +230,9 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 			}
 			id := shortID(s.ID)
 			if s.Host != "" {
-				id = hostLabel(s, now) + ":" + id
+				id = hostLabel(*s, now) + ":" + id
 			}
-			fmt.Fprintf(stdout, "%s  %s  %s  %-8s %-10s %s  %s  %s\n", now.Format("15:04:05"), id, board.Agent(s), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
+			fmt.Fprintf(stdout, "%s  %s  %s  %-8s %-10s %s  %s  %s\n", now.Format("15:04:05"), id, board.Agent(*s), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), board.Where(*s, watched), text.OneLine(s.Title, 60))
 		}
 		for w, e := range seen {
 			if still == had {
