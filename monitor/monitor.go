@@ -802,6 +802,10 @@ func Sort(s []session.Shown) {
 	slices.SortStableFunc(s, func(a, b session.Shown) int { return compareShown(&a, &b) })
 }
 
+// Compare is Sort's order (an update's list is in it), for a consumer
+// that walks two lists side by side.
+func Compare(a, b *session.Shown) int { return compareShown(a, b) }
+
 // compareShown is Sort's order.
 func compareShown(a, b *session.Shown) int {
 	if ra, rb := rank(a), rank(b); ra != rb {
