@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/resident"
 	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
@@ -50,6 +51,10 @@ type Update struct {
 	// and answers.
 	Records []*session.Record
 }
+
+// dropAgainAfter is when, after the first update, what start-up alone
+// touched leaves the resident set a second time (resident.DropStartPages).
+const dropAgainAfter = 5 * time.Second
 
 // firstReports bounds how long Watch's first update waits for the
 // sources' first reports (a tmux source's first sweep runs `tmux
@@ -210,8 +215,10 @@ func (wt *watcher) run() {
 		return
 	}
 	// Starting (the rules, every source's first read) leaves garbage the
-	// runtime would keep for a while: a watcher runs all day, idle.
+	// runtime would keep for a while, and code and tables it touched once:
+	// a watcher runs all day, idle.
 	debug.FreeOSMemory()
+	resident.DropStartPages()
 	wt.loop()
 }
 
@@ -243,10 +250,17 @@ func (wt *watcher) loop() {
 	if wt.o.Remote != nil {
 		remoteChanged = wt.o.Remote.Changes()
 	}
+	// The sources' first sweeps and reads touch what they need once (the
+	// rules they compile): once they settled, that leaves the resident
+	// set too.
+	settled := time.After(dropAgainAfter)
 	for {
 		select {
 		case <-wt.ctx.Done():
 			return
+		case <-settled:
+			settled = nil
+			resident.DropStartPages()
 		case ev, ok := <-wt.fw.Events:
 			if !ok {
 				return
