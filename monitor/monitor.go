@@ -274,13 +274,6 @@ func (w *world) touch(id string) {
 
 // sortedRecs is a copy of the stored records, sorted by id.
 func (w *world) sortedRecs() []session.Record {
-	w.sortTouched()
-	return slices.Clone(w.sorted)
-}
-
-// sortTouched brings order and sorted up to date with the records touched
-// since.
-func (w *world) sortTouched() {
 	ok := len(w.order) == len(w.recs) && len(w.sorted) == len(w.order)
 	for id := range w.touched {
 		if !ok {
@@ -302,6 +295,7 @@ func (w *world) sortTouched() {
 		}
 	}
 	clear(w.touched)
+	return slices.Clone(w.sorted)
 }
 
 // joinedChanged records that a stored record that joins another one (a
