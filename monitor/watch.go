@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
@@ -55,6 +56,33 @@ type Update struct {
 // dropAgainAfter is when, after the first update, what start-up alone
 // touched leaves the resident set a second time (resident.DropStartPages).
 const dropAgainAfter = 5 * time.Second
+
+// While a watcher is idle (at most idlePasses passes in an idleCheck), the
+// collector keeps the heap smaller (idleGCPercent, for GOGC's 100): a
+// watcher runs all day, mostly idle, and collects rarely then; busy (a
+// pass for each of tens of changes a second) it goes back to 100, as a
+// smaller heap would cost a collection every few passes. A GOGC in the
+// environment is kept as it is.
+const (
+	idleCheck     = 5 * time.Second
+	idlePasses    = 5
+	idleGCPercent = 25
+)
+
+// collectForIdle sets the collector for the last idleCheck's passes.
+func (wt *watcher) collectForIdle() {
+	idle := wt.passes <= idlePasses
+	wt.passes = 0
+	if idle == wt.idleGC || os.Getenv("GOGC") != "" {
+		return
+	}
+	wt.idleGC = idle
+	if idle {
+		debug.SetGCPercent(idleGCPercent)
+	} else {
+		debug.SetGCPercent(100)
+	}
+}
 
 // firstReports bounds how long Watch's first update waits for the
 // sources' first reports (a tmux source's first sweep runs `tmux
@@ -113,6 +141,10 @@ type watcher struct {
 	holdPass <-chan time.Time
 	dirty    bool
 	lastPass time.Time
+	// passes counts the passes since the last idleCheck; idleGC says the
+	// collector is set for idle (collectForIdle).
+	passes int
+	idleGC bool
 }
 
 // sourceUpdate is one report of a source: its observations (with the
@@ -254,6 +286,8 @@ func (wt *watcher) loop() {
 	// rules they compile): once they settled, that leaves the resident
 	// set too.
 	settled := time.After(dropAgainAfter)
+	gcCheck := time.NewTicker(idleCheck)
+	defer gcCheck.Stop()
 	for {
 		select {
 		case <-wt.ctx.Done():
@@ -261,6 +295,8 @@ func (wt *watcher) loop() {
 		case <-settled:
 			settled = nil
 			resident.DropStartPages()
+		case <-gcCheck.C:
+			wt.collectForIdle()
 		case ev, ok := <-wt.fw.Events:
 			if !ok {
 				return
@@ -448,6 +484,7 @@ func (wt *watcher) schedule() {
 // last one and force is false; it reports false once ctx ended.
 func (wt *watcher) emit(force bool) bool {
 	o := wt.o
+	wt.passes++
 	shown, recs, errs := wt.world.compute(o, wt.live)
 	if until := wt.world.holdEnds; !until.IsZero() {
 		wt.holdPass = time.After(time.Until(until) + time.Millisecond)
