@@ -71,7 +71,7 @@ var (
 	alertPrefs    *alertprefs.Store
 	notifyCh      chan monitor.Update
 	notifyHolder  *notify.Holder
-	latestRecords atomic.Pointer[[]session.Record]
+	latestRecords atomic.Pointer[[]*session.Record]
 	// activity keeps App Nap off for the app's life (monitorActivity);
 	// retained, never ended.
 	activity objc.Object
@@ -213,7 +213,7 @@ var pendingUpdate latest[monitor.Update]
 // the main thread, keeping at most one hand-over queued.
 func feedUpdates(updates <-chan monitor.Update) {
 	for u := range updates {
-		sessions.Set(u.Records) // before the panel can show them
+		sessions.Share(u.Records) // before the panel can show them
 		recs := u.Records
 		latestRecords.Store(&recs)
 		notify.Offer(notifyCh, u)
@@ -223,7 +223,7 @@ func feedUpdates(updates <-chan monitor.Update) {
 				noteFrontApp()
 				if u, ok := pendingUpdate.Take(); ok {
 					logProblems(u.Errors)
-					apply(ctrl.SetSessions(u.Sessions, len(u.Errors), time.Now()))
+					apply(ctrl.SetSessions(monitor.Values(u.Sessions), len(u.Errors), time.Now()))
 				}
 			})
 		}
@@ -261,7 +261,7 @@ func ringDecided(alerts []board.Alert) {
 		}
 		var recs []session.Record
 		if r := latestRecords.Load(); r != nil {
-			recs = *r
+			recs = monitor.Values(*r) // the update's are shared, read-only
 		}
 		facts := board.AlertFacts{Muted: p.Muted, Snoozed: p.Snoozed, Focused: board.FocusedSessions(recs, frontFocus(context.Background()))}
 		ds := board.Decide(alerts, facts, now)

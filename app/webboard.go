@@ -27,17 +27,17 @@ type webBoard struct {
 	mu   sync.Mutex
 	srv  *web.Server
 	base string
-	last []session.Shown // the latest update's, for a server started later
+	last []*session.Shown // the latest update's (read-only), for a server started later
 }
 
 // publish hands the server an update (kept for a server not started yet).
-func (w *webBoard) publish(shown []session.Shown) {
+func (w *webBoard) publish(shown []*session.Shown) {
 	w.mu.Lock()
 	w.last = shown
 	s := w.srv
 	w.mu.Unlock()
 	if s != nil {
-		s.Publish(shown)
+		s.PublishList(shown)
 	}
 }
 
@@ -64,7 +64,7 @@ func (w *webBoard) start(ctx context.Context, listen, home string, sessions *act
 		}
 	}
 	w.srv = web.New(o)
-	w.srv.Publish(w.last)
+	w.srv.PublishList(w.last)
 	go func() {
 		if err := w.srv.Serve(ctx, ln); err != nil {
 			log("web board: %v", err)

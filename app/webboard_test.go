@@ -22,7 +22,7 @@ func TestWebBoardStartsOnceAndPairs(t *testing.T) {
 	sessions := &act.Sessions{}
 	answers := &act.Answerer{Sessions: sessions, Local: func(context.Context, session.Record, session.Choice) answer.Result { return answer.Result{} }}
 	var w webBoard
-	w.publish([]session.Shown{{ID: "s1", State: session.Working, Cwd: "/p/shop", Since: time.Now()}})
+	w.publish([]*session.Shown{{ID: "s1", State: session.Working, Cwd: "/p/shop", Since: time.Now()}})
 	srv, base, err := w.start(ctx, "127.0.0.1:0", home, sessions, answers, t.Logf)
 	if err != nil {
 		t.Fatal(err)

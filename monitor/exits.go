@@ -47,14 +47,14 @@ func (e *exitEvents) exits() <-chan int {
 // exitwatch would report its pid gone at once, which forces another pass,
 // which would add it again (an exited session listed for its 30 minutes
 // must cost nothing).
-func (e *exitEvents) follow(recs []session.Record, dead func(session.Record) bool) {
+func (e *exitEvents) follow(recs []*session.Record, dead func(session.Record) bool) {
 	if e.w == nil {
 		return
 	}
 	now := e.now
 	clear(now)
 	for _, r := range recs {
-		if pid := pidOf(r); pid > 0 && !dead(r) {
+		if pid := pidOf(*r); pid > 0 && !dead(*r) {
 			now[pid] = true
 		}
 	}

@@ -44,7 +44,7 @@ func TestFollowSkipsTheDead(t *testing.T) {
 		t.Fatalf("liveness: dead %v, alive %v", live.check(dead), live.check(alive))
 	}
 	for range 5 { // five passes
-		e.follow([]session.Record{dead, alive}, isDead)
+		e.follow([]*session.Record{&dead, &alive}, isDead)
 	}
 	if n := e.w.Watching(); n != 1 {
 		t.Fatalf("watching %d processes, want only the live one", n)

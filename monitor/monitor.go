@@ -79,12 +79,12 @@ type RemoteSessions interface {
 }
 
 // withRemote merges the other machines' sessions into this machine's.
-func (o Options) withRemote(shown []session.Shown, errs []error) ([]session.Shown, []error) {
+func (o Options) withRemote(shown []*session.Shown, errs []error) ([]*session.Shown, []error) {
 	if o.Remote == nil {
 		return shown, errs
 	}
 	all, dup := mergeRemote(shown, o.Remote.Sessions())
-	Sort(all)
+	slices.SortStableFunc(all, compareShown)
 	return all, append(errs, dup...)
 }
 
@@ -116,7 +116,18 @@ func Snapshot(o Options) ([]session.Shown, []error) {
 	w.readAll(o)
 	errs := w.scanSources(o)
 	shown, _, more := w.compute(o, newLiveCache(o))
-	return o.withRemote(shown, append(errs, more...))
+	all, errs := o.withRemote(shown, append(errs, more...))
+	return Values(all), errs
+}
+
+// Values copies a list an update shares (Update.Sessions, Update.Records)
+// for a consumer that wants values of its own.
+func Values[T any](list []*T) []T {
+	out := make([]T, len(list))
+	for i, p := range list {
+		out[i] = *p
+	}
+	return out
 }
 
 // Records reads every source once and returns the merged records (what
@@ -127,7 +138,7 @@ func Records(o Options) ([]session.Record, []error) {
 	w.readAll(o)
 	errs := w.scanSources(o)
 	errs = append(errs, w.scanOtherTmux(o)...)
-	recs, more := w.merged(o, newLiveCache(o))
+	recs, more, _ := w.merged(o, newLiveCache(o))
 	return recs, append(errs, more...)
 }
 
@@ -205,11 +216,26 @@ type world struct {
 	// the next one keeps for the sessions that did not change: a pass
 	// sorts only what changed, and knows whether the list did (changed)
 	// without comparing it whole.
-	shown   map[string]*shownEntry
-	listed  []*shownEntry
-	last    []session.Shown // the list of listed; never changed once handed out
-	pass    uint64
-	changed bool
+	shown    map[string]*shownEntry
+	listed   []*shownEntry
+	last     []*session.Shown  // the list of listed; never changed once handed out
+	lastRecs []*session.Record // the merged records behind last, by id; the same
+	pass     uint64
+	changed  bool
+	// settled says the last full pass merged nothing into the stored
+	// records (no source's observation, no screen-only record, nothing a
+	// Recorder changed) and had no error or forgetting to retry: while the
+	// other sources and the liveness verdicts stay as they were (settledObs,
+	// settledLive), a pass recomputes only the records touched since
+	// (quickPass), and hands out the lists of the last one with those
+	// entries replaced. forgetAt is the earliest moment a listed exited
+	// session is due to be forgotten (zero: none).
+	settled                 bool
+	settledObs, settledLive uint64
+	forgetAt                time.Time
+	// quick says the last compute was a quick pass; pidsMoved that one of
+	// its records changed process or liveness (exits.follow must look).
+	quick, pidsMoved bool
 	// order is the stored records' ids, sorted (redone when one comes or
 	// goes); sorted, the records in that order, kept up to date for the
 	// ids touched since (merged copies it, rather than look up every
@@ -219,9 +245,10 @@ type world struct {
 	touched map[string]bool
 }
 
-// shownEntry is one session's shown state in compute.
+// shownEntry is one session's shown state in compute. s is never changed
+// once made (updates share it): a new state is a new value.
 type shownEntry struct {
-	s    session.Shown
+	s    *session.Shown
 	from shownKey
 	// seen and listed are the last passes that saw the session and that
 	// listed it; moved says this pass's state differs from the last one's.
@@ -325,11 +352,13 @@ func (w *world) scanOne(o Options, name string, src interface {
 
 // merged folds the Recorders' observations (the registry's) into the store
 // records, persisting what they learnt, and merges the other sources'
-// observations, one record per session.
-func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
+// observations, one record per session. plain says the records are the
+// stored ones as they are: no Recorder had an observation or changed a
+// record, and nothing was merged.
+func (w *world) merged(o Options, live *liveCache) (recs []session.Record, errs []error, plain bool) {
 	now := o.now()
-	recs := w.sortedRecs()
-	var errs []error
+	recs = w.sortedRecs()
+	plain = true
 	recorded := map[string]bool{}
 	for _, src := range o.Sources {
 		rs, ok := src.(source.Recorder)
@@ -343,7 +372,9 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 		}
 		var persisted map[string]session.Record
 		var more []error
-		recs, persisted, more = record(o, rs, recs, obs, now)
+		var changed bool
+		recs, persisted, changed, more = record(o, rs, recs, obs, now)
+		plain = plain && !changed && len(obs) == 0
 		errs = append(errs, more...)
 		for id, r := range persisted {
 			w.recs[id] = r // what the store now holds: not persisted again
@@ -361,7 +392,8 @@ func (w *world) merged(o Options, live *liveCache) ([]session.Record, []error) {
 	for _, name := range names {
 		obs = append(obs, w.obs[name]...)
 	}
-	return mergeAll(recs, obs, func(r session.Record) bool { return live.check(r) != combine.Dead }), errs
+	plain = plain && len(obs) == 0 && !slices.ContainsFunc(recs, screenOnly)
+	return mergeAll(recs, obs, func(r session.Record) bool { return live.check(r) != combine.Dead }), errs, plain
 }
 
 // mergeAll merges the stored records and the sources' observations: a
@@ -391,29 +423,29 @@ func mergeAll(recs []session.Record, sourced []Observation, alive func(session.R
 func bareProcess(o Observation) bool { return o.Screen == nil && o.Log == nil && o.Terminal == nil }
 
 // compute combines every merged record, forgetting exited sessions past
-// ForgetAfter.
-func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.Record, []error) {
-	recs, errs := w.merged(o, live)
-	for _, name := range sortedKeys(w.loadErrs) {
-		errs = append(errs, w.loadErrs[name])
+// ForgetAfter. The lists it returns are shared with the updates before
+// and after it: neither they nor their entries are ever changed.
+func (w *world) compute(o Options, live *liveCache) ([]*session.Shown, []*session.Record, []error) {
+	if shown, recs, ok := w.quickPass(o, live); ok {
+		return shown, recs, w.problemList(nil)
 	}
-	for _, name := range sortedKeys(w.problems) {
-		for _, err := range w.problems[name] {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-		}
-	}
-	for _, name := range sortedKeys(w.obsErrs) {
-		errs = append(errs, w.obsErrs[name])
+	w.quick = false
+	merged, errs, plain := w.merged(o, live)
+	settled := plain && len(errs) == 0
+	errs = w.problemList(errs)
+	recs := make([]*session.Record, len(merged))
+	for i := range merged {
+		recs[i] = &merged[i] // merged is this pass's own copy
 	}
 	now := o.now()
-	w.holdEnds = time.Time{}
+	w.holdEnds, w.forgetAt = time.Time{}, time.Time{}
 	w.pass++
 	pass := w.pass
 	var fresh []*shownEntry // listed now, and moved or not listed before
 	listed, seen := 0, 0
 	for _, rec := range recs {
-		liveness := live.check(rec)
-		until := combine.HoldUntil(rec)
+		liveness := live.check(*rec)
+		until := combine.HoldUntil(*rec)
 		held := now.Before(until)
 		if held && (w.holdEnds.IsZero() || until.Before(w.holdEnds)) {
 			w.holdEnds = until
@@ -421,26 +453,35 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 		key := shownKey{gen: w.gen[rec.ID], obs: w.obsGen, live: live.gen, liveness: liveness, held: held}
 		e := w.shown[rec.ID]
 		if e == nil {
-			e = &shownEntry{s: w.combine(rec, liveness, now), from: key, moved: true}
+			s := w.combine(*rec, liveness, now)
+			e = &shownEntry{s: &s, from: key, moved: true}
 			w.shown[rec.ID] = e
 		} else if e.from != key {
-			s := w.combine(rec, liveness, now)
-			e.moved = e.moved || !reflect.DeepEqual(s, e.s)
-			e.s, e.from = s, key
+			if s := w.combine(*rec, liveness, now); !reflect.DeepEqual(s, *e.s) {
+				e.s, e.moved = &s, true
+			}
+			e.from = key
 		}
 		if e.seen != pass {
 			seen++
 		}
 		e.seen = pass
-		if e.s.State == session.Exited && o.ForgetAfter > 0 && now.Sub(e.s.Since) > o.ForgetAfter {
-			if _, stored := w.recs[rec.ID]; stored {
-				if err := o.Store.Remove(rec.ID, o.lockTimeout()); err != nil && !errors.Is(err, store.ErrLockTimeout) {
-					errs = append(errs, fmt.Errorf("forgetting %s: %w", rec.ID, err))
-				} else if err == nil {
-					delete(w.recs, rec.ID)
+		if e.s.State == session.Exited && o.ForgetAfter > 0 {
+			forget := e.s.Since.Add(o.ForgetAfter)
+			if now.After(forget) {
+				settled = false // tried again next pass, if it stays
+				if _, stored := w.recs[rec.ID]; stored {
+					if err := o.Store.Remove(rec.ID, o.lockTimeout()); err != nil && !errors.Is(err, store.ErrLockTimeout) {
+						errs = append(errs, fmt.Errorf("forgetting %s: %w", rec.ID, err))
+					} else if err == nil {
+						delete(w.recs, rec.ID)
+					}
 				}
+				continue
 			}
-			continue
+			if w.forgetAt.IsZero() || forget.Before(w.forgetAt) {
+				w.forgetAt = forget
+			}
 		}
 		if e.listed == pass {
 			continue // one id twice: listed once
@@ -458,6 +499,8 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 			}
 		}
 	}
+	w.settled, w.settledObs, w.settledLive = settled, w.obsGen, live.gen
+	w.lastRecs = recs
 	// The sessions that did not move keep their order (the order is total:
 	// ties go by id), the others are sorted and merged in.
 	if len(fresh) == 0 && listed == len(w.listed) && w.last != nil {
@@ -468,7 +511,6 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 	slices.SortFunc(fresh, func(a, b *shownEntry) int { return compareShown(a.s, b.s) })
 	kept := 0
 	order := make([]*shownEntry, 0, listed)
-	shown := make([]session.Shown, 0, listed)
 	f := 0
 	for _, e := range w.listed {
 		if e.listed != pass || e.moved {
@@ -476,19 +518,160 @@ func (w *world) compute(o Options, live *liveCache) ([]session.Shown, []session.
 		}
 		kept++
 		for ; f < len(fresh) && compareShown(fresh[f].s, e.s) < 0; f++ {
-			order, shown = append(order, fresh[f]), append(shown, fresh[f].s)
+			order = append(order, fresh[f])
 		}
-		order, shown = append(order, e), append(shown, e.s)
+		order = append(order, e)
 	}
-	for ; f < len(fresh); f++ {
-		order, shown = append(order, fresh[f]), append(shown, fresh[f].s)
-	}
+	order = append(order, fresh[f:]...)
 	for _, e := range fresh {
 		e.moved = false
 	}
 	w.changed = len(fresh) > 0 || kept != len(w.listed)
-	w.listed, w.last = order, shown
-	return shown, recs, errs
+	w.listed, w.last = order, listOf(order)
+	return w.last, recs, errs
+}
+
+// listOf is the shown states of entries, in their order.
+func listOf(entries []*shownEntry) []*session.Shown {
+	out := make([]*session.Shown, len(entries))
+	for i, e := range entries {
+		out[i] = e.s
+	}
+	return out
+}
+
+// problemList is errs and the problems every pass repeats: store files
+// that could not be read, what sources left out, sources that stopped.
+func (w *world) problemList(errs []error) []error {
+	for _, name := range sortedKeys(w.loadErrs) {
+		errs = append(errs, w.loadErrs[name])
+	}
+	for _, name := range sortedKeys(w.problems) {
+		for _, err := range w.problems[name] {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	for _, name := range sortedKeys(w.obsErrs) {
+		errs = append(errs, w.obsErrs[name])
+	}
+	return errs
+}
+
+// quickPass is compute when the last full pass was settled and only stored
+// records changed since, each one still listed and nothing a Recorder
+// would change in it: it combines those records alone and puts them in
+// the last lists (a pass costs what changed, not what is listed; hundreds
+// of sessions, tens of changes a second). It reports false, having
+// changed nothing that matters, when a full pass is needed.
+func (w *world) quickPass(o Options, live *liveCache) ([]*session.Shown, []*session.Record, bool) {
+	if !w.settled || w.last == nil || w.obsGen != w.settledObs || live.gen != w.settledLive ||
+		len(w.order) != len(w.recs) || len(w.sorted) != len(w.order) || len(w.lastRecs) != len(w.order) {
+		return nil, nil, false
+	}
+	now := o.now()
+	if !w.holdEnds.IsZero() && !now.Before(w.holdEnds) {
+		return nil, nil, false // a verdict held by time ends: every record again
+	}
+	if !w.forgetAt.IsZero() && now.After(w.forgetAt) {
+		return nil, nil, false
+	}
+	var recorders []source.Recorder
+	for _, src := range o.Sources {
+		if rs, ok := src.(source.Recorder); ok {
+			obs, reported := w.obs[src.Name()]
+			if len(obs) > 0 {
+				return nil, nil, false
+			}
+			if reported {
+				recorders = append(recorders, rs)
+			}
+		}
+	}
+	type change struct {
+		i     int // in order, sorted and recs
+		e     *shownEntry
+		rec   session.Record
+		s     *session.Shown // the new state; nil: unchanged
+		key   shownKey
+		until time.Time
+	}
+	var changes []change
+	mono := o.mono()
+	for id := range w.touched {
+		i, listed := slices.BinarySearch(w.order, id)
+		rec, stored := w.recs[id]
+		e := w.shown[id]
+		if !listed || !stored || e == nil || e.listed != w.pass || screenOnly(rec) {
+			return nil, nil, false // one came or went, or joins another
+		}
+		for _, rs := range recorders {
+			if c := rec; rs.Record(&c, nil, now, mono) {
+				return nil, nil, false
+			}
+		}
+		liveness := live.check(rec)
+		until := combine.HoldUntil(rec)
+		key := shownKey{gen: w.gen[id], obs: w.obsGen, live: live.gen, liveness: liveness, held: now.Before(until)}
+		c := change{i: i, e: e, rec: rec, key: key, until: until}
+		if e.from != key {
+			if s := w.combine(rec, liveness, now); !reflect.DeepEqual(s, *e.s) {
+				c.s = &s
+			}
+		}
+		st := e.s
+		if c.s != nil {
+			st = c.s
+		}
+		if st.State == session.Exited && o.ForgetAfter > 0 {
+			forget := st.Since.Add(o.ForgetAfter)
+			if now.After(forget) {
+				return nil, nil, false
+			}
+			if w.forgetAt.IsZero() || forget.Before(w.forgetAt) {
+				w.forgetAt = forget // earlier than needed at worst: a full pass then
+			}
+		}
+		changes = append(changes, c)
+	}
+	clear(w.touched)
+	w.quick, w.pidsMoved, w.changed = true, false, false
+	if len(changes) == 0 {
+		return w.last, w.lastRecs, true
+	}
+	recs := slices.Clone(w.lastRecs)
+	var moved []*shownEntry
+	for _, c := range changes {
+		old := recs[c.i]
+		if pidOf(*old) != pidOf(c.rec) || live.check(*old) != c.key.liveness {
+			w.pidsMoved = true
+		}
+		w.sorted[c.i] = c.rec
+		r := c.rec
+		recs[c.i] = &r
+		if c.key.held && (w.holdEnds.IsZero() || c.until.Before(w.holdEnds)) {
+			w.holdEnds = c.until
+		}
+		c.e.from = c.key
+		if c.s != nil {
+			c.e.s = c.s
+			moved = append(moved, c.e)
+		}
+	}
+	w.lastRecs = recs
+	if len(moved) == 0 {
+		return w.last, recs, true
+	}
+	// The moved entries leave their places and are put back where the
+	// order (total: ties go by id) says: what a full pass's merge makes.
+	order := slices.DeleteFunc(slices.Clone(w.listed), func(e *shownEntry) bool { return slices.Contains(moved, e) })
+	slices.SortFunc(moved, func(a, b *shownEntry) int { return compareShown(a.s, b.s) })
+	for _, e := range moved {
+		at, _ := slices.BinarySearchFunc(order, e, func(x, t *shownEntry) int { return compareShown(x.s, t.s) })
+		order = slices.Insert(order, at, e)
+	}
+	w.changed = true
+	w.listed, w.last = order, listOf(order)
+	return w.last, recs, true
 }
 
 // combine is the shown state of one merged record.
@@ -517,9 +700,11 @@ func sortedKeys[V any](m map[string]V) []string {
 // record brings a Recorder's observations into the records (and the
 // store, so a one-shot `mew status` remembers what it saw: a registry-only
 // session needs to know a turn ran to call the next idle "done"). It
-// returns the records, the ones it wrote to the store, and errors.
-func record(o Options, src source.Recorder, recs []session.Record, obs []Observation, now time.Time) ([]session.Record, map[string]session.Record, []error) {
+// returns the records, the ones it wrote to the store, whether it changed
+// any, and errors.
+func record(o Options, src source.Recorder, recs []session.Record, obs []Observation, now time.Time) ([]session.Record, map[string]session.Record, bool, []error) {
 	var errs []error
+	changed := false
 	persisted := map[string]session.Record{}
 	known := len(recs) // recs come sorted; only sessions added here need sorting
 	var byID map[string]int
@@ -548,6 +733,7 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 		if !src.Record(&rec, ob, now, mono) && known {
 			continue
 		}
+		changed = true
 		if updated, err := persist(o, src, id, ob, now); err == nil {
 			rec = updated
 			persisted[id] = updated
@@ -572,6 +758,7 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 		if !src.Record(&gone, nil, now, mono) {
 			continue
 		}
+		changed = true
 		recs[i] = gone
 		if out, err := persist(o, src, gone.ID, nil, now); err == nil && out.ID == gone.ID {
 			persisted[gone.ID] = out
@@ -582,7 +769,7 @@ func record(o Options, src source.Recorder, recs []session.Record, obs []Observa
 	if len(recs) > known {
 		sort.Slice(recs, func(i, j int) bool { return recs[i].ID < recs[j].ID })
 	}
-	return recs, persisted, errs
+	return recs, persisted, changed, errs
 }
 
 // persist folds one observation (nil: gone) into the stored record under
@@ -606,11 +793,15 @@ func persist(o Options, src source.Recorder, id string, ob *Observation, now tim
 // first), then done and failed, then working, then the rest (headless
 // sessions that wait or are done among them); ties by id.
 func Sort(s []session.Shown) {
-	slices.SortStableFunc(s, compareShown)
+	slices.SortStableFunc(s, func(a, b session.Shown) int { return compareShown(&a, &b) })
 }
 
+// Compare is Sort's order (an update's list is in it), for a consumer
+// that walks two lists side by side.
+func Compare(a, b *session.Shown) int { return compareShown(a, b) }
+
 // compareShown is Sort's order.
-func compareShown(a, b session.Shown) int {
+func compareShown(a, b *session.Shown) int {
 	if ra, rb := rank(a), rank(b); ra != rb {
 		return ra - rb
 	}
@@ -620,7 +811,7 @@ func compareShown(a, b session.Shown) int {
 	return strings.Compare(a.ID, b.ID)
 }
 
-func rank(s session.Shown) int {
+func rank(s *session.Shown) int {
 	if s.Headless && s.State != session.Working {
 		return 3 // nobody attends it: with the idle ones
 	}

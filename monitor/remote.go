@@ -14,15 +14,16 @@ import (
 // is already listed (this machine's, or an earlier host's) is left out, and
 // an error says so. Ids are UUIDs, so this only happens when two remotes
 // are the same machine.
-func mergeRemote(local, remote []session.Shown) ([]session.Shown, []error) {
-	out := make([]session.Shown, 0, len(local)+len(remote))
+func mergeRemote(local []*session.Shown, remote []session.Shown) ([]*session.Shown, []error) {
+	out := make([]*session.Shown, 0, len(local)+len(remote))
 	where := make(map[string]string, len(local)+len(remote))
 	for _, s := range local {
 		out = append(out, s)
 		where[s.ID] = s.Host
 	}
 	var errs []error
-	for _, s := range remote {
+	for i := range remote {
+		s := &remote[i]
 		if h, dup := where[s.ID]; dup {
 			if h == "" {
 				h = "this machine"

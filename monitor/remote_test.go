@@ -8,7 +8,7 @@ import (
 
 // A host's session whose id is listed already is left out, with an error.
 func TestMergeRemote(t *testing.T) {
-	local := []session.Shown{{ID: "l1", State: session.Working}, {ID: "same", State: session.Done}}
+	local := []*session.Shown{{ID: "l1", State: session.Working}, {ID: "same", State: session.Done}}
 	r1 := session.Shown{ID: "same", State: session.Waiting, Host: "box"}
 	r2 := session.Shown{ID: "r2", State: session.Waiting, Host: "box"}
 	got, errs := mergeRemote(local, []session.Shown{r1, r2})

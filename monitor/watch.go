@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/mew-dev/mew/internal/resident"
 	"github.com/mew-dev/mew/internal/watchfs"
 	"github.com/mew-dev/mew/monitor/combine"
 	"github.com/mew-dev/mew/session"
@@ -38,13 +40,48 @@ const (
 	tick = time.Second
 )
 
-// Update is one pass of Watch.
+// Update is one pass of Watch. Its lists and their entries are shared
+// with the updates before and after it (a pass replaces only what changed:
+// hundreds of sessions, tens of changes a second), so they are read-only:
+// a consumer that wants to change one copies it (Values). An entry that is
+// the same pointer as in an earlier update is unchanged since.
 type Update struct {
-	Sessions []session.Shown
+	Sessions []*session.Shown
 	Errors   []error
 	// Records are the merged records behind Sessions (by id), for jumps
 	// and answers.
-	Records []session.Record
+	Records []*session.Record
+}
+
+// dropAgainAfter is when, after the first update, what start-up alone
+// touched leaves the resident set a second time (resident.DropStartPages).
+const dropAgainAfter = 5 * time.Second
+
+// While a watcher is idle (at most idlePasses passes in an idleCheck), the
+// collector keeps the heap smaller (idleGCPercent, for GOGC's 100): a
+// watcher runs all day, mostly idle, and collects rarely then; busy (a
+// pass for each of tens of changes a second) it goes back to 100, as a
+// smaller heap would cost a collection every few passes. A GOGC in the
+// environment is kept as it is.
+const (
+	idleCheck     = 5 * time.Second
+	idlePasses    = 5
+	idleGCPercent = 25
+)
+
+// collectForIdle sets the collector for the last idleCheck's passes.
+func (wt *watcher) collectForIdle() {
+	idle := wt.passes <= idlePasses
+	wt.passes = 0
+	if idle == wt.idleGC || os.Getenv("GOGC") != "" {
+		return
+	}
+	wt.idleGC = idle
+	if idle {
+		debug.SetGCPercent(idleGCPercent)
+	} else {
+		debug.SetGCPercent(100)
+	}
 }
 
 // firstReports bounds how long Watch's first update waits for the
@@ -95,7 +132,7 @@ type watcher struct {
 	ticker   *time.Ticker
 	interval time.Duration
 	// last is what was sent, so an unchanged pass sends nothing.
-	last     []session.Shown
+	last     []*session.Shown
 	lastErrs []string
 	// pending fires the next pass, coalescing the changes until then;
 	// dirty says a file or a source changed since the last one.
@@ -104,6 +141,10 @@ type watcher struct {
 	holdPass <-chan time.Time
 	dirty    bool
 	lastPass time.Time
+	// passes counts the passes since the last idleCheck; idleGC says the
+	// collector is set for idle (collectForIdle).
+	passes int
+	idleGC bool
 }
 
 // sourceUpdate is one report of a source: its observations (with the
@@ -206,8 +247,10 @@ func (wt *watcher) run() {
 		return
 	}
 	// Starting (the rules, every source's first read) leaves garbage the
-	// runtime would keep for a while: a watcher runs all day, idle.
+	// runtime would keep for a while, and code and tables it touched once:
+	// a watcher runs all day, idle.
 	debug.FreeOSMemory()
+	resident.DropStartPages()
 	wt.loop()
 }
 
@@ -239,10 +282,21 @@ func (wt *watcher) loop() {
 	if wt.o.Remote != nil {
 		remoteChanged = wt.o.Remote.Changes()
 	}
+	// The sources' first sweeps and reads touch what they need once (the
+	// rules they compile): once they settled, that leaves the resident
+	// set too.
+	settled := time.After(dropAgainAfter)
+	gcCheck := time.NewTicker(idleCheck)
+	defer gcCheck.Stop()
 	for {
 		select {
 		case <-wt.ctx.Done():
 			return
+		case <-settled:
+			settled = nil
+			resident.DropStartPages()
+		case <-gcCheck.C:
+			wt.collectForIdle()
 		case ev, ok := <-wt.fw.Events:
 			if !ok {
 				return
@@ -430,11 +484,16 @@ func (wt *watcher) schedule() {
 // last one and force is false; it reports false once ctx ended.
 func (wt *watcher) emit(force bool) bool {
 	o := wt.o
+	wt.passes++
 	shown, recs, errs := wt.world.compute(o, wt.live)
 	if until := wt.world.holdEnds; !until.IsZero() {
 		wt.holdPass = time.After(time.Until(until) + time.Millisecond)
 	}
-	wt.exits.follow(recs, func(r session.Record) bool { return wt.live.check(r) == combine.Dead })
+	if w := wt.world; !w.quick || w.pidsMoved || len(wt.exits.failed) > 0 {
+		// A quick pass that moved no process leaves the set followed
+		// as it was (and none failed to be: no retry due).
+		wt.exits.follow(recs, func(r session.Record) bool { return wt.live.check(r) == combine.Dead })
+	}
 	if i := wt.exits.interval(); i != wt.interval {
 		wt.interval = i
 		wt.ticker.Reset(i)

@@ -43,6 +43,7 @@ func (l *Loop) Run(ctx context.Context, updates <-chan monitor.Update) {
 	}
 	b := board.New(l.Board)
 	var last monitor.Update
+	var sessions []session.Shown // last's, as the board takes them
 	settle := time.NewTimer(time.Hour)
 	settle.Stop()
 	first := true
@@ -54,11 +55,11 @@ func (l *Loop) Run(ctx context.Context, updates <-chan monitor.Update) {
 			if !ok {
 				return
 			}
-			last = u
+			last, sessions = u, monitor.Values(u.Sessions)
 		case <-settle.C:
 		}
 		t := now()
-		v := b.Update(last.Sessions, t)
+		v := b.Update(sessions, t)
 		if first && l.Log != nil {
 			// The first update only learns what already needs the person.
 			l.Log.Printf("notify: watching %d session(s)", len(last.Sessions))
@@ -75,7 +76,7 @@ func (l *Loop) Run(ctx context.Context, updates <-chan monitor.Update) {
 	}
 }
 
-func (l *Loop) nextSettle(ss []session.Shown, now time.Time) (time.Duration, bool) {
+func (l *Loop) nextSettle(ss []*session.Shown, now time.Time) (time.Duration, bool) {
 	var best time.Duration
 	found := false
 	for _, s := range ss {
@@ -120,11 +121,11 @@ func (l *Loop) alert(ctx context.Context, alerts []board.Alert, u monitor.Update
 		facts.Muted, facts.Snoozed = p.Muted, p.Snoozed
 	}
 	if l.Focus != nil {
-		facts.Focused = board.FocusedSessions(u.Records, l.Focus(ctx))
+		facts.Focused = board.FocusedSessions(monitor.Values(u.Records), l.Focus(ctx))
 	}
 	byID := make(map[string]session.Shown, len(u.Sessions))
 	for _, s := range u.Sessions {
-		byID[s.ID] = s
+		byID[s.ID] = *s
 	}
 	for _, d := range board.Decide(alerts, facts, now) {
 		if d.Held != board.Send {

@@ -34,12 +34,12 @@ func TestLoopSettlesMutesAndDefers(t *testing.T) {
 		working := func(id string) session.Shown {
 			return session.Shown{ID: id, Agent: "claude", State: session.Working, Since: now.Add(-time.Minute)}
 		}
-		updates <- monitor.Update{Sessions: []session.Shown{working("a"), working("muted")}}
+		updates <- monitor.Update{Sessions: list(working("a"), working("muted"))}
 		waiting := func(id string) session.Shown {
 			return session.Shown{ID: id, Agent: "claude", State: session.Waiting, Reason: session.ReasonPermission, Since: time.Now()}
 		}
 		// One update, then none: the settle timer must fire the alert.
-		updates <- monitor.Update{Sessions: []session.Shown{waiting("a"), waiting("muted")}}
+		updates <- monitor.Update{Sessions: list(waiting("a"), waiting("muted"))}
 		if sending {
 			select {
 			case m := <-sent:
@@ -82,4 +82,13 @@ func (l *lines) has(s string) bool {
 		}
 	}
 	return false
+}
+
+// list is an update's list of ss.
+func list(ss ...session.Shown) []*session.Shown {
+	out := make([]*session.Shown, len(ss))
+	for i := range ss {
+		out[i] = &ss[i]
+	}
+	return out
 }

@@ -30,10 +30,10 @@ func TestAlertSentBeforeARestartIsNotSentAgain(t *testing.T) {
 		done := make(chan struct{})
 		go func() { l.Run(ctx, updates); close(done) }()
 		for _, v := range views {
-			updates <- monitor.Update{Sessions: []session.Shown{v}}
+			updates <- monitor.Update{Sessions: list(v)}
 		}
 		// The loop has taken the last update once it takes the next one.
-		updates <- monitor.Update{Sessions: []session.Shown{views[len(views)-1]}}
+		updates <- monitor.Update{Sessions: list(views[len(views)-1])}
 		cancel()
 		<-done
 		var out []Message

@@ -67,7 +67,7 @@ type Server struct {
 	rowHTML rowCache
 
 	mu      sync.Mutex
-	shown   []session.Shown
+	shown   []*session.Shown // read-only: a monitor update's list (PublishList)
 	version uint64
 	subs    map[chan uint64]struct{}
 }
@@ -95,6 +95,19 @@ func (s *Server) PairCode() (string, time.Time, bool) { return s.pairing.Code(s.
 // Publish takes the sessions of a monitor update and tells every open
 // page (server-sent events; each page then fetches its rows).
 func (s *Server) Publish(shown []session.Shown) {
+	var list []*session.Shown
+	if shown != nil {
+		list = make([]*session.Shown, len(shown))
+		for i := range shown {
+			list[i] = &shown[i]
+		}
+	}
+	s.PublishList(list)
+}
+
+// PublishList is Publish of a list shared read-only (monitor.Update's):
+// it is copied only when a page fetches its rows.
+func (s *Server) PublishList(shown []*session.Shown) {
 	s.mu.Lock()
 	s.shown = shown
 	s.version++
@@ -112,8 +125,16 @@ func (s *Server) Publish(shown []session.Shown) {
 
 func (s *Server) snapshot() ([]session.Shown, uint64) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.shown, s.version
+	shown, v := s.shown, s.version
+	s.mu.Unlock()
+	if shown == nil {
+		return nil, v
+	}
+	out := make([]session.Shown, len(shown))
+	for i, p := range shown {
+		out[i] = *p
+	}
+	return out, v
 }
 
 // Handler is the server's HTTP handler.

@@ -51,18 +51,27 @@ type Sessions struct {
 	Remotes func() *remote.Hub
 
 	mu   sync.Mutex
-	recs []session.Record
+	recs []*session.Record // read-only: shared with the monitor's updates
 }
 
-// Set takes the records of a monitor update (monitor.Update.Records, or
-// monitor.Records for a one-shot command).
+// Set takes the records of a one-shot command (monitor.Records).
 func (s *Sessions) Set(recs []session.Record) {
+	list := make([]*session.Record, len(recs))
+	for i := range recs {
+		list[i] = &recs[i]
+	}
+	s.Share(list)
+}
+
+// Share takes the records of a monitor update (monitor.Update.Records),
+// read-only: they are not copied.
+func (s *Sessions) Share(recs []*session.Record) {
 	s.mu.Lock()
 	s.recs = recs
 	s.mu.Unlock()
 }
 
-func (s *Sessions) records() []session.Record {
+func (s *Sessions) records() []*session.Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.recs
@@ -79,7 +88,7 @@ func (s *Sessions) hub() *remote.Hub {
 func (s *Sessions) Get(id string) (Found, bool) {
 	for _, r := range s.records() {
 		if r.ID == id {
-			return Found{Record: r}, true
+			return Found{Record: *r}, true
 		}
 	}
 	// This machine's record first: a remote session with the same id is
@@ -96,9 +105,9 @@ func (s *Sessions) Get(id string) (Found, bool) {
 // session's id, here or else on the remotes. The error wraps ErrNoSession
 // when nothing matches, and names the matches of an ambiguous prefix.
 func (s *Sessions) Find(want string) (Found, error) {
-	rec, err := findByID(s.records(), func(r session.Record) string { return r.ID }, want)
+	rec, err := findByID(s.records(), func(r *session.Record) string { return r.ID }, want)
 	if err == nil {
-		return Found{Record: rec}, nil
+		return Found{Record: *rec}, nil
 	}
 	if !errors.Is(err, ErrNoSession) {
 		return Found{}, err

@@ -18,6 +18,6 @@ func feedStatus(ctx context.Context, o monitor.Options, stdout, stderr io.Writer
 		return 1
 	}
 	defer stop()
-	remote.ServeFeed(stdout, updates, func(u monitor.Update) ([]session.Shown, []error) { return u.Sessions, u.Errors })
+	remote.ServeFeed(stdout, updates, func(u monitor.Update) ([]session.Shown, []error) { return monitor.Values(u.Sessions), u.Errors })
 	return 0
 }

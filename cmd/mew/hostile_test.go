@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode"
@@ -147,7 +148,7 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 	for _, args := range [][]string{{"status", "--watch"}, {"status", "--watch", "--json"}} {
 		cmd := exec.Command(c.mew, args...)
 		cmd.Env = c.env
-		var o, e bytes.Buffer
+		var o, e lockedBuffer // read while the command writes
 		cmd.Stdout, cmd.Stderr = &o, &e
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -220,4 +221,22 @@ func TestHostileSettingsNeverReachTheTerminal(t *testing.T) {
 		assertSafe(t, what, out)
 		assertSafe(t, what+" (stderr)", errOut)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer a test reads while a command writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

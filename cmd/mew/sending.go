@@ -7,6 +7,7 @@ import (
 	"github.com/mew-dev/mew/board"
 	"github.com/mew-dev/mew/internal/alertprefs"
 	"github.com/mew-dev/mew/internal/logfile"
+	"github.com/mew-dev/mew/monitor"
 	"github.com/mew-dev/mew/notify"
 	"github.com/mew-dev/mew/session"
 )
@@ -16,10 +17,10 @@ type bellFacts struct {
 	prefs *alertprefs.Store
 	log   *logfile.Log
 	mu    sync.Mutex
-	recs  []session.Record
+	recs  []*session.Record // read-only: a monitor update's
 }
 
-func (b *bellFacts) set(recs []session.Record) {
+func (b *bellFacts) set(recs []*session.Record) {
 	b.mu.Lock()
 	b.recs = recs
 	b.mu.Unlock()
@@ -33,5 +34,5 @@ func (b *bellFacts) get(ctx context.Context) board.AlertFacts {
 	b.mu.Lock()
 	recs := b.recs
 	b.mu.Unlock()
-	return board.AlertFacts{Muted: p.Muted, Snoozed: p.Snoozed, Focused: board.FocusedSessions(recs, notify.TmuxFocus(ctx))}
+	return board.AlertFacts{Muted: p.Muted, Snoozed: p.Snoozed, Focused: board.FocusedSessions(monitor.Values(recs), notify.TmuxFocus(ctx))}
 }

@@ -213,7 +213,7 @@ func runHeadlessServing(ctx context.Context, o monitor.Options, stdout, stderr i
 	srv.PairCode() // shows the first code
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ctx, ln) }()
-	code := runHeadless(ctx, o, stderr, sessions, func(u monitor.Update) { srv.Publish(u.Sessions) })
+	code := runHeadless(ctx, o, stderr, sessions, func(u monitor.Update) { srv.PublishList(u.Sessions) })
 	cancel()
 	if err := <-errc; err != nil {
 		return fail(stderr, "mew serve", err)

@@ -161,6 +161,13 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 		return 1
 	}
 	defer stop()
+	return statusLines(updates, asJSON, stdout, stderr)
+}
+
+// statusLines is watchStatus's output: a line per session whose state
+// (or reason) changed in an update, new sessions included and forgotten
+// ones said once; 1 once stdout is closed.
+func statusLines(updates <-chan monitor.Update, asJSON bool, stdout, stderr io.Writer) int {
 	// A session is its host and id; a host going offline or coming back
 	// is a change too.
 	type key struct {
@@ -170,15 +177,19 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 	}
 	type where struct{ host, id string }
 	// seen holds what was printed of each session and the last update
-	// that listed it: one lookup a session (hundreds of sessions, tens of
-	// updates a second), and the list is searched for the ones gone only
-	// when fewer of those it had were listed.
+	// that looked it up.
 	type shown struct {
 		key
 		update uint64
 	}
 	seen := map[where]*shown{}
 	var update uint64
+	// prev is the last update's list. An update shares the entries that
+	// did not change with the one before (same pointer, same place among
+	// the unchanged ones, both lists in monitor.Sort's order), so a walk
+	// of the two side by side finds what changed with a pointer compare
+	// a session: hundreds of sessions, tens of updates a second, one line.
+	var prev []*session.Shown
 	watched := tmux.SocketPath(tmux.SocketFromEnv())
 	enc := json.NewEncoder(stdout)
 	for u := range updates {
@@ -187,7 +198,6 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 		}
 		now := time.Now()
 		update++
-		had, still := len(seen), 0
 		// The short ids are worked out only for a line that shows one (a
 		// sort of every id: most updates of hundreds of sessions print one
 		// line, and JSON none).
@@ -205,23 +215,33 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 			}
 			return short(id)
 		}
+		// gone are the last list's entries not in this one: a session
+		// that changed, or left.
+		var gone []*session.Shown
+		j := 0
 		for _, s := range u.Sessions {
+			for j < len(prev) && prev[j] != s && monitor.Compare(prev[j], s) <= 0 {
+				gone = append(gone, prev[j]) // before s in the order, not s: not listed now
+				j++
+			}
+			if j < len(prev) && prev[j] == s {
+				j++
+				continue // unchanged
+			}
 			w := where{s.Host, s.ID}
 			k := key{s.State, s.Reason, s.Offline}
 			old := seen[w]
-			if old == nil {
-				old = &shown{update: update}
+			switch {
+			case old == nil:
+				old = &shown{}
 				seen[w] = old
-			} else if old.update != update {
-				old.update = update
-				still++
-				if old.key == k {
-					continue
-				}
-			} else {
+			case old.update == update:
 				continue // listed twice: printed once
+			case old.key == k:
+				old.update = update
+				continue
 			}
-			old.key = k
+			old.key, old.update = k, update
 			if asJSON {
 				if enc.Encode(s) != nil {
 					return 1 // stdout closed
@@ -230,28 +250,30 @@ func watchStatus(ctx context.Context, o monitor.Options, asJSON bool, stdout, st
 			}
 			id := shortID(s.ID)
 			if s.Host != "" {
-				id = hostLabel(s, now) + ":" + id
+				id = hostLabel(*s, now) + ":" + id
 			}
-			fmt.Fprintf(stdout, "%s  %s  %s  %-8s %-10s %s  %s  %s\n", now.Format("15:04:05"), id, board.Agent(s), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), board.Where(s, watched), text.OneLine(s.Title, 60))
+			fmt.Fprintf(stdout, "%s  %s  %s  %-8s %-10s %s  %s  %s\n", now.Format("15:04:05"), id, board.Agent(*s), s.State, dash(string(s.Reason)), combine.Project(s.Cwd), board.Where(*s, watched), text.OneLine(s.Title, 60))
 		}
-		for w, e := range seen {
-			if still == had {
-				break // every session it had is still listed
+		gone = append(gone, prev[j:]...)
+		prev = u.Sessions
+		for _, g := range gone {
+			w := where{g.Host, g.ID}
+			e := seen[w]
+			if e == nil || e.update == update {
+				continue // listed again (changed), or said already
 			}
-			if e.update != update {
-				if asJSON {
-					line := map[string]string{"id": w.id, "state": "forgotten"}
-					if w.host != "" {
-						line["host"] = w.host
-					}
-					enc.Encode(line)
-				} else if w.host != "" {
-					fmt.Fprintf(stdout, "%s  %s:%s  forgotten\n", now.Format("15:04:05"), w.host, shortID(w.id))
-				} else {
-					fmt.Fprintf(stdout, "%s  %s  forgotten\n", now.Format("15:04:05"), shortID(w.id))
+			if asJSON {
+				line := map[string]string{"id": w.id, "state": "forgotten"}
+				if w.host != "" {
+					line["host"] = w.host
 				}
-				delete(seen, w) // after its line: the short ids take it in
+				enc.Encode(line)
+			} else if w.host != "" {
+				fmt.Fprintf(stdout, "%s  %s:%s  forgotten\n", now.Format("15:04:05"), w.host, shortID(w.id))
+			} else {
+				fmt.Fprintf(stdout, "%s  %s  forgotten\n", now.Format("15:04:05"), shortID(w.id))
 			}
+			delete(seen, w) // after its line: the short ids take it in
 		}
 	}
 	return 0

@@ -126,11 +126,11 @@ func runTerminalBoard(ctx context.Context, o monitor.Options, title string, stdo
 		defer close(feed)
 		for u := range updates {
 			problems.note(u.Errors)
-			sessions.Set(u.Records)
+			sessions.Share(u.Records)
 			facts.set(u.Records)
 			notify.Offer(sinks, u)
 			select {
-			case feed <- tui.Update{Sessions: u.Sessions, Errors: u.Errors}:
+			case feed <- tui.Update{Sessions: monitor.Values(u.Sessions), Errors: u.Errors}:
 			case <-ctx.Done():
 				return
 			}
@@ -198,7 +198,7 @@ func runHeadless(ctx context.Context, o monitor.Options, stderr io.Writer, sessi
 				return 0
 			}
 			problems.note(u.Errors)
-			sessions.Set(u.Records)
+			sessions.Share(u.Records)
 			notify.Offer(sinks, u)
 			if publish != nil {
 				publish(u)

@@ -97,8 +97,18 @@ type Procs interface {
 	Cmdline(pid int) ([]string, error)
 }
 
+// WriteCounter is what a Procs may also tell: a fingerprint of what a
+// process (and the children it started) wrote so far (proctree.Writes).
+// With it, a pane whose foreground job wrote nothing since the last sweep,
+// after a sweep that changed nothing, is not listed again at every tick.
+type WriteCounter interface {
+	Writes(pid int) (uint64, bool)
+}
+
 // LocalProcs reads this machine's process table.
 type LocalProcs struct{}
+
+func (LocalProcs) Writes(pid int) (uint64, bool) { return proctree.Writes(pid) }
 
 func (LocalProcs) ForegroundGroup(pid int) (int, error) { return proctree.ForegroundGroup(pid) }
 func (LocalProcs) Get(pid int) (proctree.Proc, error)   { return proctree.Lean{}.Get(pid) }
@@ -128,6 +138,11 @@ type Source struct {
 	reading   int       // panes whose screens the last sweep read
 	swept     time.Time // when the panes were last listed
 	prevSwept time.Time // the listing before that one
+	// still says the last sweep read every screen it read and reported
+	// what the one before it did (lastObs): no verdict waits on a later
+	// read of the same screen.
+	still   bool
+	lastObs []source.Observation
 }
 
 // New returns the source for the server at socket ("" for tmux's
@@ -202,6 +217,12 @@ type pane struct {
 	capturedAt time.Time
 	size       string
 	rowsOK     bool
+	// read says the last sweep read the pane's screen; writes is what its
+	// foreground job had written by then (WriteCounter), writesOK that it
+	// was known.
+	read     bool
+	writes   uint64
+	writesOK bool
 }
 
 // recaptureEvery bounds how long a pane's screen is taken as unchanged on
@@ -276,6 +297,9 @@ func Capture(ctx context.Context, r Runner, paneID string) ([]string, error) {
 // An agent's pane whose screen could not be read is listed with its last
 // state, and the error is an *UnreadPanes naming it.
 func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]source.Observation, error) {
+	// What each known foreground job wrote, taken before the screens are:
+	// a write after this shows at the next sweep (sweepDue).
+	writes := s.writesNow()
 	infos, err := listPanes(ctx, r)
 	if err != nil {
 		return nil, err
@@ -302,10 +326,14 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 			s.panes[info.id] = p
 		}
 		p.pid = info.pid
-		if s.identify(book, p, info) {
+		fg := p.fg
+		p.read = s.identify(book, p, info)
+		if p.read {
 			wanted = append(wanted, info.id)
 			listed[info.id] = info
 		}
+		w, known := writes[info.id]
+		p.writes, p.writesOK = w.n, known && w.fg == p.fg && fg == p.fg
 	}
 	s.reading, s.prevSwept, s.swept = len(wanted), s.swept, now
 	// A pane whose window had no output since its last capture was asked
@@ -348,7 +376,39 @@ func (s *Source) sweep(ctx context.Context, r Runner, book *rules.Book) ([]sourc
 			delete(s.panes, id)
 		}
 	}
-	return append(out, s.stillClosed(now, seen)...), unread
+	out = append(out, s.stillClosed(now, seen)...)
+	s.still = unread == nil && s.lastObs != nil && sameObservations(s.lastObs, out)
+	s.lastObs = out
+	if s.lastObs == nil {
+		s.lastObs = []source.Observation{}
+	}
+	return out, unread
+}
+
+// paneWrites is what a pane's foreground job fg had written.
+type paneWrites struct {
+	fg int
+	n  uint64
+}
+
+// writesNow is what the foreground job of each pane read last has
+// written so far (none without a WriteCounter).
+func (s *Source) writesNow() map[string]paneWrites {
+	wc, ok := s.Procs.(WriteCounter)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]paneWrites{}
+	for id, p := range s.panes {
+		if p.read && p.fg > 0 {
+			if n, ok := wc.Writes(p.fg); ok {
+				out[id] = paneWrites{fg: p.fg, n: n}
+			}
+		}
+	}
+	return out
 }
 
 // stillClosed is the closed panes still reported (not expired, and not
@@ -414,7 +474,10 @@ func (s *Source) noteClosed(p *pane, now time.Time) {
 func (s *Source) sweepDue(now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.reading > 0 || now.Sub(s.swept) >= quietSweepEvery {
+	if now.Sub(s.swept) >= quietSweepEvery {
+		return true
+	}
+	if s.reading > 0 && !s.unwritten() {
 		return true
 	}
 	for _, p := range s.panes {
@@ -423,6 +486,28 @@ func (s *Source) sweepDue(now time.Time) bool {
 		}
 	}
 	return false
+}
+
+// unwritten reports whether no screen read last can have changed: the last
+// sweep changed nothing (still), and the foreground job of every pane it
+// read has written nothing since (WriteCounter; an agent draws its screen
+// by writing to it). A new pane waits for quietSweepEvery, as on a quiet
+// server; a foreground job that changed is seen by sweepDue. The caller
+// holds s.mu.
+func (s *Source) unwritten() bool {
+	wc, ok := s.Procs.(WriteCounter)
+	if !ok || !s.still {
+		return false
+	}
+	for _, p := range s.panes {
+		if !p.read {
+			continue
+		}
+		if n, ok := wc.Writes(p.fg); !ok || !p.writesOK || n != p.writes {
+			return false
+		}
+	}
+	return true
 }
 
 // foreground is the foreground job of the pane whose process is pid (the
