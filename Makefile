@@ -13,10 +13,19 @@ all: build
 
 # ============================== build ==============================
 
+# On macOS mew links darwinkit, fixed in a scratch copy (DARWINKIT_DIR, made
+# by packaging/darwinkit/prepare.sh, which says why): every macOS build of
+# mew passes DARWIN_MODFILE. Nothing of darwinkit is committed.
+DARWINKIT_DIR := $(abspath $(BIN))/darwinkit
+DARWIN_MODFILE := -modfile=$(DARWINKIT_DIR)/darwin.mod
+
 build:
 	mkdir -p $(BIN)
 	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BIN) -o $(BIN)/mew-hook ./cmd/mew-hook
-	$(GO) build $(GOFLAGS_BIN) -o $(BIN)/mew ./cmd/mew
+	modfile=; if [ "$$(uname -s)" = Darwin ]; then \
+		GO=$(GO) ./packaging/darwinkit/prepare.sh $(DARWINKIT_DIR) && modfile='$(DARWIN_MODFILE)' || exit 1; \
+	fi; \
+	$(GO) build $(GOFLAGS_BIN) $$modfile -o $(BIN)/mew ./cmd/mew
 
 run: build
 	$(BIN)/mew demo
@@ -422,9 +431,10 @@ app:
 		exit 1; \
 	fi
 	rm -rf $(APP_OUT) && mkdir -p $(APP_OUT)/arm64 $(APP_OUT)/amd64
+	GO=$(GO) ./packaging/darwinkit/prepare.sh $(DARWINKIT_DIR)
 	for arch in arm64 amd64; do \
 		CGO_ENABLED=1 GOOS=darwin GOARCH=$$arch MACOSX_DEPLOYMENT_TARGET=13.0 \
-			$(GO) build $(GOFLAGS_BIN) -o $(APP_OUT)/$$arch/mew ./cmd/mew && \
+			$(GO) build $(GOFLAGS_BIN) $(DARWIN_MODFILE) -o $(APP_OUT)/$$arch/mew ./cmd/mew && \
 		CGO_ENABLED=0 GOOS=darwin GOARCH=$$arch \
 			$(GO) build $(GOFLAGS_BIN) -o $(APP_OUT)/$$arch/mew-hook ./cmd/mew-hook || exit 1; \
 	done

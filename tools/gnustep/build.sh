@@ -64,6 +64,9 @@ chmod -R u+w "$dk.new"
 	# What libobjc4 lacks of Apple's runtime API (_shim/objc/gnustep_compat.*).
 	sed -i '1i #import "gnustep_compat.h"' objc/base.m objc/class.m
 	sed -i 's|^// #import <objc/runtime.h>$|// #import "gnustep_compat.h"|' objc/*.go
+	# The fixes every macOS build gets (packaging/darwinkit/prepare.sh),
+	# then what GNUstep needs.
+	for p in "$repo"/packaging/darwinkit/*.patch; do patch -s -p1 <"$p"; done
 	if [ -s "$here/darwinkit.patch" ]; then patch -s -p1 <"$here/darwinkit.patch"; fi
 	cp "$here"/_shim/objc/* objc/
 	cp "$here"/_shim/appkit/* macos/appkit/
