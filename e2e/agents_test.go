@@ -40,6 +40,35 @@ type agentCLI struct {
 	// noInstall runs it without `mew install` (what Mew reads with no
 	// setup: its own logs, the screen, the process).
 	noInstall bool
+
+	// Of the conformance walk (conform_test.go):
+	// bin is the name an npm global install links it as (name when "").
+	bin string
+	// stopHint is what the CLI says after the first of two stop keys.
+	stopHint *regexp.Regexp
+	// rejectBox is the box Esc on its dialog opens, which Enter rejects
+	// (Kilo asks what to do instead).
+	rejectBox *regexp.Regexp
+	// denyGoesOn: the denial goes to the model, whose answer ends the
+	// turn (done), rather than ending it (idle).
+	denyGoesOn bool
+	// denyEnd is its own event when a denied turn is over (a prompt typed
+	// before it is lost or queued).
+	denyEnd func(driver.HookSeen) bool
+	// denyRuns: after a denial it still runs, its screen says so, until
+	// denyEnd (OpenCode finishes the turn): working is right until then.
+	denyRuns bool
+	// errorEvent is its own event for an API error.
+	errorEvent func(driver.HookSeen) bool
+	// hooksErrorIdle: its hooks end an API error's turn as any other, so
+	// with the pane unread idle is all Mew can say (not done).
+	hooksErrorIdle bool
+	// hooksBlind are the classes (e2e/matrix ids) its hooks cannot tell
+	// with the pane unread: the hooks-only walk leaves them out.
+	hooksBlind []string
+	// exit makes it exit its own way and returns the moment it did (quit
+	// keys otherwise).
+	exit func(*agentScen) time.Time
 }
 
 var (
@@ -54,6 +83,10 @@ var (
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "permission.asked" },
 		quit:        []string{"C-c"},
+		stopHint:    escAgain,
+		denyEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
+		denyRuns:    true,
+		errorEvent:  func(h driver.HookSeen) bool { return h.Event == "session.error" },
 	}
 	geminiCLI = agentCLI{
 		name: driver.AgentGemini, version: driver.GeminiVersion, find: driver.FindGemini,
@@ -66,6 +99,12 @@ var (
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "AfterAgent" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "Notification" && h.Kind == "ToolPermission" },
 		quit:        []string{"C-c", "C-c"}, // "Press Ctrl+C again to exit"
+		// Its hooks have no error event: an API error ends the turn with
+		// an ordinary AfterAgent.
+		hooksErrorIdle: true,
+		// No hook fires for an Esc on its dialog, and a stopped turn ends
+		// with an ordinary AfterAgent (its text so far as the reply).
+		hooksBlind: []string{"deny", "esc"},
 	}
 )
 

@@ -66,6 +66,10 @@ type Options struct {
 	// (the fixture recorder notes how much screen output existed then).
 	OnRegistry func(RegChange)
 	Timeline   *Timeline
+	// AnyID judges Mew's only session, whatever its id: with no hooks
+	// Mew names a session by its pane, not by the agent's own id (which
+	// the driver's observer reports).
+	AnyID bool
 }
 
 // Run is a live Claude Code session in its own tmux server and home.
@@ -409,6 +413,9 @@ func (r *Run) Close() {
 // SessionID is the CLI's session id from its registry file ("" before it
 // is written).
 func (r *Run) SessionID() string {
+	if r.Opts.AnyID {
+		return ""
+	}
 	if r.codex() {
 		return r.codexSessionID()
 	}
