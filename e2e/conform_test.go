@@ -177,7 +177,29 @@ func (w *walk) staysDone(what string, end time.Time) {
 // turnEnded is the CLI's own end of the turn started at since.
 func (w *walk) turnEnded(since time.Time, what string) time.Time {
 	w.t.Helper()
-	return w.observed(since, what, w.cli.turnEnd)
+	end := w.observed(since, what, w.cli.turnEnd)
+	if w.cli.idleAgain != nil {
+		if _, err := w.r.WaitScreen(end, w.cli.idleAgain, cliTurn); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	return end
+}
+
+// or is s, or def when s is "".
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// orKeys is keys, or def when there are none.
+func orKeys(keys []string, def ...string) []string {
+	if len(keys) == 0 {
+		return def
+	}
+	return keys
 }
 
 func (w *walk) plainTurn() {
@@ -229,8 +251,8 @@ func (w *walk) dialog(scenario string) driver.Snap {
 // run, then done.
 func (w *walk) allow() {
 	w.t.Helper()
-	shown := w.dialog(fakellm.ShellBrief)
-	a, err := w.r.Answer(w.cli.dialog, shown.At, "Enter")
+	shown := w.dialog(or(w.cli.shellBrief, fakellm.ShellBrief))
+	a, err := w.r.Answer(w.cli.dialog, shown.At, orKeys(w.cli.allowKeys, "Enter")...)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -247,8 +269,8 @@ func (w *walk) allow() {
 func (w *walk) deny() {
 	w.t.Helper()
 	c := w.cli
-	shown := w.dialog(fakellm.Shell)
-	a, err := w.r.Answer(c.dialog, shown.At, "Escape")
+	shown := w.dialog(or(c.shell, fakellm.Shell))
+	a, err := w.r.Answer(c.dialog, shown.At, orKeys(c.denyKeys, "Escape")...)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -296,9 +318,13 @@ func (w *walk) escWhileStreaming() {
 	}
 	var stopped driver.Snap
 	esc := time.Now()
-	if len(c.stop) == 2 {
+	switch {
+	case c.stopped == nil:
+		esc = w.press(orKeys(c.stop, "Escape")...)
+		stopped.At = w.observed(esc, "the stopped turn's event", c.stopEvent)
+	case len(c.stop) == 2:
 		stopped = w.interruptTwice(c.stopped, c.stopHint)
-	} else {
+	default:
 		esc = w.press(c.stop...)
 		var err error
 		if stopped, err = w.r.WaitScreen(esc, c.stopped, cliTurn); err != nil {
@@ -315,7 +341,7 @@ func (w *walk) escWhileStreaming() {
 	}
 	sent = w.prompt(fakellm.Prompt(w.text))
 	end := w.turnEnded(sent, "the turn after the Esc")
-	if !c.stopped.MatchString(w.r.Screen()) {
+	if c.stopped != nil && !c.stopped.MatchString(w.r.Screen()) {
 		w.t.Logf("the stop marker scrolled off before the turn ended")
 	}
 	w.staysDone("the turn after the Esc", end)
@@ -326,7 +352,7 @@ func (w *walk) escWhileStreaming() {
 func (w *walk) apiError() {
 	w.t.Helper()
 	c := w.cli
-	sent := w.prompt(fakellm.Prompt(fakellm.Error))
+	sent := w.prompt(fakellm.Prompt(or(c.failure, fakellm.Error)))
 	started := w.observed(sent, "the error turn's start", c.turnStart)
 	snap, err := w.r.WaitScreen(sent, c.apiError, cliTurn)
 	if err != nil {
@@ -362,7 +388,7 @@ func (w *walk) exit() time.Time {
 // run` around it) while its permission dialog waits → exited.
 func (w *walk) killWhileWaiting() {
 	w.t.Helper()
-	w.dialog(fakellm.Shell)
+	w.dialog(or(w.cli.shell, fakellm.Shell))
 	job := w.r.CLIPid()
 	roots := []int{job}
 	if len(w.r.Opts.Wrap) > 0 && filepath.Base(w.r.Opts.Wrap[0]) == filepath.Base(w.r.Opts.Mew) {
@@ -418,3 +444,17 @@ func TestConformOpenCodeHooks(t *testing.T)     { conformWalk(t, openCodeCLI, mo
 func TestConformQwenHooksPane(t *testing.T) { conformWalk(t, qwenCLI, modeHooksPane, "exit") }
 func TestConformQwenScreen(t *testing.T)    { conformWalk(t, qwenCLI, modeScreen, "kill") }
 func TestConformQwenHooks(t *testing.T)     { conformWalk(t, qwenCLI, modeHooks, "kill") }
+
+func TestConformKiloHooksPane(t *testing.T) { conformWalk(t, kiloCLI, modeHooksPane, "exit") }
+func TestConformKiloScreen(t *testing.T)    { conformWalk(t, kiloCLI, modeScreen, "kill") }
+func TestConformKiloHooks(t *testing.T)     { conformWalk(t, kiloCLI, modeHooks, "kill") }
+
+func TestConformClineHooksPane(t *testing.T) { conformWalk(t, clineCLI, modeHooksPane, "exit") }
+func TestConformClineScreen(t *testing.T)    { conformWalk(t, clineCLI, modeScreen, "kill") }
+
+func TestConformPiHooksPane(t *testing.T) { conformWalk(t, piCLI, modeHooksPane, "exit") }
+func TestConformPiScreen(t *testing.T)    { conformWalk(t, piCLI, modeScreen, "kill") }
+
+func TestConformCopilotHooksPane(t *testing.T) { conformWalk(t, copilotCLI, modeHooksPane, "exit") }
+func TestConformCopilotScreen(t *testing.T)    { conformWalk(t, copilotCLI, modeScreen, "kill") }
+func TestConformCopilotHooks(t *testing.T)     { conformWalk(t, copilotCLI, modeHooks, "kill") }

@@ -29,6 +29,12 @@ func TestQuotedDialogIsNotAPrompt(t *testing.T) {
 	openCodeBox := "  ┃  Build · Fake Model Fake\n  ╹" + strings.Repeat("▀", 60) + "\n   ⬝⬝⬝⬝  esc interrupt      ctrl+p commands"
 	openCodeDialog := "  ┃  △ Permission required\n  ┃    # Shell command\n  ┃  $ touch x\n  ┃   Allow once   Allow always   Reject     enter confirm\n  ┃"
 
+	// Qwen Code (0.24.4, its recordings and the e2e walk): the dialog's
+	// question has its options under it; a reply's quote, streaming, is
+	// the last row of the transcript over the spinner row.
+	qwenDialog := "  ? Shell touch x (Create a marker file) ←\n     touch x\n   Allow execution of: 'touch'?\n\n   › 1. Yes, allow once\n     2. Always allow run 'touch *' commands in this project\n     4. No, suggest changes (esc)\n  ⠏ Waiting for user confirmation..."
+	qwenQuote := "  > please mew-e2e-quote\n  ◆︎ The dialogs read:\n\n    Allow execution of: 'touch x'?\n\n    △ Permission required\n  ⠏ Sketching the answer… (3s · esc to cancel)"
+
 	cases := []struct {
 		agent, name, screen string
 		want                string
@@ -43,8 +49,13 @@ func TestQuotedDialogIsNotAPrompt(t *testing.T) {
 		{"codex", "reply quoting a dialog", "› what does it ask?\n\n• It shows:\n" + codexDialog + "\n\n" + codexComposer, session.ScreenIdle, ""},
 		{"gemini", "dialog", " > please mew-bash\n\n" + geminiDialog, session.ScreenBlocked, session.ReasonPermission},
 		{"gemini", "reply quoting a dialog", " > what does it ask?\n\n✦ It shows:\n" + geminiDialog + "\n\n" + geminiBox, session.ScreenIdle, ""},
+		{"qwen", "dialog", "  > please mew-bash\n" + qwenDialog, session.ScreenBlocked, session.ReasonPermission},
+		{"qwen", "reply quoting a dialog, streaming", qwenQuote, session.ScreenWorking, ""},
 		{"opencode", "dialog", "  ┃  please mew-bash\n\n     $ touch x\n\n" + openCodeDialog, session.ScreenBlocked, session.ReasonPermission},
 		{"opencode", "reply quoting a dialog", "  ┃  what does it ask?\n\n     It shows:\n" + openCodeDialog + "\n\n" + openCodeBox, session.ScreenWorking, ""},
+		// Kilo draws OpenCode 1.18's screens.
+		{"kilo", "dialog", "  ┃  please mew-bash\n\n     $ touch x\n\n" + openCodeDialog, session.ScreenBlocked, session.ReasonPermission},
+		{"kilo", "reply quoting a dialog", "  ┃  what does it ask?\n\n     It shows:\n" + openCodeDialog + "\n\n" + openCodeBox, session.ScreenWorking, ""},
 	}
 	for _, c := range cases {
 		set := Embedded().Set(c.agent)
