@@ -229,17 +229,24 @@ func (s *agentScen) prompt(text string) time.Time {
 // loaded machine Qwen's came 3 s late, and an Enter pressed again then
 // answered the dialog the turn opened).
 func (s *agentScen) asked(since time.Time, prompt string) bool {
+	_, ok := s.askedAt(since, prompt)
+	return ok
+}
+
+// askedAt is when the stand-in was first asked for prompt's scenario
+// since since.
+func (s *agentScen) askedAt(since time.Time, prompt string) (time.Time, bool) {
 	i := strings.LastIndex(prompt, "mew-e2e-")
 	if s.api == nil || i < 0 {
-		return false
+		return time.Time{}, false
 	}
 	name := prompt[i+len("mew-e2e-"):]
 	for _, l := range s.api.Log() {
 		if l.At.After(since) && strings.HasPrefix(l.Why, name+"/") {
-			return true
+			return l.At, true
 		}
 	}
-	return false
+	return time.Time{}, false
 }
 
 // dialogShown submits the shell scenario and returns when the CLI showed

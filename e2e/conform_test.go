@@ -353,7 +353,7 @@ func (w *walk) apiError() {
 	w.t.Helper()
 	c := w.cli
 	sent := w.prompt(fakellm.Prompt(or(c.failure, fakellm.Error)))
-	started := w.observed(sent, "the error turn's start", c.turnStart)
+	started := w.started(sent, fakellm.Prompt(or(c.failure, fakellm.Error)))
 	snap, err := w.r.WaitScreen(sent, c.apiError, cliTurn)
 	if err != nil {
 		w.t.Fatal(err)
@@ -373,6 +373,25 @@ func (w *walk) apiError() {
 	w.expect("API error → "+string(want), ref, w.goal, stateIs(want))
 	// From the turn's start on: until then the turn before is done.
 	w.never("API error: never done on the way", started.Add(w.goal), ref.Add(settleAfter), shows(session.Done))
+}
+
+// started is when the turn of prompt, submitted at sent, started: its
+// start event or the stand-in's first request for it, the earlier (Qwen
+// sent no UserPromptSubmit for a prompt typed after a stopped turn).
+func (w *walk) started(sent time.Time, prompt string) time.Time {
+	w.t.Helper()
+	for deadline := time.Now().Add(cliTurn); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, h := range w.r.Hooks() {
+			if h.At.After(sent) && w.cli.turnStart(h) {
+				return h.At
+			}
+		}
+		if at, ok := w.askedAt(sent, prompt); ok {
+			return at
+		}
+	}
+	w.t.Fatalf("the turn of %q never started; screen:\n%s", prompt, driver.Excerpt(w.r.Screen(), 12))
+	return time.Time{}
 }
 
 // exit quits the CLI its way and returns its moment.

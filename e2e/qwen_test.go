@@ -33,6 +33,9 @@ var qwenCLI = agentCLI{
 	denyEnd:     qwenIdle,
 	errorEvent:  func(h driver.HookSeen) bool { return h.Event == "StopFailure" },
 	exit:        qwenQuit,
+	// No hook fires when Esc stops a turn (no Stop; idle_prompt only after
+	// a denial): with the pane unread it stays working until the next one.
+	hooksBlind: []string{"esc"},
 }
 
 // A plain turn → done; the dialog → waiting(permission), allowed →
