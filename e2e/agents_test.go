@@ -77,6 +77,10 @@ type agentCLI struct {
 	// idleAgain is its screen once it takes a prompt again after a turn
 	// (Copilot draws the turn running past its agentStop).
 	idleAgain *regexp.Regexp
+	// answeredEvent is its first event after an allowed dialog, when none
+	// says the answer itself: with the pane unread the wait can end no
+	// sooner (Gemini CLI: AfterTool, once the call ran).
+	answeredEvent func(driver.HookSeen) bool
 	// hooksBlind are the classes (e2e/matrix ids) its hooks cannot tell
 	// with the pane unread: the hooks-only walk leaves them out.
 	hooksBlind []string
@@ -118,7 +122,8 @@ var (
 		hooksErrorIdle: true,
 		// No hook fires for an Esc on its dialog, and a stopped turn ends
 		// with an ordinary AfterAgent (its text so far as the reply).
-		hooksBlind: []string{"deny", "esc"},
+		hooksBlind:    []string{"deny", "esc"},
+		answeredEvent: func(h driver.HookSeen) bool { return h.Event == "AfterTool" },
 	}
 )
 

@@ -51,6 +51,9 @@ type walk struct {
 // hooks as `env VAR=… <program>` with the run's tmux server hidden.
 func startWalk(t *testing.T, c agentCLI, mode string) *walk {
 	w := &walk{mode: mode, goal: fast, text: fakellm.Text}
+	// Several CLIs starting at once on a busy 2-core machine: OpenCode's
+	// first screen took over 90 s under a load of 40.
+	c.startup = max(c.startup, 3*time.Minute)
 	w.agentScen = startCLIWith(t, c, func(o *driver.Options) {
 		env := []string{"env", "MEW_E2E_LAUNCHER=env"}
 		switch mode {
@@ -256,7 +259,12 @@ func (w *walk) allow() {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	left := w.expect("allowed → not waiting", a.Gone, w.goal, listedAndNot(session.Waiting))
+	ref := a.Gone
+	if w.mode == modeHooks && w.cli.answeredEvent != nil {
+		ref = w.observed(a.Pressed, "the CLI's first event after the answer", w.cli.answeredEvent)
+		w.t.Logf("allowed: its first event after the answer came %v after the key", ref.Sub(a.Pressed).Round(time.Millisecond))
+	}
+	left := w.expect("allowed → not waiting", ref, w.goal, listedAndNot(session.Waiting))
 	end := w.turnEnded(a.Pressed, "the allowed turn's end")
 	w.staysDone("the allowed turn", end)
 	w.workingWhileAllowedRuns(left, a.Gone, end)
@@ -316,6 +324,9 @@ func (w *walk) escWhileStreaming() {
 	if _, err := w.r.WaitScreen(sent, streaming, cliTurn); err != nil {
 		w.t.Fatal(err)
 	}
+	// Mew left the turn before's done for this one before the Esc: what
+	// is judged is the Esc's outcome, not a start seen late.
+	w.expect("the streaming turn → working", w.started(sent, fakellm.Prompt(fakellm.Slow)), w.goal, stateIs(session.Working))
 	var stopped driver.Snap
 	esc := time.Now()
 	switch {
@@ -371,8 +382,9 @@ func (w *walk) apiError() {
 		want = session.Idle
 	}
 	w.expect("API error → "+string(want), ref, w.goal, stateIs(want))
-	// From the turn's start on: until then the turn before is done.
-	w.never("API error: never done on the way", started.Add(w.goal), ref.Add(settleAfter), shows(session.Done))
+	// From when Mew left the turn before's done for this one.
+	left := w.r.WaitMew(started, w.goal, grace, listedAndNot(session.Done))
+	w.never("API error: never done on the way", started.Add(left.Hi), ref.Add(settleAfter), shows(session.Done))
 }
 
 // started is when the turn of prompt, submitted at sent, started: its

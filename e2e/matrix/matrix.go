@@ -46,7 +46,7 @@ var Modes = []Mode{
 
 // Agents are the runnable agents, by session.Agent name, in the order the
 // matrix shows them.
-var Agents = []string{"claude", "codex", "opencode", "gemini", "amp", "copilot", "qwen", "pi", "cline", "kilo", "continue", "agy"}
+var Agents = []string{"claude", "codex", "opencode", "gemini", "amp", "copilot", "qwen", "pi", "cline", "kilo", "continue", "grok", "agy"}
 
 // Cell is one agent's class in one mode: the tests that prove it, or why
 // it does not apply.
@@ -174,6 +174,14 @@ var Cells = []Cell{
 	t("kilo", "error", "hooks+pane", "TestKiloDenyAndError"),
 	t("kilo", "exit", "hooks+pane", "TestKiloTurnsAndExit"),
 
+	// Grok CLI.
+	t("grok", "turn", "screen", "TestGrokTurnsAndExit"),
+	t("grok", "allow", "screen", "TestGrokTurnsAndExit"),
+	t("grok", "deny", "screen", "TestGrokDenyEscAndError"),
+	t("grok", "esc", "screen", "TestGrokDenyEscAndError"),
+	t("grok", "error", "screen", "TestGrokDenyEscAndError"),
+	t("grok", "exit", "screen", "TestGrokTurnsAndExit"),
+
 	// Continue.
 	t("continue", "turn", "screen", "TestContinueTurnsAndExit"),
 	t("continue", "allow", "screen", "TestContinueTurnsAndExit"),
@@ -191,6 +199,15 @@ func init() {
 				Cells = append(Cells, na("continue", c.ID, m.ID, noHooks))
 			}
 			Cells = append(Cells, na("agy", c.ID, m.ID, notRunning))
+		}
+	}
+}
+
+func init() {
+	// Grok CLI fires no hooks and Mew installs nothing for it.
+	for _, c := range Classes {
+		for _, m := range []string{"hooks+pane", "hooks"} {
+			Cells = append(Cells, na("grok", c.ID, m, noHooks))
 		}
 	}
 }
