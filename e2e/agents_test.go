@@ -218,7 +218,13 @@ func (s *agentScen) prompt(text string) time.Time {
 	for deadline := time.Now().Add(5 * time.Second); busyHint.MatchString(s.r.Screen()) && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond)
 	}
-	sent := s.submit(text)
+	sent, err := s.r.Submit(text)
+	if err != nil {
+		// Qwen Code cleared a prompt typed as it finished a turn's hooks
+		// (its input box showed its placeholder again): type it again.
+		s.t.Logf("typing the prompt again: %v", err)
+		sent = s.submit(text)
+	}
 	for try := 0; try < 2; try++ {
 		if _, err := s.r.WaitHook(sent, s.cli.turnStart, 3*time.Second); err == nil || s.asked(sent, text) {
 			return sent

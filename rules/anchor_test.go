@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -68,6 +69,20 @@ func TestQuotedDialogIsNotAPrompt(t *testing.T) {
 
 // An input box pattern limits only blocked rules, and only to the rows
 // below its last match; a set without one reads the whole screen.
+// Qwen Code's dialog as the e2e walk drew it, its scrollbar at the right
+// edge of every row (a blank row between the question and its options
+// holds only the scrollbar): its question's rule reads it.
+func TestQwenDialogWithItsScrollbar(t *testing.T) {
+	data, err := os.ReadFile("testdata/screens/qwen-code-0.24.4/1-dialog.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Embedded().Set("qwen").Classify(Frame{Rows: strings.Split(string(data), "\n")})
+	if res.State != session.ScreenBlocked || res.Rule != "qwen/blocked#2" {
+		t.Errorf("got %s by %s, want blocked by qwen/blocked#2 (the question)", res.State, res.Rule)
+	}
+}
+
 func TestInputBoxLimitsBlockedRulesToTheRowsBelowIt(t *testing.T) {
 	doc := "agent = \"t\"\ninput_box = '^> '\n[[rule]]\nstate = \"blocked\"\nscreen = 'Proceed\\?'\n[[rule]]\nstate = \"idle\"\nscreen = 'Proceed\\?'\n"
 	set, _, err := Parse("t.toml", []byte(doc))

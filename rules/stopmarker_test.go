@@ -59,6 +59,7 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 		{"qwen", "Esc on the dialog (census)", fixtureRows(t, filepath.Join(fixtures, "qwen-code-0.24.4/run-qw2/06-after-esc-deny.txt"))[1:], stopped},
 		{"qwen", "Esc on the dialog, no cancelled line (e2e walk)", slices.DeleteFunc(fixtureRows(t, filepath.Join(fixtures, "qwen-code-0.24.4/run-qw2/06-after-esc-deny.txt"))[1:],
 			func(r string) bool { return strings.Contains(r, "Request cancelled") }), stopped},
+		{"qwen", "Esc on the dialog, the scrollbar drawn (e2e walk)", fixtureRows(t, "testdata/screens/qwen-code-0.24.4/2-denied.txt"), stopped},
 		{"qwen", "the turn after the Esc (census)", fixtureRows(t, filepath.Join(fixtures, "qwen-code-0.24.4/run-qw2/08-done-after-tool.txt"))[1:], plain},
 		// Kilo draws OpenCode 1.18's screens.
 		{"kilo", "Esc while working", fixtureRows(t, "testdata/screens/opencode-1.18.33/1-esc-while-working.txt"), stopped},
