@@ -77,6 +77,9 @@ type agentCLI struct {
 	// idleAgain is its screen once it takes a prompt again after a turn
 	// (Copilot draws the turn running past its agentStop).
 	idleAgain *regexp.Regexp
+	// screenBlind are the classes its screen cannot tell here, with
+	// nothing installed: the screen-only walk leaves them out.
+	screenBlind []string
 	// answeredEvent is its first event after an allowed dialog, when none
 	// says the answer itself: with the pane unread the wait can end no
 	// sooner (Gemini CLI: AfterTool, once the call ran).
@@ -122,7 +125,12 @@ var (
 		hooksErrorIdle: true,
 		// No hook fires for an Esc on its dialog, and a stopped turn ends
 		// with an ordinary AfterAgent (its text so far as the reply).
-		hooksBlind:    []string{"deny", "esc"},
+		hooksBlind: []string{"deny", "esc"},
+		// The driver's own hooks (its observer) make Gemini CLI draw their
+		// status ("ok: { cat; …") over its spinner row: while a reply
+		// streams, and between a call's end and the model's next reply,
+		// its screen shows no turn running.
+		screenBlind:   []string{"allow", "esc"},
 		answeredEvent: func(h driver.HookSeen) bool { return h.Event == "AfterTool" },
 	}
 )

@@ -103,7 +103,7 @@ func linkOnPath(t *testing.T, c agentCLI, o *driver.Options) {
 	if err := os.Symlink(target, filepath.Join(bin, name)); err != nil {
 		t.Fatal(err)
 	}
-	o.Program = name
+	o.Command = name
 	prev := o.Setup
 	o.Setup = func(r *driver.Run) error {
 		for i, kv := range r.Env {
@@ -125,7 +125,9 @@ func conformWalk(t *testing.T, c agentCLI, mode, end string) {
 	w.fresh()
 	w.plainTurn()
 	w.quote()
-	w.allow()
+	if w.walks("allow") {
+		w.allow()
+	}
 	if w.walks("deny") {
 		w.deny()
 	}
@@ -142,10 +144,15 @@ func conformWalk(t *testing.T, c agentCLI, mode, end string) {
 }
 
 // walks reports whether the walk takes class: not one the agent's hooks
-// cannot tell when they are all Mew reads.
+// cannot tell when they are all Mew reads, nor one its screen cannot tell
+// here when it is.
 func (w *walk) walks(class string) bool {
 	if w.mode == modeHooks && slices.Contains(w.cli.hooksBlind, class) {
 		w.t.Logf("%s: left out: its hooks cannot tell it with the pane unread", class)
+		return false
+	}
+	if w.mode == modeScreen && slices.Contains(w.cli.screenBlind, class) {
+		w.t.Logf("%s: left out: its screen cannot tell it here", class)
 		return false
 	}
 	return true

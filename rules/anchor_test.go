@@ -36,6 +36,11 @@ func TestQuotedDialogIsNotAPrompt(t *testing.T) {
 	qwenDialog := "  ? Shell touch x (Create a marker file) ←\n     touch x\n   Allow execution of: 'touch'?\n\n   › 1. Yes, allow once\n     2. Always allow run 'touch *' commands in this project\n     4. No, suggest changes (esc)\n  ⠏ Waiting for user confirmation..."
 	qwenQuote := "  > please mew-e2e-quote\n  ◆︎ The dialogs read:\n\n    Allow execution of: 'touch x'?\n\n    △ Permission required\n  ⠏ Sketching the answer… (3s · esc to cancel)"
 
+	// Copilot CLI 1.0.102 (its census): the dialog is a box; a reply is
+	// "● " and rows indented under it.
+	copilotDialog := "╭────────────╮\n│ Create a marker file │\n│ ╭──────╮ │\n│ │ touch x │ │\n│ ╰──────╯ │\n│ Do you want to run this command? │\n│ │\n│ ❯ 1. Yes │\n│   3. No, and tell Copilot what to do differently (Esc to stop) │\n╰────────────╯"
+	copilotQuote := " ❯ please mew-e2e-quote\n\n ● The dialogs read:\n\n   Do you want to run this command?\n\n   Nobody is asked anything here.\n\n ~/proj [⎇ master]\n" + strings.Repeat("─", 60) + "\n❯\n" + strings.Repeat("─", 60) + "\n ← open sidebar · Interactive · Manual Approval · / commands · ? help · tab next tab"
+
 	cases := []struct {
 		agent, name, screen string
 		want                string
@@ -50,6 +55,10 @@ func TestQuotedDialogIsNotAPrompt(t *testing.T) {
 		{"codex", "reply quoting a dialog", "› what does it ask?\n\n• It shows:\n" + codexDialog + "\n\n" + codexComposer, session.ScreenIdle, ""},
 		{"gemini", "dialog", " > please mew-bash\n\n" + geminiDialog, session.ScreenBlocked, session.ReasonPermission},
 		{"gemini", "reply quoting a dialog", " > what does it ask?\n\n✦ It shows:\n" + geminiDialog + "\n\n" + geminiBox, session.ScreenIdle, ""},
+		{"copilot", "dialog", " ❯ please mew-bash\n\n $ Shell Create a marker file\n   touch x\n\n" + copilotDialog, session.ScreenBlocked, session.ReasonPermission},
+		{"copilot", "reply quoting a dialog", copilotQuote, session.ScreenIdle, ""},
+		{"cline", "dialog", fixtureText(t, "../testdata/fixtures/cline-3.0.65/run-cl2/07-approval-2.txt"), session.ScreenBlocked, session.ReasonPermission},
+		{"cline", "reply quoting a dialog", " ❯ please mew-e2e-quote\n * The dialogs read:\n\n   [y] Approve  [n] Deny\n\n   Nobody is asked anything here.\n\n   More of the reply.\n   And more.\n ⠹ Thinking... (esc to cancel)\n fake-model (10) $0.00\n proj (master)\n Auto-approve all disabled (Shift+Tab)", session.ScreenWorking, ""},
 		{"qwen", "dialog", "  > please mew-bash\n" + qwenDialog, session.ScreenBlocked, session.ReasonPermission},
 		{"qwen", "reply quoting a dialog, streaming", qwenQuote, session.ScreenWorking, ""},
 		{"opencode", "dialog", "  ┃  please mew-bash\n\n     $ touch x\n\n" + openCodeDialog, session.ScreenBlocked, session.ReasonPermission},
@@ -81,6 +90,17 @@ func TestQwenDialogWithItsScrollbar(t *testing.T) {
 	if res.State != session.ScreenBlocked || res.Rule != "qwen/blocked#2" {
 		t.Errorf("got %s by %s, want blocked by qwen/blocked#2 (the question)", res.State, res.Rule)
 	}
+}
+
+// fixtureText is a recorded screen without its header row.
+func fixtureText(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(strings.TrimSuffix(string(data), "\n"), "\n")
+	return rest
 }
 
 func TestInputBoxLimitsBlockedRulesToTheRowsBelowIt(t *testing.T) {
