@@ -378,9 +378,16 @@ func (w *walk) apiError() {
 	}
 	ref := snap.At
 	if w.mode != modeScreen && c.errorEvent != nil {
+		// The last attempt's (pi retries: a start and an error each).
 		// Fire-and-forget on some CLIs (Qwen's StopFailure): the screen
 		// is the reference when the driver's own hook did not report.
-		if e, err := w.r.WaitHook(sent, c.errorEvent, 5*time.Second); err == nil && (w.mode == modeHooks || e.At.Before(ref)) {
+		last := started
+		for _, h := range w.r.Hooks() {
+			if h.At.After(last) && !h.At.After(snap.At) && c.turnStart(h) {
+				last = h.At
+			}
+		}
+		if e, err := w.r.WaitHook(last, c.errorEvent, 5*time.Second); err == nil && (w.mode == modeHooks || e.At.Before(ref)) {
 			ref = e.At
 		}
 	}

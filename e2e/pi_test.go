@@ -36,7 +36,8 @@ var piCLI = agentCLI{
 	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "agent_end" },
 	quit:      []string{"C-d"},
 	// Only its permission gate (an example extension) asks, for rm -rf.
-	shell: fakellm.Danger, shellBrief: fakellm.Danger,
+	// Trickled: a screen read sees the turn the model's answer makes run.
+	shell: fakellm.DangerBrief, shellBrief: fakellm.DangerBrief,
 	// It retries every API error: Down fails after its retries.
 	failure: fakellm.Down,
 	// The model is told the call was blocked; its answer ends the turn.

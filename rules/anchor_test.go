@@ -41,6 +41,14 @@ func TestQuotedDialogIsNotAPrompt(t *testing.T) {
 	copilotDialog := "╭────────────╮\n│ Create a marker file │\n│ ╭──────╮ │\n│ │ touch x │ │\n│ ╰──────╯ │\n│ Do you want to run this command? │\n│ │\n│ ❯ 1. Yes │\n│   3. No, and tell Copilot what to do differently (Esc to stop) │\n╰────────────╯"
 	copilotQuote := " ❯ please mew-e2e-quote\n\n ● The dialogs read:\n\n   Do you want to run this command?\n\n   Nobody is asked anything here.\n\n ~/proj [⎇ master]\n" + strings.Repeat("─", 60) + "\n❯\n" + strings.Repeat("─", 60) + "\n ← open sidebar · Interactive · Manual Approval · / commands · ? help · tab next tab"
 
+	// pi 0.73.1 with its permission gate (the e2e walk): the dialog takes
+	// the editor's place between its two rules; a reply's rows are
+	// indented as the dialog's first row is.
+	piRule := strings.Repeat("─", 60)
+	piFooter := "\n" + piRule + "\n/tmp/proj (master)\n↑40 ↓20 0.0%/128k (auto)                (fake) fake-model"
+	piDialog := " please mew-e2e-danger\n $ rm -rf x && sleep 3\n ⠸ Working...\n" + piRule + "\n ⚠️ Dangerous command:\n   rm -rf x && sleep 3\n Allow?\n → Yes\n   No\n ↑↓ navigate  enter select  escape/ctrl+c cancel" + piFooter
+	piQuote := " please mew-e2e-quote\n The dialogs read:\n ⚠️ Dangerous command: rm -rf x\n Nobody is asked anything here.\n" + piRule + piFooter
+
 	cases := []struct {
 		agent, name, screen string
 		want                string
@@ -59,6 +67,8 @@ func TestQuotedDialogIsNotAPrompt(t *testing.T) {
 		{"copilot", "reply quoting a dialog", copilotQuote, session.ScreenIdle, ""},
 		{"cline", "dialog", fixtureText(t, "../testdata/fixtures/cline-3.0.65/run-cl2/07-approval-2.txt"), session.ScreenBlocked, session.ReasonPermission},
 		{"cline", "reply quoting a dialog", " ❯ please mew-e2e-quote\n * The dialogs read:\n\n   [y] Approve  [n] Deny\n\n   Nobody is asked anything here.\n\n   More of the reply.\n   And more.\n ⠹ Thinking... (esc to cancel)\n fake-model (10) $0.00\n proj (master)\n Auto-approve all disabled (Shift+Tab)", session.ScreenWorking, ""},
+		{"pi", "dialog", piDialog, session.ScreenBlocked, session.ReasonPermission},
+		{"pi", "reply quoting a dialog", piQuote, session.ScreenIdle, ""},
 		{"qwen", "dialog", "  > please mew-bash\n" + qwenDialog, session.ScreenBlocked, session.ReasonPermission},
 		{"qwen", "reply quoting a dialog, streaming", qwenQuote, session.ScreenWorking, ""},
 		{"opencode", "dialog", "  ┃  please mew-bash\n\n     $ touch x\n\n" + openCodeDialog, session.ScreenBlocked, session.ReasonPermission},

@@ -42,8 +42,9 @@ const (
 	// Brief is Text's reply trickled for Brief seconds, and ShellBrief
 	// Shell with its last reply trickled so: a turn a screen read every
 	// 700 ms sees running (the stand-in answers at once, a model does not).
-	Brief      = "brief"
-	ShellBrief = "shellbrief"
+	Brief       = "brief"
+	ShellBrief  = "shellbrief"
+	DangerBrief = "dangerbrief" // Danger with its last reply trickled as Brief
 	// Quote is a text reply that quotes the agents' own dialog lines
 	// (QuotedDialogs), spread over BriefFor: nobody is asked anything.
 	Quote = "quote"
@@ -159,6 +160,11 @@ func decide(c turn, t Timing) Reply {
 			return Reply{Kind: "call", Text: DangerCommand, Why: why}
 		}
 		return Reply{Kind: "text", Text: "Done.", Why: why}
+	case DangerBrief:
+		if c.step == 0 {
+			return Reply{Kind: "call", Text: DangerCommand, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Done.", Trickle: BriefFor, Why: why}
 	case Down:
 		return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
 	case Flaky:
