@@ -37,6 +37,9 @@ var clineCLI = agentCLI{
 	denyGoesOn: true,
 	stopEvent:  func(h driver.HookSeen) bool { return h.Event == "SessionShutdown" || h.Event == "TaskCancel" },
 	errorEvent: func(h driver.HookSeen) bool { return h.Event == "TaskError" },
+	// A turn Esc stopped leaves its partial reply as a finished one's
+	// (" * …"), no mark: only its hooks (TaskCancel, SessionShutdown) say.
+	screenBlind: []string{"esc"},
 }
 
 // clineDialog submits a shell scenario and returns when Cline drew its
