@@ -129,8 +129,9 @@ var (
 		// The driver's own hooks (its observer) make Gemini CLI draw their
 		// status ("ok: { cat; …") over its spinner row: while a reply
 		// streams, and between a call's end and the model's next reply,
-		// its screen shows no turn running.
-		screenBlind:   []string{"allow", "esc"},
+		// its screen often shows no turn running (a turn after a denial
+		// or an Esc was read as no turn at all, idle).
+		screenBlind:   []string{"allow", "deny", "esc"},
 		answeredEvent: func(h driver.HookSeen) bool { return h.Event == "AfterTool" },
 	}
 )
