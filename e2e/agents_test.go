@@ -77,6 +77,9 @@ type agentCLI struct {
 	// idleAgain is its screen once it takes a prompt again after a turn
 	// (Copilot draws the turn running past its agentStop).
 	idleAgain *regexp.Regexp
+	// unwalked are the classes the walk cannot make it do here, in any
+	// mode (the matrix says why).
+	unwalked []string
 	// screenBlind are the classes its screen cannot tell here, with
 	// nothing installed: the screen-only walk leaves them out.
 	screenBlind []string
