@@ -67,9 +67,10 @@ type agentCLI struct {
 	// allowKeys and denyKeys answer its dialog (Enter, Escape when nil).
 	allowKeys, denyKeys []string
 	// shell is the scenario that opens its dialog (fakellm.Shell when
-	// ""; ShellBrief when it has Brief's trickle): pi asks only through
-	// its permission gate (fakellm.Danger). failure is the scenario whose
-	// API error it does not retry (fakellm.Error when "").
+	// ""), shellBrief the one whose reply after the call trickles
+	// (fakellm.ShellBrief): pi asks only through its permission gate
+	// (fakellm.DangerBrief). failure is the scenario whose API error fails
+	// its turn (fakellm.Error when ""; pi retries every error: Down).
 	shell, shellBrief, failure string
 	// stopEvent is its own event for a stopped turn, when its screen
 	// draws no stop line (stopped nil).
