@@ -455,3 +455,28 @@ func TestTrackerOpenCodeScreenOnlyTurnEnds(t *testing.T) {
 		}
 	}
 }
+
+// Grok CLI answers a denied call with a reply it streams with no working
+// line, only a cursor row (█) under it over the input box (the e2e
+// conformance walk, Grok CLI 0.0.34): working while it shows, then a
+// finished turn (issue 35: idle throughout, never done).
+func TestTrackerGrokAnswerAfterDeny(t *testing.T) {
+	read := func(name string) []string {
+		data, err := os.ReadFile("../rules/testdata/screens/grok-cli-0.0.34/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	set := rules.Embedded().Set("grok")
+	var tr Tracker
+	t0 := time.Unix(1000, 0)
+	tr.Observe(set, rules.Frame{Rows: read("1-answer-after-deny.txt")}, t0)
+	if tr.State.State != session.ScreenWorking {
+		t.Fatalf("the answer streaming: %s (%s), want working", tr.State.State, tr.State.Rule)
+	}
+	tr.Observe(set, rules.Frame{Rows: read("2-answered.txt")}, t0.Add(2*time.Second))
+	if tr.State.State != session.ScreenIdle || tr.State.Interrupted || !tr.State.TurnEnded {
+		t.Errorf("the answer done: %s interrupted=%v turnEnded=%v (%s), want idle, a finished turn", tr.State.State, tr.State.Interrupted, tr.State.TurnEnded, tr.State.Rule)
+	}
+}
