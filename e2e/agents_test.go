@@ -91,6 +91,12 @@ type agentCLI struct {
 	// hooksBlind are the classes (e2e/matrix ids) its hooks cannot tell
 	// with the pane unread: the hooks-only walk leaves them out.
 	hooksBlind []string
+	// screenTurnEnd is its own end of the turn of scenario started at
+	// since, when no event of its says (Grok CLI: its screen).
+	screenTurnEnd func(s *agentScen, since time.Time, scenario string) time.Time
+	// streams is its screen while a slow reply streams (the reply's
+	// text when nil).
+	streams *regexp.Regexp
 	// exit makes it exit its own way and returns the moment it did (quit
 	// keys otherwise).
 	exit func(*agentScen) time.Time
@@ -239,6 +245,20 @@ func (s *agentScen) prompt(text string) time.Time {
 		sent = s.submit(text)
 	}
 	for try := 0; try < 2; try++ {
+		if s.cli.turnStart == nil {
+			// No event of its own: the stand-in asked is the turn's start.
+			for deadline := time.Now().Add(3 * time.Second); !s.asked(sent, text) && time.Now().Before(deadline); {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		if s.cli.turnStart == nil && s.asked(sent, text) {
+			return sent
+		}
+		if s.cli.turnStart == nil {
+			s.t.Logf("the CLI did not take the prompt within 3 s: Enter again")
+			s.press("Enter")
+			continue
+		}
 		if _, err := s.r.WaitHook(sent, s.cli.turnStart, 3*time.Second); err == nil || s.asked(sent, text) {
 			return sent
 		}

@@ -189,8 +189,11 @@ func (w *walk) staysDone(what string, end time.Time) {
 }
 
 // turnEnded is the CLI's own end of the turn started at since.
-func (w *walk) turnEnded(since time.Time, what string) time.Time {
+func (w *walk) turnEnded(since time.Time, scenario, what string) time.Time {
 	w.t.Helper()
+	if w.cli.turnEnd == nil {
+		return w.cli.screenTurnEnd(w.agentScen, since, scenario)
+	}
 	end := w.observed(since, what, w.cli.turnEnd)
 	if w.cli.idleAgain != nil {
 		if _, err := w.r.WaitScreen(end, w.cli.idleAgain, cliTurn); err != nil {
@@ -219,14 +222,14 @@ func orKeys(keys []string, def ...string) []string {
 func (w *walk) plainTurn() {
 	w.t.Helper()
 	sent := w.prompt(fakellm.Prompt(w.text))
-	w.staysDone("plain turn", w.turnEnded(sent, "the plain turn's end"))
+	w.staysDone("plain turn", w.turnEnded(sent, w.text, "the plain turn's end"))
 }
 
 // quote: a reply quoting the agents' dialog lines is no dialog.
 func (w *walk) quote() {
 	w.t.Helper()
 	sent := w.prompt(fakellm.Prompt(fakellm.Quote))
-	end := w.turnEnded(sent, "the quoting turn's end")
+	end := w.turnEnded(sent, fakellm.Quote, "the quoting turn's end")
 	if _, err := w.r.WaitScreen(sent, w.cli.dialog, 5*time.Second); err != nil {
 		w.t.Errorf("the reply's quote of %q never showed: %v; screen:\n%s", w.cli.dialog, err, driver.Excerpt(w.r.Screen(), 14))
 	}
@@ -235,7 +238,7 @@ func (w *walk) quote() {
 	// A long reply scrolls the quote off the screen: the dialogs to come
 	// are found (and seen gone) by their own line.
 	sent = w.prompt(fakellm.Prompt(fakellm.Long))
-	w.staysDone("the long reply", w.turnEnded(sent, "the long reply's end"))
+	w.staysDone("the long reply", w.turnEnded(sent, fakellm.Long, "the long reply's end"))
 	if w.cli.dialog.MatchString(w.r.Screen()) {
 		w.t.Fatalf("the quote is still on the screen:\n%s", driver.Excerpt(w.r.Screen(), 32))
 	}
@@ -276,7 +279,7 @@ func (w *walk) allow() {
 		w.t.Logf("allowed: its first event after the answer came %v after the key", ref.Sub(a.Pressed).Round(time.Millisecond))
 	}
 	left := w.expect("allowed → not waiting", ref, w.goal, listedAndNot(session.Waiting))
-	end := w.turnEnded(a.Pressed, "the allowed turn's end")
+	end := w.turnEnded(a.Pressed, or(w.cli.shellBrief, fakellm.ShellBrief), "the allowed turn's end")
 	w.staysDone("the allowed turn", end)
 	w.workingWhileAllowedRuns(left, a.Gone, end)
 }
@@ -306,7 +309,7 @@ func (w *walk) deny() {
 	w.expect("denied → not waiting", a.Gone, w.goal, listedAndNot(session.Waiting))
 	switch {
 	case c.denyGoesOn:
-		w.staysDone("the turn the denial ended", w.turnEnded(a.Pressed, "the denied turn's end"))
+		w.staysDone("the turn the denial ended", w.turnEnded(a.Pressed, or(c.shell, fakellm.Shell), "the denied turn's end"))
 	case c.denyRuns:
 		over := w.observed(a.Pressed, "the CLI's end of the denied turn", c.denyEnd)
 		w.expect("denied, the turn over → idle", over, w.goal, stateIs(session.Idle))
@@ -323,7 +326,7 @@ func (w *walk) deny() {
 		w.observed(a.Pressed, "the CLI's end of the denied turn", c.denyEnd)
 	}
 	sent := w.prompt(fakellm.Prompt(w.text))
-	w.staysDone("the turn after the denial", w.turnEnded(sent, "the turn after the denial"))
+	w.staysDone("the turn after the denial", w.turnEnded(sent, w.text, "the turn after the denial"))
 }
 
 // escWhileStreaming: Esc while the reply streams → idle, never done on the
@@ -332,8 +335,15 @@ func (w *walk) escWhileStreaming() {
 	w.t.Helper()
 	c := w.cli
 	sent := w.prompt(fakellm.Prompt(fakellm.Slow))
-	if _, err := w.r.WaitScreen(sent, streaming, cliTurn); err != nil {
+	shown := streaming
+	if c.streams != nil {
+		shown = c.streams
+	}
+	if _, err := w.r.WaitScreen(sent, shown, cliTurn); err != nil {
 		w.t.Fatal(err)
+	}
+	if c.turnStart == nil {
+		grokAsked(w.t, w.api, fakellm.Slow+"/0") // an Esc before the request stops nothing
 	}
 	// Mew left the turn before's done for this one before the Esc: what
 	// is judged is the Esc's outcome, not a start seen late.
@@ -362,7 +372,7 @@ func (w *walk) escWhileStreaming() {
 		w.r.WaitHook(esc, c.turnEnd, 5*time.Second)
 	}
 	sent = w.prompt(fakellm.Prompt(w.text))
-	end := w.turnEnded(sent, "the turn after the Esc")
+	end := w.turnEnded(sent, w.text, "the turn after the Esc")
 	if c.stopped != nil && !c.stopped.MatchString(w.r.Screen()) {
 		w.t.Logf("the stop marker scrolled off before the turn ended")
 	}
@@ -412,7 +422,7 @@ func (w *walk) started(sent time.Time, prompt string) time.Time {
 	w.t.Helper()
 	for deadline := time.Now().Add(cliTurn); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		for _, h := range w.r.Hooks() {
-			if h.At.After(sent) && w.cli.turnStart(h) {
+			if w.cli.turnStart != nil && h.At.After(sent) && w.cli.turnStart(h) {
 				return h.At
 			}
 		}
@@ -507,3 +517,5 @@ func TestConformPiScreen(t *testing.T)    { conformWalk(t, piCLI, modeScreen, "k
 func TestConformCopilotHooksPane(t *testing.T) { conformWalk(t, copilotCLI, modeHooksPane, "exit") }
 func TestConformCopilotScreen(t *testing.T)    { conformWalk(t, copilotCLI, modeScreen, "kill") }
 func TestConformCopilotHooks(t *testing.T)     { conformWalk(t, copilotCLI, modeHooks, "kill") }
+
+func TestConformGrokScreen(t *testing.T) { conformWalk(t, grokCLI, modeScreen, "kill") }
