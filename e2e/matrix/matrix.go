@@ -298,11 +298,15 @@ var Cells = []Cell{
 	t("kilo", "exit", "hooks+pane", "TestKiloTurnsAndExit", "TestConformKiloHooksPane"),
 
 	// Grok CLI.
-	t("grok", "turn", "screen", "TestGrokTurnsAndExit"),
-	t("grok", "allow", "screen", "TestGrokTurnsAndExit"),
-	t("grok", "deny", "screen", "TestGrokDenyEscAndError"),
-	t("grok", "esc", "screen", "TestGrokDenyEscAndError"),
-	t("grok", "error", "screen", "TestGrokDenyEscAndError"),
+	t("grok", "turn", "screen", "TestGrokTurnsAndExit", "TestConformGrokScreen"),
+	t("grok", "allow", "screen", "TestGrokTurnsAndExit", "TestConformGrokScreen"),
+	t("grok", "deny", "screen", "TestGrokDenyEscAndError", "TestConformGrokScreen"),
+	t("grok", "esc", "screen", "TestGrokDenyEscAndError", "TestConformGrokScreen"),
+	t("grok", "error", "screen", "TestGrokDenyEscAndError", "TestConformGrokScreen"),
+	t("grok", "quote", "screen", "TestConformGrokScreen"),
+	t("grok", "fresh", "screen", "TestConformGrokScreen"),
+	t("grok", "launcher", "screen", "TestConformGrokScreen"),
+	t("grok", "kill", "screen", "TestConformGrokScreen"),
 	t("grok", "exit", "screen", "TestGrokTurnsAndExit"),
 
 	// Continue.
