@@ -257,9 +257,10 @@ grok-cli:
 # Four scenarios at a time: on two cores eight CLIs starting at once slow
 # each other down (`mew status` p95 0.3-0.5 s instead of 20-30 ms), and the
 # suite is no faster for it (~22 s either way). The timeout is a bound for a
-# loaded machine (the CLIs start many times slower), not a goal.
+# loaded machine (the CLIs start many times slower), not a goal: 30 min with
+# the conformance walks (conform_test.go, 3-4 min each under load).
 e2e:
-	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_VERSION)" GO=$(GO) ./tools/e2e-retry.sh -count=1 -parallel 4 -timeout 20m -v
+	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_VERSION)" GO=$(GO) ./tools/e2e-retry.sh -count=1 -parallel 4 -timeout 30m -v
 e2e-codex-next:
 	$(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT)
 	@echo "e2e: the Codex scenarios on Codex $(E2E_CODEX_NEXT)"

@@ -13,6 +13,7 @@ package e2e
 import (
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +41,65 @@ type agentCLI struct {
 	// noInstall runs it without `mew install` (what Mew reads with no
 	// setup: its own logs, the screen, the process).
 	noInstall bool
+
+	// Of the conformance walk (conform_test.go):
+	// bin is the name an npm global install links it as (name when "").
+	bin string
+	// stopHint is what the CLI says after the first of two stop keys.
+	stopHint *regexp.Regexp
+	// rejectBox is the box Esc on its dialog opens, which Enter rejects
+	// (Kilo asks what to do instead).
+	rejectBox *regexp.Regexp
+	// denyGoesOn: the denial goes to the model, whose answer ends the
+	// turn (done), rather than ending it (idle).
+	denyGoesOn bool
+	// denyEnd is its own event when a denied turn is over (a prompt typed
+	// before it is lost or queued).
+	denyEnd func(driver.HookSeen) bool
+	// denyRuns: after a denial it still runs, its screen says so, until
+	// denyEnd (OpenCode finishes the turn): working is right until then.
+	denyRuns bool
+	// errorEvent is its own event for an API error.
+	errorEvent func(driver.HookSeen) bool
+	// hooksErrorIdle: its hooks end an API error's turn as any other, so
+	// with the pane unread idle is all Mew can say (not done).
+	hooksErrorIdle bool
+	// allowKeys and denyKeys answer its dialog (Enter, Escape when nil).
+	allowKeys, denyKeys []string
+	// shell is the scenario that opens its dialog (fakellm.Shell when
+	// ""), shellBrief the one whose reply after the call trickles
+	// (fakellm.ShellBrief): pi asks only through its permission gate
+	// (fakellm.DangerBrief). failure is the scenario whose API error fails
+	// its turn (fakellm.Error when ""; pi retries every error: Down).
+	shell, shellBrief, failure string
+	// stopEvent is its own event for a stopped turn, when its screen
+	// draws no stop line (stopped nil).
+	stopEvent func(driver.HookSeen) bool
+	// idleAgain is its screen once it takes a prompt again after a turn
+	// (Copilot draws the turn running past its agentStop).
+	idleAgain *regexp.Regexp
+	// unwalked are the classes the walk cannot make it do here, in any
+	// mode (the matrix says why).
+	unwalked []string
+	// screenBlind are the classes its screen cannot tell here, with
+	// nothing installed: the screen-only walk leaves them out.
+	screenBlind []string
+	// answeredEvent is its first event after an allowed dialog, when none
+	// says the answer itself: with the pane unread the wait can end no
+	// sooner (Gemini CLI: AfterTool, once the call ran).
+	answeredEvent func(driver.HookSeen) bool
+	// hooksBlind are the classes (e2e/matrix ids) its hooks cannot tell
+	// with the pane unread: the hooks-only walk leaves them out.
+	hooksBlind []string
+	// screenTurnEnd is its own end of the turn of scenario started at
+	// since, when no event of its says (Grok CLI: its screen).
+	screenTurnEnd func(s *agentScen, since time.Time, scenario string) time.Time
+	// streams is its screen while a slow reply streams (the reply's
+	// text when nil).
+	streams *regexp.Regexp
+	// exit makes it exit its own way and returns the moment it did (quit
+	// keys otherwise).
+	exit func(*agentScen) time.Time
 }
 
 var (
@@ -54,6 +114,10 @@ var (
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "permission.asked" },
 		quit:        []string{"C-c"},
+		stopHint:    escAgain,
+		denyEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
+		denyRuns:    true,
+		errorEvent:  func(h driver.HookSeen) bool { return h.Event == "session.error" },
 	}
 	geminiCLI = agentCLI{
 		name: driver.AgentGemini, version: driver.GeminiVersion, find: driver.FindGemini,
@@ -66,6 +130,19 @@ var (
 		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "AfterAgent" },
 		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "Notification" && h.Kind == "ToolPermission" },
 		quit:        []string{"C-c", "C-c"}, // "Press Ctrl+C again to exit"
+		// Its hooks have no error event: an API error ends the turn with
+		// an ordinary AfterAgent.
+		hooksErrorIdle: true,
+		// No hook fires for an Esc on its dialog, and a stopped turn ends
+		// with an ordinary AfterAgent (its text so far as the reply).
+		hooksBlind: []string{"deny", "esc"},
+		// The driver's own hooks (its observer) make Gemini CLI draw their
+		// status ("ok: { cat; …") over its spinner row: while a reply
+		// streams, and between a call's end and the model's next reply,
+		// its screen often shows no turn running (a turn after a denial
+		// or an Esc was read as no turn at all, idle).
+		screenBlind:   []string{"allow", "deny", "esc"},
+		answeredEvent: func(h driver.HookSeen) bool { return h.Event == "AfterTool" },
 	}
 )
 
@@ -160,15 +237,60 @@ func (s *agentScen) prompt(text string) time.Time {
 	for deadline := time.Now().Add(5 * time.Second); busyHint.MatchString(s.r.Screen()) && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond)
 	}
-	sent := s.submit(text)
+	sent, err := s.r.Submit(text)
+	if err != nil {
+		// Qwen Code cleared a prompt typed as it finished a turn's hooks
+		// (its input box showed its placeholder again): type it again.
+		s.t.Logf("typing the prompt again: %v", err)
+		sent = s.submit(text)
+	}
 	for try := 0; try < 2; try++ {
-		if _, err := s.r.WaitHook(sent, s.cli.turnStart, 3*time.Second); err == nil {
+		if s.cli.turnStart == nil {
+			// No event of its own: the stand-in asked is the turn's start.
+			for deadline := time.Now().Add(3 * time.Second); !s.asked(sent, text) && time.Now().Before(deadline); {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		if s.cli.turnStart == nil && s.asked(sent, text) {
+			return sent
+		}
+		if s.cli.turnStart == nil {
+			s.t.Logf("the CLI did not take the prompt within 3 s: Enter again")
+			s.press("Enter")
+			continue
+		}
+		if _, err := s.r.WaitHook(sent, s.cli.turnStart, 3*time.Second); err == nil || s.asked(sent, text) {
 			return sent
 		}
 		s.t.Logf("the CLI did not take the prompt within 3 s: Enter again")
 		s.press("Enter")
 	}
 	return sent
+}
+
+// asked reports whether the stand-in was asked for prompt's scenario since
+// sent: the CLI took the prompt though its hook has not reported yet (on a
+// loaded machine Qwen's came 3 s late, and an Enter pressed again then
+// answered the dialog the turn opened).
+func (s *agentScen) asked(since time.Time, prompt string) bool {
+	_, ok := s.askedAt(since, prompt)
+	return ok
+}
+
+// askedAt is when the stand-in was first asked for prompt's scenario
+// since since.
+func (s *agentScen) askedAt(since time.Time, prompt string) (time.Time, bool) {
+	i := strings.LastIndex(prompt, "mew-e2e-")
+	if s.api == nil || i < 0 {
+		return time.Time{}, false
+	}
+	name := prompt[i+len("mew-e2e-"):]
+	for _, l := range s.api.Log() {
+		if l.At.After(since) && strings.HasPrefix(l.Why, name+"/") {
+			return l.At, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // dialogShown submits the shell scenario and returns when the CLI showed

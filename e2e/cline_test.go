@@ -31,6 +31,15 @@ var clineCLI = agentCLI{
 	turnStart: func(h driver.HookSeen) bool { return h.Event == "TaskStart" },
 	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "TaskComplete" || h.Event == "TaskError" },
 	quit:      []string{"C-c"}, // one Ctrl-C exits and prints its Session Summary
+	allowKeys: []string{"y"},
+	denyKeys:  []string{"n"},
+	// Cline tells the model the call was rejected; its answer ends the turn.
+	denyGoesOn: true,
+	stopEvent:  func(h driver.HookSeen) bool { return h.Event == "SessionShutdown" || h.Event == "TaskCancel" },
+	errorEvent: func(h driver.HookSeen) bool { return h.Event == "TaskError" },
+	// A turn Esc stopped leaves its partial reply as a finished one's
+	// (" * …"), no mark: only its hooks (TaskCancel, SessionShutdown) say.
+	screenBlind: []string{"esc"},
 }
 
 // clineDialog submits a shell scenario and returns when Cline drew its

@@ -37,6 +37,12 @@ var copilotCLI = agentCLI{
 	// rules settle the call, so it is not the dialog's moment.
 	dialogEvent: func(h driver.HookSeen) bool { return h.Event == "notification" },
 	quit:        []string{"C-c", "C-c"}, // "ctrl+c again to exit"
+	idleAgain:   copilotIdle,
+	// In the walk (after a long reply) it ignored every Esc Esc while a
+	// reply streamed in about half the runs, in every mode; its own
+	// scenario (TestCopilotDenyAndError) stops one.
+	unwalked:   []string{"esc"},
+	errorEvent: func(h driver.HookSeen) bool { return h.Event == "errorOccurred" },
 }
 
 // startCopilot starts Copilot CLI; at the end it shows what its session log

@@ -259,7 +259,9 @@ func (s *scen) interruptTwice(stopped, hint *regexp.Regexp) driver.Snap {
 	for try := 0; try < 3; try++ {
 		esc := s.press("Escape")
 		if hint == nil {
-			time.Sleep(200 * time.Millisecond)
+			// Longer each try: Copilot CLI under load took none of three
+			// pairs 200 ms apart (the conformance walk).
+			time.Sleep(time.Duration(try+1) * 200 * time.Millisecond)
 		} else if _, err := s.r.WaitScreen(esc, hint, 3*time.Second); err != nil {
 			s.t.Logf("no %q 3 s after Esc: the second one anyway", hint)
 		}

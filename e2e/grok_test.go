@@ -32,7 +32,47 @@ var (
 // grokCLI is Grok CLI for the shared scenario runner (startCLI): nothing
 // to install, the stand-in's chat completions API.
 var grokCLI = agentCLI{name: driver.AgentGrok, version: driver.GrokVersion, find: driver.FindGrok,
-	apiURL: func(s *fakellm.Server) string { return s.OpenAIURL }, noInstall: true}
+	apiURL: func(s *fakellm.Server) string { return s.OpenAIURL }, noInstall: true,
+	// For the conformance walk: no event of its own, its screen says all.
+	dialog: grokDialog, apiError: grokFailed, stopped: grokInterrupted, stop: []string{"Escape"},
+	streams: grokWorking,
+	// The model answers the denial ("Done.", trickled: ShellBrief).
+	shell: fakellm.ShellBrief, denyGoesOn: true,
+	screenTurnEnd: grokScreenTurnEnd,
+}
+
+// grokReplies are the walk's scenarios' last rows as Grok CLI draws them.
+var grokReplies = map[string]*regexp.Regexp{
+	fakellm.Text: grokReply, fakellm.Brief: grokReply,
+	fakellm.Quote: regexp.MustCompile(`Nobody is asked anything here\.`),
+	fakellm.Long:  regexp.MustCompile(`Row 40 of a long reply\.`),
+	fakellm.Shell: grokDone, fakellm.ShellBrief: grokDone,
+}
+
+// grokScreenTurnEnd is Grok's own end of the turn of scenario: once the
+// stand-in was asked for its last step, the first screen with its reply
+// and no working line.
+func grokScreenTurnEnd(s *agentScen, since time.Time, scenario string) time.Time {
+	s.t.Helper()
+	deadline := time.Now().Add(cliTurn)
+	at, ok := s.askedAt(since, fakellm.Prompt(scenario))
+	for ; !ok && time.Now().Before(deadline); at, ok = s.askedAt(since, fakellm.Prompt(scenario)) {
+		time.Sleep(50 * time.Millisecond) // the stand-in's log has no event to wait on
+	}
+	// Its working line, then its reply without it: an earlier turn's
+	// reply on the screen is no end of this one (the walk's replies
+	// trickle for 2 s).
+	working, err := s.r.WaitScreen(at, grokRunning, cliTurn)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return s.replyWithoutWorking(working.At, grokReplies[scenario], grokRunning)
+}
+
+// grokRunning is a turn running on Grok's screen: its working line, or
+// the cursor under a streaming reply (an answer to a denial has no
+// working line).
+var grokRunning = regexp.MustCompile(`\(\d+s · .*esc to interrupt\)|(?m)^[ ]*█[ ]*\n(?:[ ]*\n)*[ ]*╭─{20,}`)
 
 // grokAsked waits for the stand-in to be asked for the reply why
 // ("slow/0"): Grok CLI spends up to a second on a prompt before it sends

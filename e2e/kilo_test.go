@@ -28,6 +28,11 @@ var kiloCLI = agentCLI{
 	dialogEvent: func(h driver.HookSeen) bool { return h.Event == "permission.asked" },
 	quit:        []string{"C-c", "C-c"},
 	startup:     4 * time.Minute,
+	stopHint:    escAgain,
+	rejectBox:   kiloRejectBox,
+	denyEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
+	denyRuns:    true,
+	errorEvent:  func(h driver.HookSeen) bool { return h.Event == "session.error" },
 }
 
 func TestKiloTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, kiloCLI) }

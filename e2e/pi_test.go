@@ -35,6 +35,15 @@ var piCLI = agentCLI{
 	turnStart: func(h driver.HookSeen) bool { return h.Event == "agent_start" },
 	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "agent_end" },
 	quit:      []string{"C-d"},
+	// Only its permission gate (an example extension) asks, for rm -rf.
+	// Trickled: a screen read sees the turn the model's answer makes run.
+	shell: fakellm.DangerBrief, shellBrief: fakellm.DangerBrief,
+	// It retries every API error: Down fails after its retries.
+	failure: fakellm.Down,
+	// The model is told the call was blocked; its answer ends the turn.
+	denyGoesOn: true,
+	stopEvent:  piEnded("aborted"),
+	errorEvent: piEnded("error"),
 }
 
 // startPi starts pi and, at the end, waits for the hooks Mew's extension

@@ -29,6 +29,13 @@ var qwenCLI = agentCLI{
 	// PermissionRequest runs 1.5–3.6 s before the dialog is drawn (census).
 	dialogEvent: func(h driver.HookSeen) bool { return h.Event == "PermissionRequest" },
 	quit:        []string{"C-c", "C-c"}, // "Press Ctrl+C again to exit."
+	bin:         "qwen",
+	denyEnd:     qwenIdle,
+	errorEvent:  func(h driver.HookSeen) bool { return h.Event == "StopFailure" },
+	exit:        qwenQuit,
+	// No hook fires when Esc stops a turn (no Stop; idle_prompt only after
+	// a denial): with the pane unread it stays working until the next one.
+	hooksBlind: []string{"esc"},
 }
 
 // A plain turn → done; the dialog → waiting(permission), allowed →
@@ -51,6 +58,14 @@ func TestQwenTurnsAndExit(t *testing.T) {
 	s.expect("turn ended → done", end, fast, stateIs(session.Done))
 	s.workingWhileAllowedRuns(left, a.Gone, end)
 
+	s.expect("quit → exited", qwenQuit(s), exit, stateIs(session.Exited))
+}
+
+// qwenQuit presses Ctrl-C twice and returns when Qwen printed how to
+// resume with the shell prompt gone.
+func qwenQuit(s *agentScen) time.Time {
+	t := s.t
+	t.Helper()
 	// The first Ctrl-C asks for a second one; one pressed while Qwen still
 	// settles after a turn is taken by that: press until it asks.
 	since := time.Now()
@@ -71,7 +86,7 @@ func TestQwenTurnsAndExit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.expect("quit → exited", bye.At, exit, stateIs(session.Exited))
+	return bye.At
 }
 
 // startQwen starts Qwen Code and, at the end, ends what it leaves running

@@ -23,6 +23,8 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 		interrupted, turnEnded bool
 	}
 	stopped, ended, plain := want{interrupted: true}, want{turnEnded: true}, want{}
+	// Qwen Code draws "Request cancelled." over the denied call's row, or
+	// (the e2e walk, Qwen 0.24.4) only the row, its status "-".
 	// Gemini CLI with "Request cancelled" further up than 7 rows (a hook
 	// status row that wrapped), and a turn later.
 	geminiBox := []string{"? for shortcuts", strings.Repeat("─", 120), " Shift+Tab to accept edits", "", " >   Type your message or @path/to/file", "",
@@ -36,6 +38,10 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 	copilotBox := []string{" ~/proj [⎇ master]", strings.Repeat("─", 80), "❯", strings.Repeat("─", 80), " ← open sidebar · Interactive · Manual Approval · / commands · ? help · tab next tab"}
 	copilotStopped := append([]string{" ❯ please mew-bash", "", " ● Operation cancelled by user", ""}, copilotBox...)
 	copilotAfter := append([]string{" ● Operation cancelled by user", "", " ❯ hi", "", " ● Hello.", ""}, copilotBox...)
+	// pi 0.73.1 (the e2e walk): "Operation aborted" over its editor.
+	piEditor := []string{strings.Repeat("─", 80), "", strings.Repeat("─", 80), "/tmp/proj (master)", "↑80 ↓40 0.0%/128k (auto)          (fake) fake-model"}
+	piAborted := slices.Concat([]string{" please mew-e2e-slow", " Thinking it over slowly", " Operation aborted"}, piEditor)
+	piAfter := slices.Concat([]string{" Operation aborted", " please mew-e2e-text", " Hello from the fake model."}, piEditor)
 	cases := []struct {
 		agent, name string
 		rows        []string
@@ -55,6 +61,11 @@ func TestStopMarkerOnlyWhileLast(t *testing.T) {
 		{"copilot", "Esc, no sidebar", copilotStopped, stopped},
 		{"copilot", "the turn after the Esc, no sidebar", copilotAfter, plain},
 		{"qwen", "Esc on the dialog (census)", fixtureRows(t, filepath.Join(fixtures, "qwen-code-0.24.4/run-qw2/06-after-esc-deny.txt"))[1:], stopped},
+		{"qwen", "Esc on the dialog, no cancelled line (e2e walk)", slices.DeleteFunc(fixtureRows(t, filepath.Join(fixtures, "qwen-code-0.24.4/run-qw2/06-after-esc-deny.txt"))[1:],
+			func(r string) bool { return strings.Contains(r, "Request cancelled") }), stopped},
+		{"qwen", "Esc on the dialog, the scrollbar drawn (e2e walk)", fixtureRows(t, "testdata/screens/qwen-code-0.24.4/2-denied.txt"), stopped},
+		{"pi", "Esc while working (e2e walk)", piAborted, stopped},
+		{"pi", "the turn after the Esc", piAfter, plain},
 		{"qwen", "the turn after the Esc (census)", fixtureRows(t, filepath.Join(fixtures, "qwen-code-0.24.4/run-qw2/08-done-after-tool.txt"))[1:], plain},
 		// Kilo draws OpenCode 1.18's screens.
 		{"kilo", "Esc while working", fixtureRows(t, "testdata/screens/opencode-1.18.33/1-esc-while-working.txt"), stopped},

@@ -396,7 +396,8 @@ func TestTrackerCodexStartupSpinnerIsNoTurn(t *testing.T) {
 // duration ("▣  Build · Fake Model · 1.1s"); an API error (its message a
 // passing toast) and a rejected permission leave it bare, an Esc
 // "· interrupted". None of those is done (issue 35: all three read as
-// done), also with an earlier finished turn's line above. Screens of the
+// done), also with an earlier finished turn's line above; the API error,
+// its model line right under the prompt, is failed. Screens of the
 // real CLI (e2e, rules/testdata/screens).
 func TestTrackerOpenCodeScreenOnlyTurnEnds(t *testing.T) {
 	read := func(name string) []string {
@@ -418,18 +419,28 @@ func TestTrackerOpenCodeScreenOnlyTurnEnds(t *testing.T) {
 		}
 		errorAfter = append(errorAfter, r)
 	}
+	errorAfter[1] += "   ┃  scripted bad request  ┃" // the error's toast
+	// A retrying turn stopped with Esc Esc leaves the bare model line and
+	// no toast (Kilo's census): idle.
+	stoppedRetry := slices.Clone(apiError)
+	toast := regexp.MustCompile(`\s*┃[^┃]*┃\s*$`)
+	for i, r := range stoppedRetry {
+		stoppedRetry[i] = toast.ReplaceAllString(r, "")
+	}
 	for _, agent := range []string{"opencode", "kilo"} {
 		set := rules.Embedded().Set(agent)
 		for _, c := range []struct {
 			name  string
 			after []string
 			done  bool
+			state string
 		}{
-			{"a finished turn", finished, true},
-			{"a rejected permission", read("5-rejected-idle.txt"), false},
-			{"an API error", apiError, false},
-			{"an API error after a finished turn", errorAfter, false},
-			{"Esc", read("1-esc-while-working.txt"), false},
+			{"a finished turn", finished, true, session.ScreenIdle},
+			{"a rejected permission", read("5-rejected-idle.txt"), false, session.ScreenIdle},
+			{"an API error", apiError, false, session.ScreenFailed},
+			{"an API error after a finished turn", errorAfter, false, session.ScreenFailed},
+			{"a retrying turn stopped", stoppedRetry, false, session.ScreenIdle},
+			{"Esc", read("1-esc-while-working.txt"), false, session.ScreenIdle},
 		} {
 			var tr Tracker
 			t0 := time.Unix(1000, 0)
@@ -438,9 +449,34 @@ func TestTrackerOpenCodeScreenOnlyTurnEnds(t *testing.T) {
 				t.Fatalf("%s: the working frame: %+v", agent, tr.State)
 			}
 			tr.Observe(set, rules.Frame{Rows: c.after}, t0.Add(time.Second))
-			if tr.State.State != session.ScreenIdle || tr.State.TurnEnded != c.done {
-				t.Errorf("%s, %s: %s turnEnded=%v, want idle turnEnded=%v", agent, c.name, tr.State.State, tr.State.TurnEnded, c.done)
+			if tr.State.State != c.state || tr.State.TurnEnded != c.done {
+				t.Errorf("%s, %s: %s turnEnded=%v, want %s turnEnded=%v", agent, c.name, tr.State.State, tr.State.TurnEnded, c.state, c.done)
 			}
 		}
+	}
+}
+
+// Grok CLI answers a denied call with a reply it streams with no working
+// line, only a cursor row (█) under it over the input box (the e2e
+// conformance walk, Grok CLI 0.0.34): working while it shows, then a
+// finished turn (issue 35: idle throughout, never done).
+func TestTrackerGrokAnswerAfterDeny(t *testing.T) {
+	read := func(name string) []string {
+		data, err := os.ReadFile("../rules/testdata/screens/grok-cli-0.0.34/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	set := rules.Embedded().Set("grok")
+	var tr Tracker
+	t0 := time.Unix(1000, 0)
+	tr.Observe(set, rules.Frame{Rows: read("1-answer-after-deny.txt")}, t0)
+	if tr.State.State != session.ScreenWorking {
+		t.Fatalf("the answer streaming: %s (%s), want working", tr.State.State, tr.State.Rule)
+	}
+	tr.Observe(set, rules.Frame{Rows: read("2-answered.txt")}, t0.Add(2*time.Second))
+	if tr.State.State != session.ScreenIdle || tr.State.Interrupted || !tr.State.TurnEnded {
+		t.Errorf("the answer done: %s interrupted=%v turnEnded=%v (%s), want idle, a finished turn", tr.State.State, tr.State.Interrupted, tr.State.TurnEnded, tr.State.Rule)
 	}
 }

@@ -34,6 +34,10 @@ type Options struct {
 	CodexArgs []string
 	// Program is the CLI of the other agents (FindOpenCode, FindGemini).
 	Program string
+	// Command, when set, is typed in Program's place: its name on PATH
+	// (as an npm global install's bin/<name> link starts it), while the
+	// run's setup still finds the package by Program.
+	Command string
 	APIURL  string   // the stand-in Messages API
 	Dir     string   // an empty directory that holds everything of the run
 	Args    []string // extra CLI arguments, e.g. --permission-mode plan
@@ -66,6 +70,10 @@ type Options struct {
 	// (the fixture recorder notes how much screen output existed then).
 	OnRegistry func(RegChange)
 	Timeline   *Timeline
+	// AnyID judges Mew's only session, whatever its id: with no hooks
+	// Mew names a session by its pane, not by the agent's own id (which
+	// the driver's observer reports).
+	AnyID bool
 }
 
 // Run is a live Claude Code session in its own tmux server and home.
@@ -199,6 +207,9 @@ func Launch(o Options) (*Run, error) {
 		// and hide Codex from the screen source). Not a -c override: those
 		// make Codex run without its app-server daemon (measured).
 		args = append([]string{"--cd", r.Project}, o.CodexArgs...)
+	}
+	if o.Command != "" {
+		program = o.Command
 	}
 	argv := append(append(append([]string(nil), o.Wrap...), program), args...)
 	how := "started"
@@ -409,6 +420,9 @@ func (r *Run) Close() {
 // SessionID is the CLI's session id from its registry file ("" before it
 // is written).
 func (r *Run) SessionID() string {
+	if r.Opts.AnyID {
+		return ""
+	}
 	if r.codex() {
 		return r.codexSessionID()
 	}

@@ -115,3 +115,19 @@ func TestGemini(t *testing.T) {
 		t.Fatalf("unknown path: HTTP %d", code)
 	}
 }
+
+// The quote scenario's reply holds each agent's dialog line; the long one
+// has LongLines rows; both are spread over BriefFor, so a screen read sees them running.
+func TestQuoteAndLong(t *testing.T) {
+	q := decide(turn{scenario: Quote, tools: true}, DefaultTiming)
+	for _, line := range []string{"Allow execution of", "△ Permission required", "Do you want to run this command?",
+		"Do you want to proceed with this operation?", "[y] Approve  [n] Deny", "⚠️ Dangerous command:"} {
+		if !strings.Contains(q.Text, line) {
+			t.Errorf("the quote has no %q", line)
+		}
+	}
+	l := decide(turn{scenario: Long, tools: true}, DefaultTiming)
+	if n := strings.Count(l.Text, "\n"); n != LongLines || q.Spread == 0 || l.Spread == 0 {
+		t.Errorf("long: %d rows, spread %v/%v", n, q.Spread, l.Spread)
+	}
+}

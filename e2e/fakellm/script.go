@@ -12,8 +12,10 @@
 package fakellm
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -40,9 +42,30 @@ const (
 	// Brief is Text's reply trickled for Brief seconds, and ShellBrief
 	// Shell with its last reply trickled so: a turn a screen read every
 	// 700 ms sees running (the stand-in answers at once, a model does not).
-	Brief      = "brief"
-	ShellBrief = "shellbrief"
+	Brief       = "brief"
+	ShellBrief  = "shellbrief"
+	DangerBrief = "dangerbrief" // Danger with its last reply trickled as Brief
+	// Quote is a text reply that quotes the agents' own dialog lines
+	// (QuotedDialogs), spread over BriefFor: nobody is asked anything.
+	Quote = "quote"
+	// Long is a reply of LongLines rows, spread over BriefFor: it scrolls
+	// what came before off a 32-row screen.
+	Long = "long"
 )
+
+// LongLines is how many rows the long scenario's reply has.
+const LongLines = 40
+
+// QuotedDialogs is the Quote scenario's reply: each agent's permission
+// dialog line, as its screen draws it, in paragraphs of their own.
+const QuotedDialogs = "The dialogs read:\n\n" +
+	"Allow execution of: 'touch x'?\n\n" + // Gemini CLI, Qwen Code
+	"△ Permission required\n\n" + // OpenCode, Kilo
+	"Do you want to run this command?\n\n" + // Copilot CLI
+	"Do you want to proceed with this operation?\n\n" + // Grok CLI
+	"[y] Approve  [n] Deny\n\n" + // Cline
+	"⚠️ Dangerous command: rm -rf x\n\n" + // pi's permission gate
+	"Nobody is asked anything here."
 
 // OutageRetry is the retry-after the outage scenario's errors say.
 const OutageRetry = 500 * time.Millisecond
@@ -85,6 +108,8 @@ type Reply struct {
 	// RetryAfter, for an error, is sent as retry-after-ms.
 	RetryAfter time.Duration
 	Trickle    time.Duration // stream Text in pieces for this long
+	// Spread streams Text row by row over this long (its rows kept).
+	Spread time.Duration
 	// Why names the decision for the request log: scenario/step or "side".
 	Why string
 }
@@ -117,6 +142,14 @@ func decide(c turn, t Timing) Reply {
 		return Reply{Kind: "error", Status: 400, Text: "scripted bad request", Why: why}
 	case Brief:
 		return Reply{Kind: "text", Text: "Hello from the fake model.", Trickle: BriefFor, Why: why}
+	case Quote:
+		return Reply{Kind: "text", Text: QuotedDialogs, Spread: BriefFor, Why: why}
+	case Long:
+		var b strings.Builder
+		for i := 1; i <= LongLines; i++ {
+			fmt.Fprintf(&b, "%d. Row %d of a long reply.\n", i, i)
+		}
+		return Reply{Kind: "text", Text: b.String(), Spread: BriefFor, Why: why}
 	case ShellBrief:
 		if c.step == 0 {
 			return Reply{Kind: "call", Text: ShellCommand, Why: why}
@@ -127,6 +160,11 @@ func decide(c turn, t Timing) Reply {
 			return Reply{Kind: "call", Text: DangerCommand, Why: why}
 		}
 		return Reply{Kind: "text", Text: "Done.", Why: why}
+	case DangerBrief:
+		if c.step == 0 {
+			return Reply{Kind: "call", Text: DangerCommand, Why: why}
+		}
+		return Reply{Kind: "text", Text: "Done.", Trickle: BriefFor, Why: why}
 	case Down:
 		return Reply{Kind: "error", Status: 500, Text: "scripted server error", Why: why}
 	case Flaky:

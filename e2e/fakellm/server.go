@@ -128,6 +128,22 @@ func sse(w http.ResponseWriter, ctx context.Context) (send func(v any) error, er
 // pieces streams a reply's text: word by word, or for a trickled reply one
 // word every Timing.Chunk until Trickle has passed or the client hangs up.
 func (s *Server) pieces(ctx context.Context, r Reply, each func(string) error) error {
+	if r.Spread > 0 {
+		// Row by row, the rows' breaks kept, over Spread.
+		rows := strings.SplitAfter(r.Text, "\n")
+		gap := r.Spread / time.Duration(len(rows))
+		for _, p := range rows {
+			if err := each(p); err != nil {
+				return err
+			}
+			select {
+			case <-time.After(gap):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	}
 	if r.Trickle <= 0 {
 		for _, p := range strings.SplitAfter(r.Text, " ") {
 			if err := each(p); err != nil {

@@ -55,3 +55,57 @@ func TestGeminiDenyIsNotAnswering(t *testing.T) {
 		}
 	}
 }
+
+// Qwen Code denied with Esc, its hooks installed and its pane read: the
+// dialog goes and the denied call's row ("- Shell …") is the last thing
+// above the input box, with no "Request cancelled." over it (the e2e
+// conformance walk, Qwen 0.24.4). Nothing runs after a denial: idle, not
+// the "answered" working an approved dialog's first frames get (issue 35:
+// working for 0.2–0.6 s until Qwen's idle_prompt). The frames are its
+// census's (testdata/fixtures/qwen-code-0.24.4), the cancelled line left
+// out as the walk saw it.
+func TestQwenDenyIsNotAnswering(t *testing.T) {
+	read := func(name string) []string {
+		data, err := os.ReadFile("../../testdata/fixtures/qwen-code-0.24.4/run-qw2/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []string
+		for _, r := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")[1:] { // a header row
+			if !strings.Contains(r, "Request cancelled") {
+				rows = append(rows, r)
+			}
+		}
+		return rows
+	}
+	walk := func(name string) []string { // the walk's own frames, its scrollbar drawn
+		data, err := os.ReadFile("../../rules/testdata/screens/qwen-code-0.24.4/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	set := rules.Embedded().Set("qwen")
+	t0 := time.Unix(1_800_000_000, 0)
+	for _, c := range []struct {
+		name           string
+		dialog, denied []string
+	}{
+		{"census", read("07-approval-2.txt"), read("06-after-esc-deny.txt")},
+		{"walk", walk("1-dialog.txt"), walk("2-denied.txt")},
+	} {
+		var tr screen.Tracker
+		tr.Observe(set, rules.Frame{Rows: c.dialog}, t0.Add(500*time.Millisecond))
+		if tr.State.State != session.ScreenBlocked {
+			t.Fatalf("%s: the dialog: %+v", c.name, tr.State)
+		}
+		tr.Observe(set, rules.Frame{Rows: c.denied}, t0.Add(time.Second))
+		sc := tr.State
+		sc.Via, sc.Pane = "tmux", "%1"
+		h := &session.HookState{State: session.Waiting, Reason: session.ReasonPermission, Since: t0, At: t0, Source: "hook:PermissionRequest"}
+		got := combine.At(session.Record{ID: "q", Agent: "qwen", Hook: h, Screen: &sc}, combine.Alive, t0.Add(1100*time.Millisecond))
+		if got.State != session.Idle {
+			t.Errorf("%s: the deny shows %s by %s, want idle", c.name, got.State, got.Source)
+		}
+	}
+}
