@@ -268,7 +268,7 @@ e2e-codex-next:
 # The Claude Code scenarios (every test not named after another agent) on
 # the newest Claude Code the npm registry serves (E2E_CLAUDE_NEXT, else
 # `npm view`), as e2e-codex-next runs a newer Codex.
-E2E_CLAUDE_OTHERS := ^Test(Codex|OpenCode|Gemini|Amp|Copilot|Qwen|Pi|Cline|Kilo|Continue|MewRunInTmux(Codex|OpenCode|Gemini|Copilot)|ScreenCodex)
+E2E_CLAUDE_OTHERS := ^Test(Codex|OpenCode|Gemini|Amp|Copilot|Qwen|Pi|Cline|Kilo|Continue|Grok|Conform(Gemini|OpenCode|Qwen|Kilo|Cline|Pi|Copilot|Grok)|MewRunInTmux(Codex|OpenCode|Gemini|Copilot)|ScreenCodex|WebAnswerCodex)
 e2e-claude-next:
 	@next="$(E2E_CLAUDE_NEXT)"; [ -n "$$next" ] || next=$$(npm view @anthropic-ai/claude-code version 2>/dev/null); \
 	if [ -z "$$next" ]; then echo "e2e: npm names no newest Claude Code; its run is skipped" >&2; exit 0; fi; \
