@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -123,9 +124,12 @@ func swapIn(path string, data []byte, mode fs.FileMode, expect []byte, expectExi
 		switch {
 		case err == nil:
 			// tmp now names the displaced file.
-			was, err := settled(tmp)
+			was, err := settled(tmp, expect)
 			if err != nil {
-				return nil, true, true, err
+				// Theirs goes back (a writer still holding it writes
+				// to the file at path again), ours goes.
+				exchange(tmp, path)
+				return nil, true, false, err
 			}
 			return was, true, true, syncDir(path)
 		case errors.Is(err, fs.ErrNotExist):
@@ -194,9 +198,10 @@ func takeOut(path string, expect []byte, expectExists bool) (was []byte, existed
 		return nil, false, false, err
 	}
 	defer os.Remove(tmp)
-	was, err = settled(tmp)
+	was, err = settled(tmp, expect)
 	if err != nil {
-		return nil, true, true, err
+		os.Rename(tmp, path) // theirs goes back
+		return nil, true, false, err
 	}
 	return was, true, true, syncDir(path)
 }
@@ -214,12 +219,15 @@ const (
 // lost with it. Its bytes are read only when several looks in a row find
 // the file unchanged, so commit sees them (not a truncated half) and
 // starts over on them.
-func settled(path string) ([]byte, error) {
+func settled(path string, expect []byte) ([]byte, error) {
 	data, st, err := readStamped(path)
 	if err != nil {
 		return nil, err
 	}
-	for same, tries := 0, 0; same < settleLooks && tries < 200; tries++ {
+	// A file that is not what commit expected and not whole is being
+	// written: look on until it is (bounded).
+	cutShort := func() bool { return !bytes.Equal(data, expect) && !whole(data) }
+	for same, tries := 0, 0; (same < settleLooks || cutShort()) && tries < 200; tries++ {
 		time.Sleep(settleGap)
 		var now fileStamp
 		if now, err = stampOf(path); err != nil {
@@ -234,7 +242,26 @@ func settled(path string) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if cutShort() {
+		// Still a truncated half (a writer paused between its truncate
+		// and its write on a loaded machine): never build on it.
+		return nil, errors.New("another program was writing it (it stayed cut short); run the command again")
+	}
 	return data, nil
+}
+
+// whole reports whether a displaced settings file looks written in full:
+// not empty, and valid JSON when it is JSON (an in-place writer's file
+// between its truncate and its write is empty or cut short).
+func whole(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 {
+		return false
+	}
+	if t[0] == '{' || t[0] == '[' {
+		return json.Valid(t)
+	}
+	return true
 }
 
 type fileStamp struct {

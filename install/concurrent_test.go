@@ -126,3 +126,31 @@ func writeAtomically(path string, data []byte) error {
 	}
 	return os.Rename(tmp, path)
 }
+
+// A displaced file cut short (an in-place writer paused between its
+// truncate and its write) is never taken as the other program's bytes: the
+// uninstall that built on such an empty half wrote a settings.json that was
+// not JSON (1 of 300 runs under load). A whole one, or the bytes commit
+// expected, are taken as they are.
+func TestSettledNeverTakesAHalfWrittenFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	for _, c := range []struct {
+		data, expect string
+		ok           bool
+	}{
+		{`{"model": "opus"}`, `{}`, true},
+		{``, ``, true}, // nothing changed
+		{`{"model": `, `{}`, false},
+		{``, `{"hooks": {}}`, false},
+		{"model = 'opus'\n", `{}`, true}, // not JSON: taken as written
+	} {
+		os.WriteFile(p, []byte(c.data), 0o600)
+		got, err := settled(p, []byte(c.expect))
+		if c.ok && (err != nil || string(got) != c.data) {
+			t.Errorf("%q: got %q, %v", c.data, got, err)
+		}
+		if !c.ok && err == nil {
+			t.Errorf("%q (expected %q): taken as the other program's bytes", c.data, c.expect)
+		}
+	}
+}
