@@ -103,6 +103,15 @@ func newHarness(t *testing.T) *harness {
 	h := &harness{t: t, bin: bin, hook: hook, out: out, exited: make(chan struct{})}
 	h.startX()
 	home := t.TempDir()
+	// GNUstep's distributed notification daemon (gdnc), which the app
+	// starts and every later app on the machine shares, outlives the
+	// test; one left by an earlier test or a killed run made the next
+	// test's first menu click wait for it in vain (the menu never opened,
+	// 30 s). Each test starts from its own: stale ones go first, this
+	// test's when it ends (gnustep_app.m reads the mouse settings, which
+	// asks gdnc, at start).
+	reapGdnc("")
+	t.Cleanup(func() { reapGdnc(home) })
 	h.mewHome = filepath.Join(home, "mew")
 	claude := filepath.Join(home, "claude")
 	for _, d := range []string{h.mewHome, claude} {
@@ -426,4 +435,35 @@ func (h *harness) snapshot(scale int) image.Image {
 		h.t.Fatal(err)
 	}
 	return img
+}
+
+// reapGdnc kills the gdnc processes a test started: those whose HOME is
+// home, or, with home "", whose HOME is gone (their test ended).
+func reapGdnc(home string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		cmd, err := os.ReadFile(filepath.Join(p, "cmdline"))
+		if err != nil || filepath.Base(string(bytes.SplitN(cmd, []byte{0}, 2)[0])) != "gdnc" {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join(p, "environ"))
+		if err != nil {
+			continue
+		}
+		var its string
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			if v, ok := bytes.CutPrefix(kv, []byte("HOME=")); ok {
+				its = string(v)
+			}
+		}
+		if its == "" {
+			continue
+		}
+		_, statErr := os.Stat(its)
+		if its == home || home == "" && os.IsNotExist(statErr) {
+			if pid, err := strconv.Atoi(filepath.Base(p)); err == nil {
+				syscall.Kill(pid, syscall.SIGTERM)
+			}
+		}
+	}
 }
