@@ -251,14 +251,16 @@ func settled(path string, expect []byte) ([]byte, error) {
 }
 
 // whole reports whether a displaced settings file looks written in full:
-// not empty, and valid JSON when it is JSON (an in-place writer's file
-// between its truncate and its write is empty or cut short).
+// not empty, and a whole JSON object when it starts as one (every settings
+// file Mew edits is; an in-place writer's file between its truncate and
+// its write is empty or cut short). A leading '[' is not taken as JSON: a
+// TOML table starts so.
 func whole(data []byte) bool {
 	t := bytes.TrimSpace(data)
 	if len(t) == 0 {
 		return false
 	}
-	if t[0] == '{' || t[0] == '[' {
+	if t[0] == '{' {
 		return json.Valid(t)
 	}
 	return true

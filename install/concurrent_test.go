@@ -143,6 +143,7 @@ func TestSettledNeverTakesAHalfWrittenFile(t *testing.T) {
 		{`{"model": `, `{}`, false},
 		{``, `{"hooks": {}}`, false},
 		{"model = 'opus'\n", `{}`, true}, // not JSON: taken as written
+		{"[hooks]\nx = 1\n", `{}`, true}, // a TOML table, not a cut-short JSON array
 	} {
 		os.WriteFile(p, []byte(c.data), 0o600)
 		got, err := settled(p, []byte(c.expect))
