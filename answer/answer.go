@@ -395,7 +395,14 @@ func after(ctx context.Context, term Terminal, set *rules.Set, was Live) int {
 		res := set.Classify(f)
 		state, rule = res.State, res.Rule
 		if res.State == session.ScreenBlocked {
-			prompt, _ = screen.Prompt(set, f.Rows, res)
+			var choices []session.Choice
+			prompt, choices = screen.Prompt(set, f.Rows, res)
+			if res.Match == "" && len(choices) == 0 {
+				// Blocked by the title alone, no dialog drawn: the title
+				// lags the screen (Codex clears "Action Required" a frame
+				// after the dialog on a loaded machine). No proof either way.
+				return promptThere
+			}
 		}
 	}
 	switch {
@@ -403,6 +410,10 @@ func after(ctx context.Context, term Terminal, set *rules.Set, was Live) int {
 		return promptThere // half drawn: look again
 	case state != session.ScreenBlocked:
 		return promptGone
+	case prompt != "" && prompt == was.Prompt:
+		// The same dialog, noticed by another of the agent's rules (its
+		// title cleared before the dialog was): still there.
+		return promptThere
 	case rule != was.Rule || prompt != was.Prompt:
 		return promptChanged
 	}

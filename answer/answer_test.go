@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -278,5 +279,90 @@ func TestLogRedactsSecrets(t *testing.T) {
 		if !strings.Contains(string(data), keep) {
 			t.Errorf("the log lost %q: %s", keep, data)
 		}
+	}
+}
+
+// frameTerm shows the frames before until keys are typed, then those
+// after (the last one stays): frames with their terminal title.
+type frameTerm struct {
+	before, after []rules.Frame
+	typed         int
+}
+
+func (f *frameTerm) Read(context.Context) (rules.Frame, error) {
+	list := &f.before
+	if f.typed > 0 {
+		list = &f.after
+	}
+	fr := (*list)[0]
+	if len(*list) > 1 {
+		*list = (*list)[1:]
+	}
+	return fr, nil
+}
+
+func (f *frameTerm) Type(context.Context, Live) error { f.typed++; return nil }
+
+// Codex's approval (testdata/fixtures/codex-0.169.0/b-approve) clears its
+// "Action Required" title and its dialog in two frames, either first on a
+// loaded machine: neither in-between frame is another prompt.
+func TestDoAnswersThroughCodexsTwoStepRedraw(t *testing.T) {
+	codex := rules.Embedded().Set("codex")
+	dialog := strings.Split(`• Running touch made-by-codex
+
+  Would you like to run the following command?
+
+  Environment: local
+
+  Reason: Create a file outside the sandbox?
+
+  $ touch made-by-codex
+
+
+› 1. Yes, proceed (y)
+  2. Yes, and don't ask again for commands that start with `+"`touch made-by-codex`"+` (p)
+  3. No, and tell Codex what to do differently (esc)
+
+  Press enter to confirm or esc to cancel`, "\n")
+	composer := strings.Split("■ Conversation interrupted - tell the model what to do differently.\n\n› \n\n  gpt-5.5 default · ~/proj", "\n")
+	const asks, plain = "[ ! ] Action Required", "proj"
+	var tr screen.Tracker
+	tr.Observe(codex, rules.Frame{Rows: dialog, Title: asks}, time.Unix(0, 0))
+	st := tr.State
+	var want Want
+	for _, c := range st.Choices {
+		if c.N == 3 {
+			want = Want{SessionID: "s1", Agent: "codex", Choice: c, Rule: st.Rule, Prompt: st.Prompt}
+		}
+	}
+	if want.Rule == "" {
+		t.Fatalf("no choice 3 on the dialog: %+v", st)
+	}
+	for _, tc := range []struct {
+		name string
+		mid  rules.Frame
+	}{
+		{"title cleared first", rules.Frame{Rows: dialog, Title: plain}},
+		{"dialog cleared first", rules.Frame{Rows: composer, Title: asks}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := &clock{now: time.Unix(100, 0)}
+			term := &frameTerm{before: []rules.Frame{{Rows: dialog, Title: asks}},
+				after: []rules.Frame{tc.mid, tc.mid, {Rows: composer, Title: plain}}}
+			res := Do(context.Background(), term, codex, want, clk.opts())
+			if res.Outcome != Answered || term.typed != 1 || strings.Join(res.Keys, " ") != "Escape" {
+				t.Fatalf("%+v (typed %d times)", res, term.typed)
+			}
+		})
+	}
+	// The next dialog, though, is another prompt.
+	next := slices.Clone(dialog)
+	for i, r := range next {
+		next[i] = strings.ReplaceAll(r, "made-by-codex", "second")
+	}
+	clk := &clock{now: time.Unix(100, 0)}
+	term := &frameTerm{before: []rules.Frame{{Rows: dialog, Title: asks}}, after: []rules.Frame{{Rows: next, Title: asks}}}
+	if res := Do(context.Background(), term, codex, want, clk.opts()); res.Outcome != Changed {
+		t.Errorf("the next dialog: %+v", res)
 	}
 }
