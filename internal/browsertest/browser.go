@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -194,11 +195,22 @@ func (b *Browser) WaitButton(label string, timeout time.Duration) Button {
 // view first, as a person would), and returns when it was pressed.
 func (b *Browser) Press(label string) time.Time {
 	b.t.Helper()
-	at := time.Now()
-	if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.JSPath(buttonExpr(label)))); err != nil {
-		b.t.Fatalf("press %q: %v", label, err)
+	for tries := 1; ; tries++ {
+		at := time.Now()
+		err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.JSPath(buttonExpr(label))))
+		if err == nil {
+			return at
+		}
+		// The board redraws its rows as the list changes: a button found
+		// and then replaced before the mouse reached it was not pressed
+		// (the node is looked up before any mouse event is sent). A
+		// person's finger lands on the new one; the test looks again.
+		redrawn := strings.Contains(err.Error(), "Could not find node with given id") || errors.Is(err, chromedp.ErrInvalidDimensions)
+		if !redrawn || tries == 5 {
+			b.t.Fatalf("press %q: %v", label, err)
+		}
+		b.t.Logf("press %q: the button was redrawn before the click (%v): pressing the new one", label, err)
 	}
-	return at
 }
 
 // Type types s into the input named name.
