@@ -197,3 +197,30 @@ func TestWatchFirstUpdateHasTheSourcesFirstReports(t *testing.T) {
 		t.Fatalf("first update: %+v", u.Sessions)
 	}
 }
+
+// Codex's TUI killed mid-turn before its rollout's source paired it with
+// the session (a loaded machine: measured in e2e TestCodexTUIKilledMidTurn):
+// the record knows only the daemon, a child of the TUI, and a terminal UI
+// gone without a pid; the pane, the shell back, names the TUI that left.
+// One session, not a second row beside the turn still running.
+func TestMergeAPaneWhoseAgentLeftJoinsTheDaemonItStarted(t *testing.T) {
+	now := time.Now()
+	daemon := session.Record{ID: "codex-1", Agent: "codex", Hook: &session.HookState{At: now},
+		Process: &session.Process{Pid: 2867, StartMs: 5000, Name: "codex", Ancestors: []session.Ancestor{
+			{Pid: 2576, Name: "codex"}, {Pid: 2562, Name: "bash", Exe: "/usr/bin/bash"}, {Pid: 2543, Name: "tmux: server"}}},
+		Terminal: &session.Terminal{Gone: true, At: now}}
+	left := Observation{Fallback: "tmux:%0", Agent: "codex",
+		Process: session.Process{Pid: 2576, StartMs: 4000, Name: "codex", Tty: "/dev/pts/4",
+			Tmux: &session.Tmux{Socket: "/tmp/t/tmux.sock", Pane: "%0"}},
+		Screen: &session.ScreenState{Agent: "codex", State: session.ScreenWorking, Background: true, Via: "tmux", Pane: "%0", Tty: "/dev/pts/4"}}
+	got := Merge([]session.Record{daemon}, []Observation{left}, func(session.Record) bool { return true })
+	if len(got) != 1 || got[0].ID != "codex-1" || got[0].Screen == nil || !got[0].Screen.Background {
+		t.Fatalf("want the one Codex session with the pane's screen, got %d records: %+v", len(got), got)
+	}
+	// Without the agent's process (how the pane was reported before), the
+	// pane was a session of its own.
+	left.Process.Pid, left.Process.StartMs = 0, 0
+	if got := Merge([]session.Record{daemon}, []Observation{left}, func(session.Record) bool { return true }); len(got) != 2 {
+		t.Errorf("the pane without its agent's process: %d records, want the pane apart (nothing joins it)", len(got))
+	}
+}

@@ -613,10 +613,14 @@ func (s *Source) readPane(book *rules.Book, p *pane, info paneInfo, rows []strin
 		p.agentPid, p.agentStart = pid, start
 	}
 	st.Pid, st.StartMs = pid, start
+	// The process is the agent's, also once it left: what the screen
+	// knew of it last. Its session is found by it where the terminal
+	// alone says nothing (package identity): Codex's daemon, a child of a
+	// TUI killed before its rollout named it, runs the turn on.
 	return source.Observation{
 		Fallback: "tmux:" + info.id,
 		Agent:    p.agent,
-		Process: session.Process{Pid: pid, StartMs: start, Name: p.agent, Tty: info.tty, Cwd: info.cwd,
+		Process: session.Process{Pid: p.agentPid, StartMs: p.agentStart, Name: p.agent, Tty: info.tty, Cwd: info.cwd,
 			// The socket as tmux itself names it ($TMUX in the pane): the
 			// pane is a pane of this server only (package identity).
 			Tmux: &session.Tmux{Socket: SocketPath(s.Socket), Pane: info.id, ServerPid: info.serverPid}},

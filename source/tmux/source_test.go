@@ -140,8 +140,11 @@ func TestSourceFollowsAnAgentInAPane(t *testing.T) {
 		return len(o) == 1 && o[0].Screen.State == session.ScreenIdle && o[0].Screen.TurnEnded
 	})
 	s.tmux("send-keys", "-t", "work", "Enter") // the fake agent exits; the shell is back
+	// The screen's job is the shell now; the process is still the agent
+	// that left, its session's.
 	waitObs(t, ch, "the agent gone to the background", func(o []source.Observation) bool {
-		return len(o) == 1 && o[0].Screen.Background && o[0].Process.Pid == 0
+		return len(o) == 1 && o[0].Screen.Background && o[0].Screen.Pid == 0 &&
+			o[0].Process.Pid == obs.Process.Pid && o[0].Process.StartMs == obs.Process.StartMs
 	})
 
 	// The person ends their last session: Mew leaves, the server exits.
