@@ -34,7 +34,7 @@ func TestClaudeFooterAboveTheSubagentList(t *testing.T) {
 }
 
 // Claude Code 2.1.328 draws a request the API refused (an HTTP 400 it does
-// not retry) as "● API Error: 400 …" and ends the turn; without Mew's hooks
+// not retry) as "● API Error: 400 …" (2.1.337: "∷ API Error: …") and ends the turn; without Mew's hooks
 // (no StopFailure) its registry's idle read as done (issue 35). The row
 // reads failed while it is the last thing above the input box, not once a
 // later prompt is below it. Rows as the real CLI drew them
@@ -53,6 +53,12 @@ func TestClaudeAPIErrorAboveTheInputBox(t *testing.T) {
 		{"wrapped error above the box", wrapped + box, session.ScreenFailed},
 		{"a later turn below it", errRow + "❯ please mew-e2e-text\n\n● Hello.\n\n✻ Baked for 0s\n\n" + box, session.ScreenIdle},
 		{"a reply quoting it", "❯ what did it say?\n\n● It said:\n  API Error: 400 bad\n\n" + box, session.ScreenIdle},
+		// Claude Code 2.1.337 draws the row with another glyph, and a tip
+		// row of its own below it.
+		{"2.1.337's error above the box", "✻ Baked for 0s · done 3:48 PM\n❯ please mew-e2e-fail\n∷ API Error: 400 mew-e2e scripted failure: this request is invalid\n" +
+			"                  tmux focus-events off · add 'set -g focus-events on' to ~/.tmux.conf and reattach\n" + box, session.ScreenFailed},
+		{"2.1.337's error, a later prompt below it", "❯ please mew-e2e-fail\n∷ API Error: 400 mew-e2e scripted failure: this request is invalid\n" +
+			"❯ please mew-e2e-text\n● Hello.\n✻ Baked for 0s\n" + box, session.ScreenIdle},
 	}
 	for _, c := range cases {
 		res := set.Classify(Frame{Rows: strings.Split(c.screen, "\n")})
