@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -215,10 +214,7 @@ func TestClaudeConformLauncher(t *testing.T) {
 	sent := s.submit(fakeapi.Prompt(fakeapi.Bash))
 	shown := s.cliChange(sent, permissionPrompt, "waiting")
 	s.expect("prompt shown → waiting(permission)", shown.ref, fast, waitingFor(session.ReasonPermission))
-	read := s.r.MewDuring(s.r.Started, time.Now(), func(sh session.Shown, listed bool) bool {
-		return listed && strings.HasPrefix(sh.Source, "screen:claude")
-	})
-	if len(read) == 0 {
+	if s.r.PaneReads() == 0 {
 		t.Errorf("Mew never read the pane of Claude Code started as %s", s.r.Opts.Claude)
 	}
 	pid := s.r.CLIPid()

@@ -161,19 +161,9 @@ func TestCodexConformLauncher(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.expect("approval shown → waiting(permission)", shown.At, fast, waitingFor(session.ReasonPermission))
-	// Any row will do: the run has one Codex, and the row read from the
-	// pane before the first turn is keyed by the pane, not yet by the
-	// session id the rollout names (a loaded run may read the pane only
-	// then, the hooks deciding everything after).
-	read := 0
-	for _, sm := range s.r.Samples() {
-		for _, sh := range sm.Sessions {
-			if strings.HasPrefix(sh.Source, "screen:codex") {
-				read++
-			}
-		}
-	}
-	if read == 0 {
+	// Any row will do: the run has one Codex, and its row before the
+	// first turn is keyed by the pane, not yet by the rollout's session id.
+	if s.r.PaneReads() == 0 {
 		t.Errorf("Mew never read the pane of Codex started as %s", s.r.Opts.Codex)
 	}
 	a, err := s.r.Answer(codexDialog, shown.At, "Escape")

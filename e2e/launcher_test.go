@@ -10,7 +10,6 @@ package e2e
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -62,10 +61,7 @@ func qwenLinkedEsc(t *testing.T, hooksOnly bool) {
 		return
 	}
 	s.expect("denied with Esc → not waiting", a.Gone, time.Second, listedAndNot(session.Waiting))
-	read := s.r.MewDuring(s.r.Started, time.Now(), func(sh session.Shown, listed bool) bool {
-		return listed && strings.HasPrefix(sh.Source, "screen:qwen")
-	})
-	if len(read) == 0 {
+	if s.r.PaneReads() == 0 {
 		t.Errorf("Mew never read the pane of Qwen Code started by its npm global link %s", s.r.Opts.Program)
 	}
 }

@@ -141,3 +141,20 @@ func (r *Run) CheckRows() error {
 	}
 	return fmt.Errorf("%s", b.String())
 }
+
+// PaneReads counts the samples in which Mew showed a screen read of an
+// agent's tmux pane on any row: a state a screen rule decided, or the
+// pane's window, which only a read of the pane gives (with hooks the
+// hooks decide most states, so the source alone may never say screen).
+func (r *Run) PaneReads() int {
+	n := 0
+	for _, s := range append(r.SamplesOf(ModeOnce), r.SamplesOf(ModeWatch)...) {
+		for _, sh := range s.Sessions {
+			if strings.HasPrefix(sh.Source, "screen:") || sh.TmuxWindow != "" {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
