@@ -24,9 +24,10 @@
 //     part of the pane's identity: every server numbers its panes from
 //     %0), or a tty. An observation that names no process of a record
 //     joins the newest session on its terminal whose process still runs;
-//     one whose agent left the terminal (the shell is back: no process)
-//     joins the newest session there, running or not, so an exit never
-//     splits one row into two exited ones.
+//     one whose agent left the terminal (the shell is back; it names the
+//     agent that left, which rules 2-3 try first) joins the newest
+//     session there, running or not, so an exit never splits one row
+//     into two exited ones.
 //  5. Codex: its TUI and its app-server daemon are one session; the
 //     source pairs them (source/codex, by folder and time) and says so in
 //     the rollout's observation (Terminal: the TUI's pid and pane), so
