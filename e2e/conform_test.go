@@ -492,6 +492,23 @@ func descendants(pid int) []int {
 	return out
 }
 
+// conformEnd walks the end a mode's walk does not (the walk has one
+// session, so it ends one way): a fresh pane and kill -9 on the first
+// dialog, or a plain turn and the CLI's own quit.
+func conformEnd(t *testing.T, c agentCLI, mode, end string) {
+	w := startWalk(t, c, mode)
+	w.fresh()
+	switch end {
+	case "exit":
+		w.plainTurn()
+		w.expect("quit → exited", w.exit(), exit, exitedOrGone)
+	case "kill":
+		w.killWhileWaiting()
+	default:
+		t.Fatalf("unknown end %q", end)
+	}
+}
+
 func TestConformGeminiHooksPane(t *testing.T) { conformWalk(t, geminiCLI, modeHooksPane, "exit") }
 func TestConformGeminiScreen(t *testing.T)    { conformWalk(t, geminiCLI, modeScreen, "kill") }
 func TestConformGeminiHooks(t *testing.T)     { conformWalk(t, geminiCLI, modeHooks, "kill") }
@@ -519,3 +536,26 @@ func TestConformCopilotScreen(t *testing.T)    { conformWalk(t, copilotCLI, mode
 func TestConformCopilotHooks(t *testing.T)     { conformWalk(t, copilotCLI, modeHooks, "kill") }
 
 func TestConformGrokScreen(t *testing.T) { conformWalk(t, grokCLI, modeScreen, "kill") }
+
+// The other end of each walk above, in its own short session.
+func TestConformGeminiHooksPaneKill(t *testing.T) { conformEnd(t, geminiCLI, modeHooksPane, "kill") }
+func TestConformGeminiScreenExit(t *testing.T)    { conformEnd(t, geminiCLI, modeScreen, "exit") }
+func TestConformGeminiHooksExit(t *testing.T)     { conformEnd(t, geminiCLI, modeHooks, "exit") }
+func TestConformOpenCodeHooksPaneKill(t *testing.T) {
+	conformEnd(t, openCodeCLI, modeHooksPane, "kill")
+}
+func TestConformOpenCodeScreenExit(t *testing.T)   { conformEnd(t, openCodeCLI, modeScreen, "exit") }
+func TestConformOpenCodeHooksExit(t *testing.T)    { conformEnd(t, openCodeCLI, modeHooks, "exit") }
+func TestConformQwenHooksPaneKill(t *testing.T)    { conformEnd(t, qwenCLI, modeHooksPane, "kill") }
+func TestConformQwenScreenExit(t *testing.T)       { conformEnd(t, qwenCLI, modeScreen, "exit") }
+func TestConformQwenHooksExit(t *testing.T)        { conformEnd(t, qwenCLI, modeHooks, "exit") }
+func TestConformKiloHooksPaneKill(t *testing.T)    { conformEnd(t, kiloCLI, modeHooksPane, "kill") }
+func TestConformKiloScreenExit(t *testing.T)       { conformEnd(t, kiloCLI, modeScreen, "exit") }
+func TestConformKiloHooksExit(t *testing.T)        { conformEnd(t, kiloCLI, modeHooks, "exit") }
+func TestConformClineHooksPaneKill(t *testing.T)   { conformEnd(t, clineCLI, modeHooksPane, "kill") }
+func TestConformClineScreenExit(t *testing.T)      { conformEnd(t, clineCLI, modeScreen, "exit") }
+func TestConformPiHooksPaneKill(t *testing.T)      { conformEnd(t, piCLI, modeHooksPane, "kill") }
+func TestConformPiScreenExit(t *testing.T)         { conformEnd(t, piCLI, modeScreen, "exit") }
+func TestConformCopilotHooksPaneKill(t *testing.T) { conformEnd(t, copilotCLI, modeHooksPane, "kill") }
+func TestConformCopilotScreenExit(t *testing.T)    { conformEnd(t, copilotCLI, modeScreen, "exit") }
+func TestConformCopilotHooksExit(t *testing.T)     { conformEnd(t, copilotCLI, modeHooks, "exit") }

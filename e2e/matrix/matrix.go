@@ -174,6 +174,9 @@ var Cells = []Cell{
 	t("opencode", "kill", "screen", "TestConformOpenCodeScreen"),
 	t("opencode", "kill", "hooks", "TestConformOpenCodeHooks"),
 	t("opencode", "exit", "hooks+pane", "TestOpenCodeTurnsAndExit", "TestConformOpenCodeHooksPane"),
+	t("opencode", "kill", "hooks+pane", "TestConformOpenCodeHooksPaneKill"),
+	t("opencode", "exit", "screen", "TestConformOpenCodeScreenExit"),
+	t("opencode", "exit", "hooks", "TestConformOpenCodeHooksExit"),
 
 	// Gemini CLI.
 	t("gemini", "turn", "hooks+pane", "TestGeminiTurnsAndExit", "TestGeminiNoDoneOnTheWay", "TestConformGeminiHooksPane"),
@@ -204,6 +207,9 @@ var Cells = []Cell{
 	t("gemini", "kill", "screen", "TestConformGeminiScreen"),
 	t("gemini", "kill", "hooks", "TestConformGeminiHooks"),
 	t("gemini", "exit", "hooks+pane", "TestGeminiTurnsAndExit", "TestConformGeminiHooksPane"),
+	t("gemini", "kill", "hooks+pane", "TestConformGeminiHooksPaneKill"),
+	t("gemini", "exit", "screen", "TestConformGeminiScreenExit"),
+	t("gemini", "exit", "hooks", "TestConformGeminiHooksExit"),
 
 	// Amp. Its plugin says nothing of the approval dialog: a wait is the
 	// screen's alone.
@@ -269,6 +275,9 @@ var Cells = []Cell{
 	t("copilot", "kill", "screen", "TestConformCopilotScreen"),
 	t("copilot", "kill", "hooks", "TestConformCopilotHooks"),
 	t("copilot", "exit", "hooks+pane", "TestCopilotTurnsAndExit", "TestConformCopilotHooksPane"),
+	t("copilot", "kill", "hooks+pane", "TestConformCopilotHooksPaneKill"),
+	t("copilot", "exit", "screen", "TestConformCopilotScreenExit"),
+	t("copilot", "exit", "hooks", "TestConformCopilotHooksExit"),
 
 	// Qwen Code.
 	t("qwen", "turn", "hooks+pane", "TestQwenTurnsAndExit", "TestConformQwenHooksPane"),
@@ -298,6 +307,9 @@ var Cells = []Cell{
 	t("qwen", "kill", "screen", "TestConformQwenScreen"),
 	t("qwen", "kill", "hooks", "TestConformQwenHooks"),
 	t("qwen", "exit", "hooks+pane", "TestQwenTurnsAndExit", "TestConformQwenHooksPane"),
+	t("qwen", "kill", "hooks+pane", "TestConformQwenHooksPaneKill"),
+	t("qwen", "exit", "screen", "TestConformQwenScreenExit"),
+	t("qwen", "exit", "hooks", "TestConformQwenHooksExit"),
 
 	// pi.
 	t("pi", "turn", "hooks+pane", "TestPiTurnsAndExit", "TestConformPiHooksPane"),
@@ -318,6 +330,8 @@ var Cells = []Cell{
 	t("pi", "launcher", "screen", "TestConformPiScreen"),
 	t("pi", "kill", "screen", "TestConformPiScreen"),
 	t("pi", "exit", "hooks+pane", "TestPiTurnsAndExit", "TestConformPiHooksPane"),
+	t("pi", "kill", "hooks+pane", "TestConformPiHooksPaneKill"),
+	t("pi", "exit", "screen", "TestConformPiScreenExit"),
 
 	// Cline.
 	t("cline", "turn", "hooks+pane", "TestClineTurnsAndExit", "TestConformClineHooksPane"),
@@ -339,6 +353,8 @@ var Cells = []Cell{
 	t("cline", "launcher", "screen", "TestConformClineScreen"),
 	t("cline", "kill", "screen", "TestConformClineScreen"),
 	t("cline", "exit", "hooks+pane", "TestClineTurnsAndExit", "TestConformClineHooksPane"),
+	t("cline", "kill", "hooks+pane", "TestConformClineHooksPaneKill"),
+	t("cline", "exit", "screen", "TestConformClineScreenExit"),
 
 	// Kilo.
 	t("kilo", "turn", "hooks+pane", "TestKiloTurnsAndExit", "TestConformKiloHooksPane"),
@@ -368,6 +384,9 @@ var Cells = []Cell{
 	t("kilo", "kill", "screen", "TestConformKiloScreen"),
 	t("kilo", "kill", "hooks", "TestConformKiloHooks"),
 	t("kilo", "exit", "hooks+pane", "TestKiloTurnsAndExit", "TestConformKiloHooksPane"),
+	t("kilo", "kill", "hooks+pane", "TestConformKiloHooksPaneKill"),
+	t("kilo", "exit", "screen", "TestConformKiloScreenExit"),
+	t("kilo", "exit", "hooks", "TestConformKiloHooksExit"),
 
 	// Grok CLI.
 	t("grok", "turn", "screen", "TestGrokTurnsAndExit", "TestConformGrokScreen"),
