@@ -43,12 +43,24 @@ type line struct {
 	} `json:"data"`
 }
 
+// Folder folds one session's log, line by line, remembering what a line
+// alone does not say.
+type Folder struct {
+	// hooked: the log has shown a hook.start, so Copilot runs hooks here
+	// and writes agentStop's hook.start for a turn that succeeded. Then
+	// assistant.turn_end says nothing of how the turn ended: after the
+	// last retry of an API error it comes before session.error (30 ms
+	// in the fixture, 0.5-0.6 s on a loaded machine), and read as done it
+	// showed done before failed.
+	hooked bool
+}
+
 // Fold folds one line of the log into st and reports whether it bore on
 // the state. Lines that do not parse, and kinds that say nothing of the
 // state (hook.end, assistant.message, tool.execution_complete, …), change
 // nothing: only a line that decides moves st.At, so an older line never
 // outweighs a newer hook.
-func Fold(st *session.LogState, raw []byte) bool {
+func (f *Folder) Fold(st *session.LogState, raw []byte) bool {
 	var l line
 	if json.Unmarshal(raw, &l) != nil || l.Timestamp.IsZero() {
 		return false
@@ -76,8 +88,12 @@ func Fold(st *session.LogState, raw []byte) bool {
 	case "assistant.turn_end":
 		// Also between two rounds of one turn (a tool's result, then the
 		// next request: turn_start follows in the same millisecond).
-		state = session.Done
+		if f.hooked {
+			return false // agentStop, session.error or abort says how it ended
+		}
+		state = session.Done // no hooks: nothing else in the log will
 	case "hook.start":
+		f.hooked = true
 		if l.Data.HookType != "agentStop" {
 			return false
 		}

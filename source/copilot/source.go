@@ -262,6 +262,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 type tail struct {
 	path    string
 	state   session.LogState
+	folder  Folder
 	off     int64
 	lines   watchfs.Lines
 	started bool
@@ -290,5 +291,5 @@ func (t *tail) read() {
 			t.lines.Reset(true) // mid-line: skip to the next newline
 		}
 	}
-	t.off, _ = t.lines.ReadRange(f, t.off, size, chunk, func(line []byte) { Fold(&t.state, line) })
+	t.off, _ = t.lines.ReadRange(f, t.off, size, chunk, func(line []byte) { t.folder.Fold(&t.state, line) })
 }

@@ -38,12 +38,15 @@ var (
 	lAgentStop = ev("hook.start", "12:08.030", `{"hookType":"agentStop"}`)
 	lError     = ev("session.error", "12:08.040", `{"errorType":"query","message":"400 fake upstream error 400","statusCode":400}`)
 	lShutdown  = ev("session.shutdown", "12:09.000", "")
+	// The sessionStart hook's line, first in a session Copilot runs hooks in.
+	lSessionHook = ev("hook.start", "11:53.000", `{"hookType":"sessionStart"}`)
 )
 
 func fold(lines ...string) session.LogState {
 	var st session.LogState
+	var f Folder
 	for _, l := range lines {
-		Fold(&st, []byte(l))
+		f.Fold(&st, []byte(l))
 	}
 	return st
 }
@@ -66,6 +69,14 @@ func TestFold(t *testing.T) {
 		{"next prompt after an error", []string{lPrompt, lError, lPrompt}, session.Working},
 		{"shutdown", []string{lStart, lPrompt, lTurnEnd, lShutdown}, session.Exited},
 		{"junk", []string{lStart, "{", `{"type":"abort"}`, "[1]", ""}, session.Idle},
+		// With hooks, turn_end says nothing: agentStop follows a turn that
+		// succeeded, session.error the last retry's failure (after it, as
+		// run-cop3 recorded), abort an Esc. Done before failed was wrong.
+		{"hooked: the error's turn_end before its session.error", []string{lStart, lSessionHook, lPrompt, lTurn, lTurnEnd}, session.Working},
+		{"hooked: the error", []string{lStart, lSessionHook, lPrompt, lTurn, lTurnEnd, lError}, session.Failed},
+		{"hooked: turn_end then agentStop", []string{lStart, lSessionHook, lPrompt, lTurn, lTurnEnd, lAgentStop}, session.Done},
+		{"hooked: turn_end then abort", []string{lStart, lSessionHook, lPrompt, lTool, lAsked, lCancelled, lTurnEnd, lAbort}, session.Idle},
+		{"no hooks: turn_end is the end", []string{lStart, lPrompt, lTurn, lTurnEnd}, session.Done},
 	}
 	for _, c := range cases {
 		if got := fold(c.lines...); got.State != c.want {
