@@ -408,7 +408,11 @@ func (s *Source) newestThread() time.Time {
 
 // ownHome: the Codex process pid uses this source's CODEX_HOME (its
 // $CODEX_HOME, else $HOME/.codex), or its environment cannot be read.
-// Another home's Codex trusts hooks of its own.
+// Another home's Codex trusts hooks of its own. An environment read empty
+// is a process on its way out (Linux empties it at exit; proctree.Environ
+// reads again past an execve): not this home's TUI on the dialog (one
+// exiting under another CODEX_HOME showed here for a sample, e2e at
+// load 40).
 func (s *Source) ownHome(pid int) bool {
 	environ := s.Environ
 	if environ == nil {
@@ -422,7 +426,7 @@ func (s *Source) ownHome(pid int) bool {
 	if home == "" && vars["HOME"] != "" {
 		home = filepath.Join(vars["HOME"], ".codex")
 	}
-	return home == "" || filepath.Clean(home) == filepath.Clean(s.Home)
+	return home != "" && filepath.Clean(home) == filepath.Clean(s.Home)
 }
 
 // askReview refreshes reviewing, at most every defaultPoll.

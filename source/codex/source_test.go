@@ -414,13 +414,19 @@ func TestScanTUIOnHooksReview(t *testing.T) {
 	tuiP := procscan.Proc{Pid: 601, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/5", Cwd: "/p", StartMs: now.Add(-time.Minute).UnixMilli()}
 	resume := procscan.Proc{Pid: 602, Name: "codex", Args: []string{"codex", "resume", "--last"}, Tty: "/dev/pts/6", Cwd: "/p", StartMs: now.UnixMilli()}
 	other := procscan.Proc{Pid: 603, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/7", Cwd: "/p", StartMs: now.UnixMilli()}
+	exiting := procscan.Proc{Pid: 604, Name: "codex", Args: []string{"codex"}, Tty: "/dev/pts/8", Cwd: "/q", StartMs: now.UnixMilli()}
 	review, asked := true, 0
 	src := &Source{
-		Home:  home,
-		Procs: func(context.Context) ([]procscan.Proc, error) { return []procscan.Proc{tuiP, resume, other}, nil },
+		Home: home,
+		Procs: func(context.Context) ([]procscan.Proc, error) {
+			return []procscan.Proc{tuiP, resume, other, exiting}, nil
+		},
 		Environ: func(pid int, _ []string) (map[string]string, error) {
-			if pid == 603 { // another CODEX_HOME: its own trust
+			switch pid {
+			case 603: // another CODEX_HOME: its own trust
 				return map[string]string{"CODEX_HOME": "/elsewhere"}, nil
+			case 604: // exiting: Linux has emptied its environment
+				return map[string]string{}, nil
 			}
 			return map[string]string{"TERM_PROGRAM": "ghostty", "CODEX_HOME": home}, nil
 		},
