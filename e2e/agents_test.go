@@ -28,9 +28,13 @@ type agentCLI struct {
 	find          func(string) (string, error)
 	apiURL        func(*fakellm.Server) string
 	dialog        *regexp.Regexp // its permission dialog
-	apiError      *regexp.Regexp // an API error on its screen
-	stopped       *regexp.Regexp // its screen after Esc stopped a turn
-	stop          []string       // the keys that stop a running turn
+	// quoted is a reply quoting the dialog's lines as the CLI draws it,
+	// when not as dialog matches (Cline's markdown drops "[y]"'s brackets
+	// once the reply is rendered whole).
+	quoted   *regexp.Regexp
+	apiError *regexp.Regexp // an API error on its screen
+	stopped  *regexp.Regexp // its screen after Esc stopped a turn
+	stop     []string       // the keys that stop a running turn
 	// turnStart and turnEnd say whether an observed event starts or ends
 	// a turn; dialogEvent whether it announces the permission dialog.
 	turnStart, turnEnd, dialogEvent func(driver.HookSeen) bool

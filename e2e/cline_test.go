@@ -27,6 +27,7 @@ var clineCLI = agentCLI{
 	name: driver.AgentCline, version: driver.ClineVersion, find: driver.FindCline,
 	apiURL:    func(s *fakellm.Server) string { return s.OpenAIURL },
 	dialog:    regexp.MustCompile(`\[y\] Approve\s+\[n\] Deny`),
+	quoted:    regexp.MustCompile(`\[?y\]? Approve\s+\[?n\]? Deny`),
 	apiError:  regexp.MustCompile(`(?m)^ \* Error: scripted bad request`),
 	turnStart: func(h driver.HookSeen) bool { return h.Event == "TaskStart" },
 	turnEnd:   func(h driver.HookSeen) bool { return h.Event == "TaskComplete" || h.Event == "TaskError" },

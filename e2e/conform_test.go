@@ -230,8 +230,12 @@ func (w *walk) quote() {
 	w.t.Helper()
 	sent := w.prompt(fakellm.Prompt(fakellm.Quote))
 	end := w.turnEnded(sent, fakellm.Quote, "the quoting turn's end")
-	if _, err := w.r.WaitScreen(sent, w.cli.dialog, 5*time.Second); err != nil {
-		w.t.Errorf("the reply's quote of %q never showed: %v; screen:\n%s", w.cli.dialog, err, driver.Excerpt(w.r.Screen(), 14))
+	quoted := w.cli.dialog
+	if w.cli.quoted != nil {
+		quoted = w.cli.quoted
+	}
+	if _, err := w.r.WaitScreen(sent, quoted, 5*time.Second); err != nil {
+		w.t.Errorf("the reply's quote of %q never showed: %v; screen:\n%s", quoted, err, driver.Excerpt(w.r.Screen(), 14))
 	}
 	w.expect("quoting reply ended → done", end, w.goal, stateIs(session.Done))
 	w.never("never waiting for a quoted dialog", sent, end.Add(settleAfter), shows(session.Waiting))
