@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +146,24 @@ func (b *Browser) WaitText(timeout time.Duration, want ...string) string {
 		}
 		if time.Now().After(deadline) {
 			b.t.Fatalf("the page never showed %q within %v; it shows:\n%s", missing, timeout, txt)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// WaitMatch waits until the visible text matches re: for what the page's
+// own script writes after the HTML is drawn (a busy machine can run the
+// script well after the text first shows).
+func (b *Browser) WaitMatch(timeout time.Duration, re *regexp.Regexp) string {
+	b.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		txt := b.Text()
+		if re.MatchString(txt) {
+			return txt
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("the page never matched %q within %v; it shows:\n%s", re, timeout, txt)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
