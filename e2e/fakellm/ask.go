@@ -2,15 +2,29 @@ package fakellm
 
 import "encoding/json"
 
-// AskContinue is a scenario where the model asks the person a question
-// with Continue CLI's AskQuestion tool (AskQuestion: two choices), then,
-// with the answer, replies with text.
+// Ask is a scenario where the model asks the person a question with the
+// question tool the agent offers (askTools: AskQuestion and its choices in
+// that tool's shape), then, with the answer, replies with text. A request
+// that offers none of them gets Continue's AskQuestion, which the agent
+// then refuses as unknown: the scenario's test sees no dialog.
+const Ask = "ask"
+
+// AskContinue is Ask under the name Continue's scenarios use.
 const AskContinue = "askcontinue"
 
-// AskQuestion is what the askcontinue scenario asks; AskChoices its choices.
+// AskQuestion is what the ask scenarios ask; AskChoices their choices.
 const AskQuestion = "Which framework?"
 
 var AskChoices = []string{"React", "Vue"}
+
+// askTools are the agents' question tools, by the name an agent offers
+// the tool under, each giving AskQuestion and AskChoices as that tool's
+// arguments. An agent's own file adds its tool (init), so agents do not
+// share an edit here.
+var askTools = map[string]func() map[string]any{
+	// Continue CLI: AskQuestion(question, options).
+	"AskQuestion": func() map[string]any { return map[string]any{"question": AskQuestion, "options": AskChoices} },
+}
 
 // more is the reply of the scenarios of this file and quote.go; false for
 // another scenario.
@@ -18,7 +32,7 @@ func more(c turn, why string) (Reply, bool) {
 	if q, ok := quotes[c.scenario]; ok {
 		return Reply{Kind: "text", Text: q, Why: why}, true
 	}
-	if c.scenario == AskContinue {
+	if c.scenario == AskContinue || c.scenario == Ask {
 		if c.step == 0 {
 			return Reply{Kind: "ask", Text: AskQuestion, Why: why}, true
 		}
@@ -27,12 +41,24 @@ func more(c turn, why string) (Reply, bool) {
 	return Reply{}, false
 }
 
+// askTool is the question tool req offers (the first known one, in the
+// request's order), or Continue's.
+func askTool(req chatRequest) (string, map[string]any) {
+	for _, t := range req.Tools {
+		if args, ok := askTools[t.Function.Name]; ok {
+			return t.Function.Name, args()
+		}
+	}
+	return "AskQuestion", askTools["AskQuestion"]()
+}
+
 // callFor is the tool call of a "call" or "ask" reply.
 func callFor(id string, req chatRequest, reply Reply) map[string]any {
 	if reply.Kind != "ask" {
 		return toolCall(id, req, reply.Text)
 	}
-	b, _ := json.Marshal(map[string]any{"question": reply.Text, "options": AskChoices})
+	name, args := askTool(req)
+	b, _ := json.Marshal(args)
 	return map[string]any{"index": 0, "id": "call_" + id, "type": "function",
-		"function": map[string]any{"name": "AskQuestion", "arguments": string(b)}}
+		"function": map[string]any{"name": name, "arguments": string(b)}}
 }

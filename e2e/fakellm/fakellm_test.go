@@ -131,3 +131,29 @@ func TestQuoteAndLong(t *testing.T) {
 		t.Errorf("long: %d rows, spread %v/%v", n, q.Spread, l.Spread)
 	}
 }
+
+// The ask scenario calls the question tool the request offers, in that
+// tool's shape, and Continue's AskQuestion when it offers none known.
+func TestAskUsesTheOfferedQuestionTool(t *testing.T) {
+	askTools["test_ask"] = func() map[string]any { return map[string]any{"q": AskQuestion} }
+	defer delete(askTools, "test_ask")
+	s, err := Start(Timing{Slow: 0, Chunk: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	url := s.OpenAIURL + "/chat/completions"
+	req := func(tools ...string) string {
+		var offered []string
+		for _, n := range tools {
+			offered = append(offered, `{"type":"function","function":{"name":"`+n+`"}}`)
+		}
+		return `{"model":"m","stream":true,"tools":[` + strings.Join(offered, ",") + `],"messages":[{"role":"user","content":"` + Prompt(Ask) + `"}]}`
+	}
+	if _, body := post(t, url, req("bash", "test_ask")); !strings.Contains(body, `"name":"test_ask"`) || !strings.Contains(body, `{\"q\":\"Which framework?\"}`) {
+		t.Fatalf("offered test_ask:\n%s", body)
+	}
+	if _, body := post(t, url, req("bash")); !strings.Contains(body, `"name":"AskQuestion"`) || !strings.Contains(body, `\"options\":[\"React\",\"Vue\"]`) {
+		t.Fatalf("no question tool offered:\n%s", body)
+	}
+}
