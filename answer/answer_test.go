@@ -366,3 +366,66 @@ func TestDoAnswersThroughCodexsTwoStepRedraw(t *testing.T) {
 		t.Errorf("the next dialog: %+v", res)
 	}
 }
+
+// Codex sets its "Action Required" title a frame after (or clears it a
+// frame before) it draws the dialog, so the rule that notices one dialog
+// differs between when the person saw it and when Mew types: the same
+// dialog text and choice is the same prompt (the web board's answer was
+// refused so under load). Another dialog text is still refused.
+func TestDoAnswersCodexsDialogNoticedByAnotherRule(t *testing.T) {
+	codex := rules.Embedded().Set("codex")
+	dialog := strings.Split(`• Running touch made-by-codex
+
+  Would you like to run the following command?
+
+  Reason: Create a file outside the sandbox?
+
+  $ touch made-by-codex
+
+› 1. Yes, proceed (y)
+  2. No, and tell Codex what to do differently (esc)
+
+  Press enter to confirm or esc to cancel`, "\n")
+	composer := strings.Split("› \n\n  gpt-5.5 default · ~/proj", "\n")
+	const asks, plain = "[ ! ] Action Required", "proj"
+	seen := func(title string) Want {
+		var tr screen.Tracker
+		tr.Observe(codex, rules.Frame{Rows: dialog, Title: title}, time.Unix(0, 0))
+		for _, c := range tr.State.Choices {
+			if c.N == 1 {
+				return Want{SessionID: "s1", Agent: "codex", Choice: c, Rule: tr.State.Rule, Prompt: tr.State.Prompt}
+			}
+		}
+		t.Fatalf("no choice 1 on the dialog: %+v", tr.State)
+		return Want{}
+	}
+	for _, tc := range []struct{ name, shown, now string }{
+		{"title set after it was shown", plain, asks},
+		{"title cleared after it was shown", asks, plain},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := seen(tc.shown)
+			live := rules.Frame{Rows: dialog, Title: tc.now}
+			if got := codex.Classify(live).Rule; got == want.Rule {
+				t.Fatalf("the same rule (%s) both times: the case is not the one meant", got)
+			}
+			clk := &clock{now: time.Unix(100, 0)}
+			term := &frameTerm{before: []rules.Frame{live}, after: []rules.Frame{{Rows: composer, Title: plain}}}
+			res := Do(context.Background(), term, codex, want, clk.opts())
+			if res.Outcome != Answered || term.typed != 1 {
+				t.Fatalf("%+v (typed %d times)", res, term.typed)
+			}
+		})
+	}
+	// Another dialog under the other rule is another prompt: nothing typed.
+	want := seen(plain)
+	other := slices.Clone(dialog)
+	for i, r := range other {
+		other[i] = strings.ReplaceAll(r, "made-by-codex", "second")
+	}
+	clk := &clock{now: time.Unix(100, 0)}
+	term := &frameTerm{before: []rules.Frame{{Rows: other, Title: asks}}}
+	if res := Do(context.Background(), term, codex, want, clk.opts()); res.Outcome != Refused || term.typed != 0 {
+		t.Errorf("another dialog: %+v (typed %d times)", res, term.typed)
+	}
+}
