@@ -205,7 +205,7 @@ func Check(set *rules.Set, f rules.Frame, w Want) (Live, error) {
 	}
 	prompt, _ := screen.Prompt(set, f.Rows, res)
 	live := Live{Rule: res.Rule, Prompt: prompt}
-	if !sameRule(w, res.Rule, prompt) {
+	if w.Rule != "" && res.Rule != w.Rule && !screen.SameDialog(w.Rule, w.Prompt, res.Rule, prompt) {
 		return live, fmt.Errorf("the terminal shows another prompt now (%s, not %s)", res.Rule, w.Rule)
 	}
 	if w.Prompt != "" && prompt != w.Prompt {
@@ -226,16 +226,6 @@ func Check(set *rules.Set, f rules.Frame, w Want) (Live, error) {
 	return live, fmt.Errorf("the prompt on the terminal offers no choice %d %q", w.Choice.N, w.Choice.Label)
 }
 
-// sameRule reports whether rule, reading a dialog whose text is prompt, is
-// the rule w was shown under: that one, or another of the agent's rules
-// over the same dialog text (Codex sets its "Action Required" title a
-// frame after drawing the dialog and clears it a frame before removing
-// it, so one dialog is noticed by its text in one frame and by its title
-// in the next). With no dialog text, the rule is all there is to compare.
-func sameRule(w Want, rule, prompt string) bool {
-	return w.Rule == "" || rule == w.Rule || (w.Prompt != "" && prompt == w.Prompt)
-}
-
 // CheckShown is Check for a prompt a PromptReader reported.
 func CheckShown(set *rules.Set, s Shown, w Want) (Live, error) {
 	if set == nil {
@@ -253,7 +243,7 @@ func CheckShown(set *rules.Set, s Shown, w Want) (Live, error) {
 		return Live{}, fmt.Errorf("the terminal shows no prompt now (%s): it was answered there, or went away", what)
 	}
 	live := Live{Rule: st.Rule, Prompt: st.Prompt}
-	if !sameRule(w, st.Rule, st.Prompt) {
+	if w.Rule != "" && st.Rule != w.Rule && !screen.SameDialog(w.Rule, w.Prompt, st.Rule, st.Prompt) {
 		return live, fmt.Errorf("the terminal shows another prompt now (%s, not %s)", st.Rule, w.Rule)
 	}
 	if w.Prompt != "" && st.Prompt != w.Prompt {
@@ -355,7 +345,7 @@ func Do(ctx context.Context, term Terminal, set *rules.Set, w Want, o Options) R
 	res.Keys = live.Keys
 	if typedOn != nil {
 		// The frame the keys went to, read in the same step as typing.
-		if now, err := Check(set, *typedOn, w); err != nil || now.Prompt != live.Prompt || (now.Rule != live.Rule && live.Prompt == "") {
+		if now, err := Check(set, *typedOn, w); err != nil || !screen.SameDialog(live.Rule, live.Prompt, now.Rule, now.Prompt) {
 			why := "it shows no prompt"
 			if err != nil {
 				why = err.Error()

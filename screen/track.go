@@ -114,6 +114,19 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 		prev.Interrupted != st.Interrupted || prev.ErrorShown != st.ErrorShown || !prev.Since.Equal(st.Since)
 }
 
+// SameDialog reports whether a prompt read now (rule, prompt) is the one
+// read before (wasRule, wasPrompt): the same dialog text, under the same
+// rule or another of the agent's rules. Codex sets its "Action Required"
+// title a frame after drawing the dialog and clears it a frame before
+// removing it, so one dialog is noticed by its text in one frame and by
+// its title in the next. With no dialog text the rule is all there is.
+func SameDialog(wasRule, wasPrompt, rule, prompt string) bool {
+	if prompt != wasPrompt {
+		return false
+	}
+	return wasRule == "" || rule == wasRule || wasPrompt != ""
+}
+
 // Prompt is what a blocked screen asks (res is its classification): the
 // dialog's text and choices when the agent's rules read its dialogs (see
 // rules.Set.Dialog), else the rows from the one the rule matched to the

@@ -480,3 +480,24 @@ func TestTrackerGrokAnswerAfterDeny(t *testing.T) {
 		t.Errorf("the answer done: %s interrupted=%v turnEnded=%v (%s), want idle, a finished turn", tr.State.State, tr.State.Interrupted, tr.State.TurnEnded, tr.State.Rule)
 	}
 }
+
+// One dialog noticed by two of an agent's rules is one prompt; another
+// text, or another rule with no text to compare, is not.
+func TestSameDialog(t *testing.T) {
+	for _, c := range []struct {
+		wasRule, wasPrompt, rule, prompt string
+		want                             bool
+	}{
+		{"codex/blocked#5", "Run touch x?", "codex/blocked#5", "Run touch x?", true},
+		{"codex/blocked#5", "Run touch x?", "codex/blocked#4", "Run touch x?", true},
+		{"codex/blocked#5", "Run touch x?", "codex/blocked#4", "Run touch y?", false},
+		{"codex/blocked#5", "", "codex/blocked#4", "", false},
+		{"codex/blocked#5", "", "codex/blocked#5", "", true},
+		{"", "", "codex/blocked#4", "", true},
+		{"codex/blocked#5", "Run touch x?", "codex/blocked#5", "", false},
+	} {
+		if got := SameDialog(c.wasRule, c.wasPrompt, c.rule, c.prompt); got != c.want {
+			t.Errorf("SameDialog(%q, %q, %q, %q) = %v, want %v", c.wasRule, c.wasPrompt, c.rule, c.prompt, got, c.want)
+		}
+	}
+}

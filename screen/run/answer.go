@@ -244,7 +244,7 @@ func keysFor(set *rules.Set, f rules.Frame, req Request) ([]string, string) {
 	if res.State != session.ScreenBlocked {
 		return nil, "the screen shows no prompt"
 	}
-	if prompt, _ := screen.Prompt(set, f.Rows, res); res.Rule != req.Rule || prompt != req.Prompt {
+	if prompt, _ := screen.Prompt(set, f.Rows, res); !screen.SameDialog(req.Rule, req.Prompt, res.Rule, prompt) {
 		return nil, "another prompt is shown"
 	}
 	for _, o := range set.Dialog(f.Rows, res).Options {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -273,5 +274,28 @@ func TestNoReadingOutlivesTheSession(t *testing.T) {
 	w.sweep()
 	if recs, _ := w.o.Store.List(); len(recs) != 0 {
 		t.Errorf("a sweep after the end recorded %d sessions", len(recs))
+	}
+}
+
+// Under `mew run` too, Codex's dialog noticed by its title in one frame and
+// by its text in the next is one prompt; another dialog text is not.
+func TestKeysForOneDialogUnderAnotherRule(t *testing.T) {
+	codex := rules.Embedded().Set("codex")
+	rows := strings.Split("  Would you like to run the following command?\n\n  $ touch x\n\n› 1. Yes, proceed (y)\n  2. No, and tell Codex what to do differently (esc)\n\n  Press enter to confirm or esc to cancel", "\n")
+	plain := rules.Frame{Rows: rows, Title: "proj"}
+	asks := rules.Frame{Rows: rows, Title: "[ ! ] Action Required"}
+	shown := codex.Classify(plain)
+	prompt, choices := screen.Prompt(codex, rows, shown)
+	if len(choices) == 0 || codex.Classify(asks).Rule == shown.Rule {
+		t.Fatalf("the frames do not make the case: %+v %+v", shown, codex.Classify(asks))
+	}
+	req := Request{Op: "type", Rule: shown.Rule, Prompt: prompt, Choice: &choices[0]}
+	if keys, why := keysFor(codex, asks, req); why != "" || len(keys) == 0 {
+		t.Errorf("the same dialog with the title set: keys %v, refused %q", keys, why)
+	}
+	other := rules.Frame{Rows: slices.Clone(rows), Title: "[ ! ] Action Required"}
+	other.Rows[2] = "  $ touch y"
+	if keys, why := keysFor(codex, other, req); why == "" {
+		t.Errorf("another dialog: typed %v", keys)
 	}
 }
