@@ -53,6 +53,13 @@ type Folder struct {
 	// in the fixture, 0.5-0.6 s on a loaded machine), and read as done it
 	// showed done before failed.
 	hooked bool
+	// replied: this round (since its turn_start) wrote an
+	// assistant.message; refused: a permission in it was refused (Esc,
+	// denied). Without hooks turn_end is the log's only end of a turn,
+	// but a round that failed (the last retry of an API error, whose
+	// session.error comes after its turn_end) has no reply, and a refused
+	// call's turn_end comes before the abort: neither is done.
+	replied, refused bool
 }
 
 // Fold folds one line of the log into st and reports whether it bore on
@@ -74,6 +81,9 @@ func (f *Folder) Fold(st *session.LogState, raw []byte) bool {
 		}
 	case "user.message", "assistant.turn_start", "tool.execution_start":
 		state = session.Working
+		if l.Type != "tool.execution_start" {
+			f.replied, f.refused = false, false
+		}
 		if l.Type == "user.message" && l.Data.Content != "" {
 			st.Title = text.OneLine(l.Data.Content, 80)
 		}
@@ -84,11 +94,15 @@ func (f *Folder) Fold(st *session.LogState, raw []byte) bool {
 			state = session.Working
 		default: // cancelled (Esc; "Session aborted"), denied: nothing waits
 			state = session.Idle
+			f.refused = true
 		}
+	case "assistant.message":
+		f.replied = true
+		return false
 	case "assistant.turn_end":
 		// Also between two rounds of one turn (a tool's result, then the
 		// next request: turn_start follows in the same millisecond).
-		if f.hooked {
+		if f.hooked || !f.replied || f.refused {
 			return false // agentStop, session.error or abort says how it ended
 		}
 		state = session.Done // no hooks: nothing else in the log will

@@ -34,6 +34,7 @@ var (
 	lApproved  = ev("permission.completed", "12:08.000", `{"result":{"kind":"approved"}}`)
 	lCancelled = ev("permission.completed", "12:08.000", `{"result":{"kind":"cancelled","reason":"Session aborted"}}`)
 	lTurnEnd   = ev("assistant.turn_end", "12:08.010", `{"turnId":"0"}`)
+	lReply     = ev("assistant.message", "12:08.005", `{"content":"Done."}`)
 	lAbort     = ev("abort", "12:08.020", `{"reason":"user_initiated"}`)
 	lAgentStop = ev("hook.start", "12:08.030", `{"hookType":"agentStop"}`)
 	lError     = ev("session.error", "12:08.040", `{"errorType":"query","message":"400 fake upstream error 400","statusCode":400}`)
@@ -76,7 +77,17 @@ func TestFold(t *testing.T) {
 		{"hooked: the error", []string{lStart, lSessionHook, lPrompt, lTurn, lTurnEnd, lError}, session.Failed},
 		{"hooked: turn_end then agentStop", []string{lStart, lSessionHook, lPrompt, lTurn, lTurnEnd, lAgentStop}, session.Done},
 		{"hooked: turn_end then abort", []string{lStart, lSessionHook, lPrompt, lTool, lAsked, lCancelled, lTurnEnd, lAbort}, session.Idle},
-		{"no hooks: turn_end is the end", []string{lStart, lPrompt, lTurn, lTurnEnd}, session.Done},
+		{"no hooks: turn_end after a reply is the end", []string{lStart, lPrompt, lTurn, lReply, lTurnEnd}, session.Done},
+		{"no hooks: a tool's round, then the reply's", []string{lStart, lPrompt, lTurn, lReply, lTool, lAsked, lApproved, lTurnEnd, lTurn, lReply, lTurnEnd}, session.Done},
+		// Without hooks too, the last retry's turn_end comes before its
+		// session.error; that round has no reply: done then was wrong.
+		{"no hooks: a round with no reply says nothing", []string{lStart, lPrompt, lTurn, lTurnEnd}, session.Working},
+		{"no hooks: the error after it", []string{lStart, lPrompt, lTurn, lTurnEnd, lError}, session.Failed},
+		{"no hooks: a reply in an earlier round is not this one's", []string{lStart, lPrompt, lTurn, lReply, lTool, lTurnEnd, lTurn, lTurnEnd}, session.Working},
+		// Esc on the dialog: the refused call's turn_end comes before the
+		// abort (same millisecond in run-cop3): idle, never done.
+		{"no hooks: a refused call's turn_end", []string{lStart, lPrompt, lTurn, lReply, lTool, lAsked, lCancelled, lTurnEnd}, session.Idle},
+		{"no hooks: then the abort", []string{lStart, lPrompt, lTurn, lReply, lTool, lAsked, lCancelled, lTurnEnd, lAbort}, session.Idle},
 	}
 	for _, c := range cases {
 		if got := fold(c.lines...); got.State != c.want {
@@ -158,7 +169,7 @@ func TestScanFollowsOpenSessions(t *testing.T) {
 	}
 	// Only what is appended is read; a half-written line waits for its end.
 	f, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(lTurnEnd + "\n" + lAgentStop[:20])
+	f.WriteString(lReply + "\n" + lTurnEnd + "\n" + lAgentStop[:20])
 	obs, _ = s.Scan(context.Background())
 	if obs[0].Log.State != session.Done || obs[0].Log.Source != "events:assistant.turn_end" {
 		t.Fatalf("after turn_end and half a line: %+v", obs[0].Log)
