@@ -264,6 +264,28 @@ func TestAddObserverHooksKeepsWhatIsThere(t *testing.T) {
 	}
 }
 
+// NoObserver leaves the CLI's settings as a person's with nothing
+// installed: Gemini CLI draws any hook's status over its spinner row.
+func TestNoObserverLeavesNoHooks(t *testing.T) {
+	for _, no := range []bool{false, true} {
+		r, _, err := prepare(Options{Agent: AgentGemini, APIURL: "http://127.0.0.1:1", Dir: t.TempDir(), NoObserver: no})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(r.Home + "/.gemini/settings.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct{ Hooks map[string]any }
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		if hooked := len(v.Hooks) > 0; hooked == no {
+			t.Errorf("NoObserver %v: settings.json has hooks %v:\n%s", no, hooked, b)
+		}
+	}
+}
+
 // Both kinds of samples are judged: a watcher that lags misses the goal
 // even when the one-shot samples were on time, and past the ceiling (3×
 // the goal) it fails the check.

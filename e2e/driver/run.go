@@ -74,6 +74,11 @@ type Options struct {
 	// Mew names a session by its pane, not by the agent's own id (which
 	// the driver's observer reports).
 	AnyID bool
+	// NoObserver leaves out the kit's observer (Gemini CLI: hooks of the
+	// driver's own in its settings), so the CLI runs as a person's with
+	// nothing installed does: a hook changes what it draws. Run.Hooks is
+	// then empty.
+	NoObserver bool
 }
 
 // Run is a live Claude Code session in its own tmux server and home.
@@ -340,7 +345,7 @@ func prepare(o Options) (*Run, string, error) {
 			return nil, "", err
 		}
 	}
-	if k != nil {
+	if k != nil && !o.NoObserver {
 		if err := k.observe(r, hookLog); err != nil {
 			return nil, "", err
 		}
