@@ -104,6 +104,14 @@ type agentCLI struct {
 	// exit makes it exit its own way and returns the moment it did (quit
 	// keys otherwise).
 	exit func(*agentScen) time.Time
+	// noObserver runs it without the driver's observer (driver.Options
+	// NoObserver): no event of its own is seen, the screen and the
+	// stand-in's log are the references.
+	noObserver bool
+	// taken is its screen once it took a typed prompt, when no event of
+	// its own says (Gemini CLI: its input box's placeholder back, the
+	// prompt started or queued).
+	taken *regexp.Regexp
 }
 
 var (
@@ -144,7 +152,8 @@ var (
 		// status ("ok: { cat; …") over its spinner row: while a reply
 		// streams, and between a call's end and the model's next reply,
 		// its screen often shows no turn running (a turn after a denial
-		// or an Esc was read as no turn at all, idle).
+		// or an Esc was read as no turn at all, idle). Walked without the
+		// observer: geminiScreenCLI (gemini_screen_test.go).
 		screenBlind:   []string{"allow", "deny", "esc"},
 		answeredEvent: func(h driver.HookSeen) bool { return h.Event == "AfterTool" },
 	}
@@ -184,6 +193,7 @@ func startCLIWith(t *testing.T, c agentCLI, opts func(*driver.Options)) *agentSc
 	}
 	o := driver.Options{
 		Agent: c.name, Program: setup.program, APIURL: c.apiURL(api), Dir: t.TempDir(), Mew: setup.mew, Install: !c.noInstall,
+		NoObserver: c.noObserver,
 	}
 	opts(&o)
 	r, err := driver.Launch(o)
@@ -251,11 +261,11 @@ func (s *agentScen) prompt(text string) time.Time {
 	for try := 0; try < 2; try++ {
 		if s.cli.turnStart == nil {
 			// No event of its own: the stand-in asked is the turn's start.
-			for deadline := time.Now().Add(3 * time.Second); !s.asked(sent, text) && time.Now().Before(deadline); {
+			for deadline := time.Now().Add(3 * time.Second); !s.asked(sent, text) && !s.took(sent) && time.Now().Before(deadline); {
 				time.Sleep(50 * time.Millisecond)
 			}
 		}
-		if s.cli.turnStart == nil && s.asked(sent, text) {
+		if s.cli.turnStart == nil && (s.asked(sent, text) || s.took(sent)) {
 			return sent
 		}
 		if s.cli.turnStart == nil {
@@ -270,6 +280,21 @@ func (s *agentScen) prompt(text string) time.Time {
 		s.press("Enter")
 	}
 	return sent
+}
+
+// took reports whether the CLI's screen said it took the prompt submitted
+// at sent (cli.taken), though the stand-in was not asked yet: an Enter
+// pressed again then could answer the dialog the turn opens.
+func (s *agentScen) took(sent time.Time) bool {
+	if s.cli.taken == nil {
+		return false
+	}
+	for _, sn := range s.r.Screens() {
+		if !sn.At.Before(sent) && s.cli.taken.MatchString(sn.Text) {
+			return true
+		}
+	}
+	return false
 }
 
 // asked reports whether the stand-in was asked for prompt's scenario since
