@@ -41,6 +41,10 @@ var clineCLI = agentCLI{
 	// A turn Esc stopped leaves its partial reply as a finished one's
 	// (" * …"), no mark: only its hooks (TaskCancel, SessionShutdown) say.
 	screenBlind: []string{"esc"},
+	// No hook announces its approval dialog (PreToolUse fires for every
+	// call, before it decides to ask): with the pane unread Mew cannot
+	// show the wait, nor its answer.
+	hooksBlind: []string{"allow", "deny"},
 }
 
 // clineDialog submits a shell scenario and returns when Cline drew its
