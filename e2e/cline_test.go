@@ -41,6 +41,10 @@ var clineCLI = agentCLI{
 	// A turn Esc stopped leaves its partial reply as a finished one's
 	// (" * …"), no mark: only its hooks (TaskCancel, SessionShutdown) say.
 	screenBlind: []string{"esc"},
+	// No hook announces its approval dialog (PreToolUse fires for every
+	// call, before it decides to ask): with the pane unread Mew cannot
+	// show the wait, nor its answer.
+	hooksBlind: []string{"allow", "deny"},
 }
 
 // clineDialog submits a shell scenario and returns when Cline drew its
@@ -187,3 +191,78 @@ func TestClineDenyAndError(t *testing.T) {
 	t.Logf("Esc while working: %s %.2f s after the key: %.300s", h.Event, h.At.Sub(esc).Seconds(), h.Doc)
 	s.expect("Esc while working → idle", h.At, fast, stateIs(session.Idle))
 }
+
+// clineAsks is Cline's question dialog (its ask_question tool), drawn in
+// place of the input box; clineQuoted a reply's quote of it (indented
+// under " * ").
+var (
+	clineAsks   = regexp.MustCompile(`(?m)^ Cline is asking a question`)
+	clineQuoted = regexp.MustCompile(`(?m)^   Cline is asking a question`)
+)
+
+// isAskQuestion is the hook of Cline's question tool (tool_call or
+// tool_result).
+func isAskQuestion(event string) func(driver.HookSeen) bool {
+	return func(h driver.HookSeen) bool {
+		return h.Event == event && strings.Contains(string(h.Doc), `"name":"ask_question"`)
+	}
+}
+
+// clineQuestion walks Cline's question tool in one session of mode: a reply
+// quoting the dialog → done, never waiting; the question → waiting(question)
+// (hooks: its tool_call, which is the question: ask_question asks whenever
+// called); answered with 2 → not waiting, Vue reaches the model, the turn →
+// done; asked again and dismissed with Esc → not waiting, and the turn
+// (Cline tells the model) → done.
+func clineQuestion(t *testing.T, mode string) {
+	w := startWalk(t, clineCLI, mode)
+	sent := w.prompt(fakellm.Prompt(fakellm.QuoteCline))
+	end := w.turnEnded(sent, fakellm.QuoteCline, "the quoting turn's end")
+	if _, err := w.r.WaitScreen(sent, clineQuoted, 5*time.Second); err != nil {
+		t.Fatalf("the reply's quote of the question never showed: %v; screen:\n%s", err, driver.Excerpt(w.r.Screen(), 20))
+	}
+	w.expect("a reply quoting the question → done", end, w.goal, stateIs(session.Done))
+	w.never("a reply quoting the question: never waiting", sent, end.Add(settleAfter), shows(session.Waiting))
+
+	for _, answer := range []string{"2", "Escape"} {
+		sent := w.prompt(fakellm.Prompt(fakellm.Ask))
+		shown, err := w.r.WaitScreen(sent, clineAsks, cliTurn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := shown.At
+		if w.mode != modeScreen {
+			if ev := w.observed(sent, "the question's tool_call", isAskQuestion("PreToolUse")); w.mode == modeHooks || ev.Before(ref) {
+				ref = ev
+			}
+		}
+		res := w.expect("the question → waiting(question)", ref, w.goal, waitingFor(session.ReasonQuestion))
+		if w.mode != modeScreen && res.Seen && res.Shown.ToolDetail != fakellm.AskQuestion {
+			t.Errorf("the question's detail: %q, want %q", res.Shown.ToolDetail, fakellm.AskQuestion)
+		}
+		a, err := w.r.Answer(clineAsks, shown.At, answer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		left := a.Gone
+		if w.mode == modeHooks {
+			left = w.observed(a.Pressed, "the question's tool_result", isAskQuestion("PostToolUse"))
+		}
+		what := map[string]string{"2": "answered (2)", "Escape": "dismissed (Esc)"}[answer]
+		w.expect(what+" → not waiting", left, w.goal, listedAndNot(session.Waiting))
+		end := w.turnEnded(a.Pressed, fakellm.Ask, "the question's turn's end")
+		w.never(what+": never waiting again", left.Add(w.goal), end.Add(settleAfter), shows(session.Waiting))
+		result := regexp.MustCompile(`⎿ Vue`)
+		if answer == "Escape" {
+			result = regexp.MustCompile(`⎿ \[User dismissed the question\]`)
+		}
+		if _, err := w.r.WaitScreen(a.Pressed, result, 5*time.Second); err != nil {
+			t.Errorf("%s: the tool's result %q never showed: %v", what, result, err)
+		}
+		w.staysDone(what+", the turn", end)
+	}
+}
+
+func TestClineQuestion(t *testing.T)       { clineQuestion(t, modeHooksPane) }
+func TestClineQuestionScreen(t *testing.T) { clineQuestion(t, modeScreen) }
+func TestClineQuestionHooks(t *testing.T)  { clineQuestion(t, modeHooks) }

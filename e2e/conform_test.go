@@ -258,6 +258,17 @@ func (w *walk) dialog(scenario string) driver.Snap {
 	if err != nil {
 		w.t.Fatal(err)
 	}
+	if w.mode == modeHooks && w.cli.dialogEvent == nil {
+		// No event of the CLI announces its dialog (Cline: PreToolUse
+		// fires for every call, before it decides to ask): with the pane
+		// unread Mew cannot say waiting. It must still not say the turn is
+		// over: the call is pending, working.
+		w.expect("permission dialog, unannounced → working", shown.At, w.goal, stateIs(session.Working))
+		w.never("permission dialog, unannounced: never done or idle", shown.At, shown.At.Add(settleAfter), func(sh session.Shown, listed bool) bool {
+			return !listed || sh.State == session.Done || sh.State == session.Idle
+		})
+		return shown
+	}
 	ref := shown.At
 	if w.mode != modeScreen && w.cli.dialogEvent != nil {
 		if ev := w.observed(sent, "the dialog's event", w.cli.dialogEvent); w.mode == modeHooks || ev.Before(ref) {
@@ -531,6 +542,7 @@ func TestConformKiloHooks(t *testing.T)     { conformWalk(t, kiloCLI, modeHooks,
 
 func TestConformClineHooksPane(t *testing.T) { conformWalk(t, clineCLI, modeHooksPane, "exit") }
 func TestConformClineScreen(t *testing.T)    { conformWalk(t, clineCLI, modeScreen, "kill") }
+func TestConformClineHooks(t *testing.T)     { conformWalk(t, clineCLI, modeHooks, "kill") }
 
 func TestConformPiHooksPane(t *testing.T) { conformWalk(t, piCLI, modeHooksPane, "exit") }
 func TestConformPiScreen(t *testing.T)    { conformWalk(t, piCLI, modeScreen, "kill") }
@@ -558,6 +570,7 @@ func TestConformKiloScreenExit(t *testing.T)       { conformEnd(t, kiloCLI, mode
 func TestConformKiloHooksExit(t *testing.T)        { conformEnd(t, kiloCLI, modeHooks, "exit") }
 func TestConformClineHooksPaneKill(t *testing.T)   { conformEnd(t, clineCLI, modeHooksPane, "kill") }
 func TestConformClineScreenExit(t *testing.T)      { conformEnd(t, clineCLI, modeScreen, "exit") }
+func TestConformClineHooksExit(t *testing.T)       { conformEnd(t, clineCLI, modeHooks, "exit") }
 func TestConformPiHooksPaneKill(t *testing.T)      { conformEnd(t, piCLI, modeHooksPane, "kill") }
 func TestConformPiScreenExit(t *testing.T)         { conformEnd(t, piCLI, modeScreen, "exit") }
 func TestConformCopilotHooksPaneKill(t *testing.T) { conformEnd(t, copilotCLI, modeHooksPane, "kill") }

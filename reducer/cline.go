@@ -12,7 +12,8 @@ import (
 // sessionContext.rootSessionId (the id `cline --id` resumes), the tool
 // call or result as an object of its own, the main agent's agent_id set
 // too (parent_agent_id null). It has no approval event: the dialog is the
-// screen's; no SessionStart: the first event records the process; and
+// screen's (its question tool, ask_question, asks whenever called: its
+// tool_call is the question's wait); no SessionStart: the first event records the process; and
 // nothing runs at exit (SessionShutdown did not run at Ctrl-C, only at
 // Esc on a running turn).
 
@@ -109,6 +110,9 @@ func parseCline(payload []byte, ev *Event) error {
 		ToolName: c.tool.name, ToolInput: c.input, ToolUseID: c.tool.id,
 		Error: c.err, LastMessage: c.output,
 	}
+	if c.tool.name == clineAskQuestion {
+		ev.ToolName, ev.ToolInput = toolAskUserQuestion, clineQuestion(c.input)
+	}
 	if c.parent != "" {
 		ev.AgentID = c.agent // a subagent's; the main agent's id is no subagent
 	}
@@ -116,6 +120,23 @@ func parseCline(payload []byte, ev *Event) error {
 		return ErrNoSession
 	}
 	return nil
+}
+
+// clineAskQuestion is Cline's question tool: it asks whenever it is
+// called, with no approval first (ask_question(question, options), 3.0.65).
+const clineAskQuestion = "ask_question"
+
+// clineQuestion is ask_question's input as AskUserQuestion's (the question
+// its detail). Its options are left out: Cline draws them unnumbered, so
+// no choice read from the hooks could be typed (Mew's answer reads the
+// screen's).
+func clineQuestion(input json.RawMessage) json.RawMessage {
+	var in struct {
+		Question string `json:"question"`
+	}
+	json.Unmarshal(input, &in)
+	out, _ := json.Marshal(map[string]any{"questions": []any{map[string]string{"question": in.Question}}})
+	return out
 }
 
 // objectFields calls field for each key of the object at l (its value

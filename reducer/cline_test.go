@@ -71,3 +71,45 @@ func FuzzParseCline(f *testing.F) {
 		}
 	})
 }
+
+// Cline's ask_question (3.0.65; the e2e run's payloads) is a question to
+// the person whenever it is called (no approval first): its tool_call →
+// waiting(question) with the question as the detail, its tool_result (the
+// answer, or "[User dismissed the question]" after Esc) → working again.
+func TestClineAskQuestion(t *testing.T) {
+	const common = `"taskId":"conv_1","sessionContext":{"rootSessionId":"s1"},"workspaceRoots":["/p"],"agent_id":"agent_1","parent_agent_id":null`
+	var h session.HookState
+	at := time.Unix(1796668000, 0)
+	for i, c := range []struct {
+		payload string
+		state   session.State
+		reason  session.Reason
+		detail  string
+	}{
+		{`{` + common + `,"hookName":"agent_start","taskStart":{"taskMetadata":{}}}`, session.Working, "", ""},
+		{`{` + common + `,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_q","name":"ask_question","input":{"options":["React","Vue"],"question":"Which framework?"}}}`, session.Waiting, session.ReasonQuestion, "Which framework?"},
+		{`{` + common + `,"hookName":"tool_result","iteration":1,"tool_result":{"id":"call_q","name":"ask_question","input":{"options":["React","Vue"],"question":"Which framework?"},"output":"Vue"}}`, session.Working, "", ""},
+		{`{` + common + `,"hookName":"agent_end","turn":{"outputText":"Done.","status":"completed"}}`, session.Done, "", ""},
+	} {
+		var ev Event
+		if _, err := ParseFor(session.AgentCline, []byte(c.payload), &ev); err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+		Fold(&h, &ev, at.Add(time.Duration(i)*time.Second))
+		if h.State != c.state || h.Reason != c.reason || h.ToolDetail != c.detail {
+			t.Errorf("%d %s: %s %s %q, want %s %s %q", i, ev.Name, h.State, h.Reason, h.ToolDetail, c.state, c.reason, c.detail)
+		}
+	}
+	// Its options draw no number: no choice is offered from the hooks
+	// (an answer types into the screen, whose rules read none).
+	var ev Event
+	if _, err := ParseFor(session.AgentCline, []byte(`{`+common+`,"hookName":"tool_call","tool_call":{"id":"call_r","name":"ask_question","input":{"options":["React","Vue"],"question":"Which?"}}}`), &ev); err != nil {
+		t.Fatal(err)
+	}
+	Fold(&h, &ev, at.Add(10*time.Second))
+	for _, p := range h.Pending {
+		if len(p.Options) > 0 {
+			t.Errorf("options offered from the hooks: %q", p.Options)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -25,6 +26,35 @@ func TestClineWorkingScreens(t *testing.T) {
 	} {
 		if got := set.Classify(Frame{Rows: strings.Split(c.screen, "\n")}); got.State != c.want {
 			t.Errorf("%s: %s (%s), want %s", c.name, got.State, got.Rule, c.want)
+		}
+	}
+}
+
+// Cline's question dialog (3.0.65, its ask_question tool; the e2e run's
+// screens): drawn in place of the input box under "Cline is asking a
+// question", its options scrolled in a box of their own. A reply quoting
+// it (rows indented under " * ") is no question: idle once the turn ended,
+// working while a turn after it runs.
+func TestClineQuestionScreens(t *testing.T) {
+	set := Embedded().Set("cline")
+	for _, c := range []struct {
+		file, state string
+		reason      session.Reason
+	}{
+		{"1-question.txt", session.ScreenBlocked, session.ReasonQuestion},
+		{"2-quote.txt", session.ScreenIdle, ""},
+		{"3-quote-question-answered.txt", session.ScreenWorking, ""},
+	} {
+		data, err := os.ReadFile("testdata/screens/cline-3.0.65/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.file != "1-question.txt" && !strings.Contains(string(data), "\n   Cline is asking a question\n") {
+			t.Fatalf("%s: no quote of the dialog: the check proves nothing", c.file)
+		}
+		got := set.Classify(Frame{Rows: strings.Split(string(data), "\n")})
+		if got.State != c.state || got.Reason != c.reason {
+			t.Errorf("%s: %s %s (%s), want %s %s", c.file, got.State, got.Reason, got.Rule, c.state, c.reason)
 		}
 	}
 }
