@@ -340,7 +340,7 @@ var Cells = []Cell{
 	t("cline", "allow", "screen", "TestConformClineScreen"),
 	t("cline", "deny", "hooks+pane", "TestClineDenyAndError", "TestConformClineHooksPane"),
 	t("cline", "deny", "screen", "TestConformClineScreen"),
-	na("cline", "deny", "hooks", "Cline runs no hook for its approval dialog: the pane is needed"),
+	na("cline", "deny", "hooks", "Cline runs no hook for its approval dialog (PreToolUse fires for every call, before it decides to ask): with the pane unread Mew cannot show the wait, nor its end; it shows working meanwhile (TestConformClineHooks)"),
 	t("cline", "esc", "hooks+pane", "TestConformClineHooksPane"),
 	na("cline", "esc", "screen", "Cline draws no mark for a turn Esc stopped (its partial reply stays as a finished one's): only its hooks tell"),
 	t("cline", "error", "hooks+pane", "TestClineDenyAndError", "TestConformClineHooksPane"),
@@ -355,6 +355,20 @@ var Cells = []Cell{
 	t("cline", "exit", "hooks+pane", "TestClineTurnsAndExit", "TestConformClineHooksPane"),
 	t("cline", "kill", "hooks+pane", "TestConformClineHooksPaneKill"),
 	t("cline", "exit", "screen", "TestConformClineScreenExit"),
+	// Cline's hooks only (the pane unread): its approval dialog has no
+	// hook, so Mew shows the turn working while it is up.
+	t("cline", "turn", "hooks", "TestConformClineHooks"),
+	na("cline", "allow", "hooks", "Cline runs no hook for its approval dialog (PreToolUse fires for every call, before it decides to ask): with the pane unread Mew cannot show the wait; it shows working meanwhile (TestConformClineHooks)"),
+	t("cline", "esc", "hooks", "TestConformClineHooks"),
+	t("cline", "error", "hooks", "TestConformClineHooks"),
+	t("cline", "quote", "hooks", "TestConformClineHooks"),
+	t("cline", "fresh", "hooks", "TestConformClineHooks"),
+	t("cline", "launcher", "hooks", "TestConformClineHooks", "TestConformClineHooksExit"),
+	t("cline", "kill", "hooks", "TestConformClineHooks"),
+	t("cline", "exit", "hooks", "TestConformClineHooksExit"),
+	t("cline", "question", "hooks+pane", "TestClineQuestion"),
+	t("cline", "question", "screen", "TestClineQuestionScreen"),
+	t("cline", "question", "hooks", "TestClineQuestionHooks"),
 
 	// Kilo.
 	t("kilo", "turn", "hooks+pane", "TestKiloTurnsAndExit", "TestConformKiloHooksPane"),
