@@ -534,6 +534,7 @@ func TestConformClineScreen(t *testing.T)    { conformWalk(t, clineCLI, modeScre
 
 func TestConformPiHooksPane(t *testing.T) { conformWalk(t, piCLI, modeHooksPane, "exit") }
 func TestConformPiScreen(t *testing.T)    { conformWalk(t, piCLI, modeScreen, "kill") }
+func TestConformPiHooks(t *testing.T)     { conformWalk(t, piCLI, modeHooks, "kill") }
 
 func TestConformCopilotHooksPane(t *testing.T) { conformWalk(t, copilotCLI, modeHooksPane, "exit") }
 func TestConformCopilotScreen(t *testing.T)    { conformWalk(t, copilotCLI, modeScreen, "kill") }
@@ -560,6 +561,7 @@ func TestConformClineHooksPaneKill(t *testing.T)   { conformEnd(t, clineCLI, mod
 func TestConformClineScreenExit(t *testing.T)      { conformEnd(t, clineCLI, modeScreen, "exit") }
 func TestConformPiHooksPaneKill(t *testing.T)      { conformEnd(t, piCLI, modeHooksPane, "kill") }
 func TestConformPiScreenExit(t *testing.T)         { conformEnd(t, piCLI, modeScreen, "exit") }
+func TestConformPiHooksExit(t *testing.T)          { conformEnd(t, piCLI, modeHooks, "exit") }
 func TestConformCopilotHooksPaneKill(t *testing.T) { conformEnd(t, copilotCLI, modeHooksPane, "kill") }
 func TestConformCopilotScreenExit(t *testing.T)    { conformEnd(t, copilotCLI, modeScreen, "exit") }
 func TestConformCopilotHooksExit(t *testing.T)     { conformEnd(t, copilotCLI, modeHooks, "exit") }
