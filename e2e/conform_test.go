@@ -546,6 +546,7 @@ func TestConformClineHooks(t *testing.T)     { conformWalk(t, clineCLI, modeHook
 
 func TestConformPiHooksPane(t *testing.T) { conformWalk(t, piCLI, modeHooksPane, "exit") }
 func TestConformPiScreen(t *testing.T)    { conformWalk(t, piCLI, modeScreen, "kill") }
+func TestConformPiHooks(t *testing.T)     { conformWalk(t, piCLI, modeHooks, "kill") }
 
 func TestConformCopilotHooksPane(t *testing.T) { conformWalk(t, copilotCLI, modeHooksPane, "exit") }
 func TestConformCopilotScreen(t *testing.T)    { conformWalk(t, copilotCLI, modeScreen, "kill") }
@@ -573,6 +574,7 @@ func TestConformClineScreenExit(t *testing.T)      { conformEnd(t, clineCLI, mod
 func TestConformClineHooksExit(t *testing.T)       { conformEnd(t, clineCLI, modeHooks, "exit") }
 func TestConformPiHooksPaneKill(t *testing.T)      { conformEnd(t, piCLI, modeHooksPane, "kill") }
 func TestConformPiScreenExit(t *testing.T)         { conformEnd(t, piCLI, modeScreen, "exit") }
+func TestConformPiHooksExit(t *testing.T)          { conformEnd(t, piCLI, modeHooks, "exit") }
 func TestConformCopilotHooksPaneKill(t *testing.T) { conformEnd(t, copilotCLI, modeHooksPane, "kill") }
 func TestConformCopilotScreenExit(t *testing.T)    { conformEnd(t, copilotCLI, modeScreen, "exit") }
 func TestConformCopilotHooksExit(t *testing.T)     { conformEnd(t, copilotCLI, modeHooks, "exit") }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -246,5 +247,166 @@ func TestPiExtensionRetrySettings(t *testing.T) {
 	got = run(`{"retry":{"baseDelayMs":100}}`, `{"type":"agent_start"}`, e500, `{"type":"noop"}`)
 	if len(got) != 3 || statusOf(got[1]) != "agent_end.retry" || statusOf(got[2]) != "agent_end.error" {
 		t.Errorf("a retry that never started: forwarded %q, want agent_start, the retry, then the failure", got)
+	}
+}
+
+// piUIHost is piHost with pi's interactive ctx.ui: one object shared by
+// every extension (pi binds its runner to one), whose dialogs answer when
+// told. {"dialog": method} calls ctx.ui[method] as another extension
+// does (the permission gate: ctx.ui.select in tool_call) and checks the
+// call hands back pi's own promise; {"answer": value} answers it and
+// checks the caller gets that value; {"reload": true} loads the extension
+// again (pi's /reload: a new module, the same ui object). It prints "ok"
+// after each line.
+const piUIHost = `
+import { pathToFileURL } from "node:url"
+import { createInterface } from "node:readline"
+const handlers = {}
+let loads = 0
+async function load() {
+  handlers.length = 0
+  for (const k of Object.keys(handlers)) delete handlers[k]
+  const factory = (await import(pathToFileURL(process.argv[1]).href + "?load=" + ++loads)).default
+  factory({ on: (name, fn) => { (handlers[name] ??= []).push(fn) } })
+}
+await load()
+let answer, shown
+const dialog = () => new Promise((resolve) => { answer = resolve })
+const ui = { notify: () => {} }
+for (const m of ["select", "confirm", "input", "editor", "custom"]) ui[m] = () => (shown = dialog())
+const ctx = { cwd: "/home/me/proj", sessionManager: { getSessionId: () => "0199a1b2-pi-session" }, hasUI: true, get ui() { return ui } }
+for await (const line of createInterface({ input: process.stdin })) {
+  const ev = JSON.parse(line)
+  if (ev.reload) {
+    await load()
+  } else if (ev.dialog) {
+    const p = ctx.ui[ev.dialog]("⚠️ Dangerous command:\n\n  rm -rf x\n\nAllow?", ["Yes", "No"])
+    if (p !== shown) throw new Error(ev.dialog + ": the caller did not get pi's own promise")
+    p.then((v) => { globalThis.got = v })
+  } else if ("answer" in ev) {
+    answer(ev.answer)
+    await new Promise((r) => setTimeout(r, 10))
+    if (globalThis.got !== ev.answer) throw new Error("the caller got " + globalThis.got + ", want " + ev.answer)
+  } else {
+    for (const fn of handlers[ev.type] ?? []) {
+      const r = await fn(ev, ctx)
+      if (r !== undefined) throw new Error(ev.type + ": the extension returned " + JSON.stringify(r))
+    }
+  }
+  process.stdout.write("ok\n")
+}
+`
+
+// pi has no event for another extension's dialog: Mew's extension wraps
+// the shared ctx.ui's dialog methods. A dialog while a tool call runs is
+// forwarded as that call's dialog_shown, and dialog_closed once answered;
+// the caller gets pi's own promise and answer; a dialog with no call
+// running, or drawn by custom (any component), is not forwarded; after a
+// reload each dialog is forwarded once.
+func TestPiExtensionReportsDialogs(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	env := pluginEnv(t)
+	mjs := filepath.Join(t.TempDir(), "mew.mjs")
+	src, err := Pi.Plugin.Source(Pi, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(mjs, src, 0o600)
+	log := filepath.Join(t.TempDir(), "forwarded.jsonl")
+	fake := filepath.Join(env.MewHome, "bin", "mew-hook")
+	os.MkdirAll(filepath.Dir(fake), 0o755)
+	os.WriteFile(fake, []byte("#!/bin/sh\n{ cat; echo; } >> '"+log+"'\n"), 0o755)
+
+	cmd := exec.Command(node, "--input-type=module", "-e", piUIHost, mjs)
+	cmd.Env = append(os.Environ(), "HOME="+env.Home)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	out := bufio.NewScanner(outPipe)
+	type fwd struct {
+		Type       string `json:"type"`
+		Properties struct {
+			ID         string `json:"id"`
+			Permission string `json:"permission"`
+		} `json:"properties"`
+	}
+	// play sends lines and returns what was forwarded once n events are.
+	play := func(n int, lines ...string) []fwd {
+		t.Helper()
+		for _, l := range lines {
+			io.WriteString(in, l+"\n")
+			if !out.Scan() || out.Text() != "ok" {
+				t.Fatalf("host after %s: %q %v; stderr:\n%s", l, out.Text(), out.Err(), stderr.String())
+			}
+		}
+		var got []fwd
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			b, _ := os.ReadFile(log)
+			got = got[:0]
+			for _, l := range strings.Fields(string(b)) {
+				var f fwd
+				json.Unmarshal([]byte(l), &f)
+				got = append(got, f)
+			}
+			if len(got) >= n {
+				break
+			}
+		}
+		return got
+	}
+	types := func(fs []fwd) []string {
+		var s []string
+		for _, f := range fs {
+			s = append(s, f.Type)
+		}
+		return s
+	}
+	tool := `{"type":"tool_execution_start","toolCallId":"call_1","toolName":"bash","args":{"command":"rm -rf x"}}`
+	got := play(5, `{"type":"session_start","reason":"startup"}`, `{"type":"agent_start"}`, tool, `{"dialog":"select"}`, `{"answer":"Yes"}`)
+	want := []string{"session_start", "agent_start", "tool_execution_start", "dialog_shown", "dialog_closed"}
+	if !slices.Equal(types(got), want) {
+		t.Fatalf("forwarded %q, want %q", types(got), want)
+	}
+	for _, f := range got[3:] {
+		if f.Properties.ID != "call_1" || f.Properties.Permission != "bash" {
+			t.Errorf("%s names call %q tool %q, want call_1 bash", f.Type, f.Properties.ID, f.Properties.Permission)
+		}
+	}
+	// No call running: another extension's dialog (a command's, a
+	// session's) is not a call's; custom draws any component.
+	got = play(8, `{"type":"tool_execution_end","toolCallId":"call_1","toolName":"bash"}`, `{"dialog":"confirm"}`, `{"answer":true}`,
+		`{"type":"agent_start"}`, strings.Replace(tool, "call_1", "call_2", 1), `{"dialog":"custom"}`, `{"answer":"x"}`)
+	want = append(want, "tool_execution_end", "agent_start", "tool_execution_start")
+	if !slices.Equal(types(got), want) {
+		t.Fatalf("forwarded %q, want %q", types(got), want)
+	}
+	// Reloaded: the dialog forwarded once, by the new load.
+	got = play(13, `{"reload":true}`, `{"type":"session_start","reason":"reload"}`, `{"type":"agent_start"}`,
+		strings.Replace(tool, "call_1", "call_3", 1), `{"dialog":"input"}`, `{"answer":"y"}`)
+	time.Sleep(300 * time.Millisecond) // a second report would come now
+	got = play(0)
+	want = append(want, "session_start", "agent_start", "tool_execution_start", "dialog_shown", "dialog_closed")
+	if !slices.Equal(types(got), want) {
+		t.Fatalf("after a reload: forwarded %q, want %q", types(got), want)
+	}
+	if f := got[len(got)-1]; f.Properties.ID != "call_3" {
+		t.Errorf("after a reload the dialog names call %q, want call_3", f.Properties.ID)
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("node printed on stderr:\n%s", stderr.String())
 	}
 }

@@ -269,8 +269,14 @@ export default function (amp) {
 
 // piPlugin is Mew's extension for pi (~/.pi/agent/extensions/mew.ts,
 // loaded in pi's process): its session, run and tool events. pi asks
-// nothing itself (a dialog comes from another extension, which the screen
-// rules read), so no event here means waiting. agent_end is forwarded with
+// nothing itself: a dialog comes from another extension (its example
+// permission-gate.ts: ctx.ui.select in tool_call), and pi has no event for
+// one. Every extension's ctx.ui is the one object pi binds them all to, so
+// its dialog methods are wrapped: a dialog shown while a tool call runs is
+// forwarded as that call's dialog_shown, its answer as dialog_closed. The
+// wrapper hands back pi's own promise untouched (it never waits), and
+// wraps each method once across reloads (the original kept under a
+// symbol). agent_end is forwarded with
 // the stopReason of the run's last reply; pi retries a failed request by
 // itself and each attempt ends in its own agent_end, so an agent_end pi
 // will retry goes as "retry" (still working), judged the way pi 0.73
@@ -347,7 +353,46 @@ function sendLast(event) {
   })
 }
 
+// The dialog methods of pi's ctx.ui (custom draws any component, often
+// no question: left alone).
+const dialogMethods = ["select", "confirm", "input", "editor"]
+const unwrapped = Symbol.for("mew.pi.dialog") // a wrapper's original, across reloads
+const mine = Symbol("mew.pi.dialog.wrapper") // this load's wrapper
+
 export default function (pi) {
+  const calls = [] // tool calls started and not ended, oldest first
+  let last // the newest ctx a handler got
+  const watchDialogs = (ctx) => {
+    const ui = ctx?.hasUI ? ctx.ui : undefined
+    if (!ui || typeof ui !== "object") return
+    for (const m of dialogMethods) {
+      const current = ui[m]
+      if (typeof current !== "function" || current[mine]) continue
+      const orig = current[unwrapped] ?? current
+      const wrapper = function (...a) {
+        const p = orig.apply(this, a)
+        try {
+          const call = calls[calls.length - 1]
+          if (call) {
+            const props = { properties: { id: call.id, permission: call.name } }
+            forward(send("dialog_shown", last, props))
+            const closed = () => {
+              try {
+                forward(send("dialog_closed", last, props))
+              } catch {}
+            }
+            Promise.resolve(p).then(closed, closed)
+          }
+        } catch {}
+        return p
+      }
+      wrapper[unwrapped] = orig
+      wrapper[mine] = true
+      try {
+        ui[m] = wrapper
+      } catch {}
+    }
+  }
   let attempts = 0 // failed attempts pi retried since the person's prompt
   let overdue // the failure to forward if the retry pi should start does not
   const cancelOverdue = () => {
@@ -358,6 +403,10 @@ export default function (pi) {
     try {
       pi.on(name, (event, ctx) => {
         try {
+          last = ctx
+          try {
+            watchDialogs(ctx)
+          } catch {}
           return handle(event ?? {}, ctx)
         } catch {}
         return undefined
@@ -367,6 +416,7 @@ export default function (pi) {
   on("session_start", (_e, ctx) => {
     cancelOverdue()
     attempts = 0
+    calls.length = 0
     forward(send("session_start", ctx))
   })
   on("before_agent_start", () => {
@@ -374,15 +424,19 @@ export default function (pi) {
   })
   on("agent_start", (_e, ctx) => {
     cancelOverdue()
+    calls.length = 0
     forward(send("agent_start", ctx))
   })
   on("message_end", (e) => {
     if (e.message?.role === "assistant" && e.message.stopReason !== "error") attempts = 0
   })
   on("tool_execution_start", (e, ctx) => {
+    calls.push({ id: String(e.toolCallId ?? ""), name: String(e.toolName ?? "") })
     forward(send("tool_execution_start", ctx, { properties: { id: String(e.toolCallId ?? ""), permission: String(e.toolName ?? "") } }))
   })
   on("tool_execution_end", (e, ctx) => {
+    const i = calls.findIndex((c) => c.id === String(e.toolCallId ?? ""))
+    if (i >= 0) calls.splice(i, 1)
     forward(send("tool_execution_end", ctx, { properties: { id: String(e.toolCallId ?? ""), permission: String(e.toolName ?? "") } }))
   })
   on("agent_end", (e, ctx) => {

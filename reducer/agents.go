@@ -244,6 +244,11 @@ var Mappings = []Mapping{
 		{"agent_start", UserPromptSubmit},
 		{"tool_execution_start", PreToolUse},
 		{"tool_execution_end", PostToolUse},
+		// Another extension's dialog while a tool call runs (pi's example
+		// permission gate asks in tool_call), seen by Mew's extension
+		// wrapping ctx.ui: the call waits on the person until answered.
+		{"dialog_shown", PermissionRequest},
+		{"dialog_closed", PostToolUse},
 		{"agent_end.stop", Stop},
 		{"agent_end.length", Stop},
 		{"agent_end.retry", TurnRetrying},

@@ -127,7 +127,20 @@ func TestPiRuns(t *testing.T) {
 		t.Fatalf("session_start: %s %q", h.State, h.Cwd)
 	}
 	if h := playAs(t, pi, start, run, tool); h.State != session.Working {
-		t.Fatalf("a tool call (the gate's dialog is on the screen only): %s, want working", h.State)
+		t.Fatalf("a tool call: %s, want working", h.State)
+	}
+	// Another extension's dialog on the call (the permission gate's
+	// select), as Mew's extension sees it by wrapping ctx.ui.
+	shown := ev("dialog_shown", "", `,"id":"call_1","permission":"bash"`)
+	closed := ev("dialog_closed", "", `,"id":"call_1","permission":"bash"`)
+	if h := playAs(t, pi, start, run, tool, shown); h.State != session.Waiting || h.Reason != session.ReasonPermission {
+		t.Errorf("the gate's dialog: %s (%s), want waiting(permission)", h.State, h.Reason)
+	}
+	if h := playAs(t, pi, start, run, tool, shown, closed); h.State != session.Working {
+		t.Errorf("the dialog answered: %s, want working", h.State)
+	}
+	if h := playAs(t, pi, start, run, tool, shown, closed, toolEnd, end("stop")); h.State != session.Done {
+		t.Errorf("the turn after the answer: %s, want done", h.State)
 	}
 	for status, want := range map[string]session.State{"stop": session.Done, "length": session.Done, "error": session.Failed, "aborted": session.Idle} {
 		if h := playAs(t, pi, start, run, tool, toolEnd, end(status)); h.State != want {
