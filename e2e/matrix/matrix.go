@@ -332,6 +332,21 @@ var Cells = []Cell{
 	t("pi", "exit", "hooks+pane", "TestPiTurnsAndExit", "TestConformPiHooksPane"),
 	t("pi", "kill", "hooks+pane", "TestConformPiHooksPaneKill"),
 	t("pi", "exit", "screen", "TestConformPiScreenExit"),
+	// pi's extension only (the pane unread): it sees the gate's dialog
+	// by wrapping the ctx.ui all extensions share.
+	t("pi", "turn", "hooks", "TestConformPiHooks"),
+	t("pi", "allow", "hooks", "TestConformPiHooks"),
+	t("pi", "deny", "hooks", "TestConformPiHooks"),
+	t("pi", "esc", "hooks", "TestConformPiHooks"),
+	t("pi", "error", "hooks", "TestConformPiHooks"),
+	t("pi", "quote", "hooks", "TestConformPiHooks"),
+	t("pi", "fresh", "hooks", "TestConformPiHooks"),
+	t("pi", "launcher", "hooks", "TestConformPiHooks"),
+	t("pi", "kill", "hooks", "TestConformPiHooks"),
+	t("pi", "exit", "hooks", "TestConformPiHooksExit"),
+	na("pi", "question", "hooks+pane", piNoQuestion),
+	na("pi", "question", "screen", piNoQuestion),
+	na("pi", "question", "hooks", piNoQuestion),
 
 	// Cline.
 	t("cline", "turn", "hooks+pane", "TestClineTurnsAndExit", "TestConformClineHooksPane"),
@@ -509,6 +524,8 @@ func Markdown() string {
 const (
 	// launcherUnread: with the pane unread, how the CLI was started changes
 	// nothing the hooks (and Claude Code's registry) say.
+	// piNoQuestion: what pi's package says of itself.
+	piNoQuestion   = "pi 0.73.1 has no question tool and no plan mode (core tools read, bash, edit, write, grep, find, ls; its README: \"No plan mode\"): only example extensions it does not load add them"
 	launcherUnread = "the pane is not read: the launcher changes nothing the hooks say (the hooks+pane cell proves the pane is found)"
 	// killByProcess: the process check decides an agent killed, in every
 	// mode (combine rule 1); the hooks+pane cell walks it.
