@@ -428,6 +428,7 @@ var Cells = []Cell{
 	t("grok", "launcher", "screen", "TestConformGrokScreen"),
 	t("grok", "kill", "screen", "TestConformGrokScreen"),
 	t("grok", "exit", "screen", "TestGrokTurnsAndExit"),
+	na("grok", "question", "screen", "Grok CLI 0.0.34 has no question tool and no plan mode: its tools are view_file, create_file, str_replace_editor, edit_file, bash, search, create_todo_list, update_todo_list (dist/grok/tools.js); its one dialog confirms a call"),
 
 	// Continue.
 	t("continue", "turn", "screen", "TestContinueTurnsAndExit", "TestContinueConform", "TestContinueUnderMewRun"),
