@@ -104,6 +104,14 @@ type agentCLI struct {
 	// exit makes it exit its own way and returns the moment it did (quit
 	// keys otherwise).
 	exit func(*agentScen) time.Time
+	// questionDialog is its question dialog as fakellm.Ask makes it ask
+	// (nil: the walk asks none; conform_question_test.go), questionKeys
+	// pick React in it (Enter when nil), questionEvent is its own event
+	// announcing it, questionQuote a scenario replying with its rows.
+	questionDialog *regexp.Regexp
+	questionKeys   []string
+	questionEvent  func(driver.HookSeen) bool
+	questionQuote  string
 }
 
 var (

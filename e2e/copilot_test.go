@@ -43,6 +43,12 @@ var copilotCLI = agentCLI{
 	// scenario (TestCopilotDenyAndError) stops one.
 	unwalked:   []string{"esc"},
 	errorEvent: func(h driver.HookSeen) bool { return h.Event == "errorOccurred" },
+	// ask_user's form, drawn in place of the input box (a reply's rows
+	// are indented under its ●); Enter takes its first choice, React.
+	questionDialog: regexp.MustCompile(`(?m)^ Copilot needs information\.\s*$`),
+	// Its notification (elicitation_dialog) comes as the form is drawn.
+	questionEvent: func(h driver.HookSeen) bool { return h.Event == "notification" && h.Kind == "elicitation_dialog" },
+	questionQuote: fakellm.QuoteCopilotAsk,
 }
 
 // startCopilot starts Copilot CLI; at the end it shows what its session log
