@@ -112,6 +112,14 @@ type agentCLI struct {
 	// its own says (Gemini CLI: its input box's placeholder back, the
 	// prompt started or queued).
 	taken *regexp.Regexp
+	// questionDialog is its question dialog as fakellm.Ask makes it ask
+	// (nil: the walk asks none; conform_question_test.go), questionKeys
+	// pick React in it (Enter when nil), questionEvent is its own event
+	// announcing it, questionQuote a scenario replying with its rows.
+	questionDialog *regexp.Regexp
+	questionKeys   []string
+	questionEvent  func(driver.HookSeen) bool
+	questionQuote  string
 }
 
 var (

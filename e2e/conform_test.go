@@ -134,6 +134,9 @@ func conformWalk(t *testing.T, c agentCLI, mode, end string) {
 	if w.walks("esc") {
 		w.escWhileStreaming()
 	}
+	if w.cli.questionDialog != nil && w.walks("question") {
+		w.question()
+	}
 	w.apiError()
 	switch end {
 	case "exit":

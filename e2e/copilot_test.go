@@ -43,6 +43,12 @@ var copilotCLI = agentCLI{
 	// scenario (TestCopilotDenyAndError) stops one.
 	unwalked:   []string{"esc"},
 	errorEvent: func(h driver.HookSeen) bool { return h.Event == "errorOccurred" },
+	// ask_user's form, drawn in place of the input box (a reply's rows
+	// are indented under its ●); Enter takes its first choice, React.
+	questionDialog: regexp.MustCompile(`(?m)^ Copilot needs information\.\s*$`),
+	// Its notification (elicitation_dialog) comes as the form is drawn.
+	questionEvent: func(h driver.HookSeen) bool { return h.Event == "notification" && h.Kind == "elicitation_dialog" },
+	questionQuote: fakellm.QuoteCopilotAsk,
 }
 
 // startCopilot starts Copilot CLI; at the end it shows what its session log
@@ -212,3 +218,31 @@ func TestCopilotWithoutHooks(t *testing.T) {
 // Copilot CLI under `mew run` in a tmux pane, with Mew's hooks: a turn →
 // done, Ctrl-C twice → exited, one row from start to exit.
 func TestMewRunInTmuxCopilot(t *testing.T) { mewRunInTmux(t, copilotCLI) }
+
+// Copilot's permissionRequest hook fires before its own rules settle the
+// call (issue 35): a command its --allow-tool rule allows runs with no
+// dialog, though the hook fired. Mew waits on the notification that a
+// person is asked, so it never shows a wait here, judged with the pane
+// unread (the screen would hide a wrong wait from the hooks).
+func TestCopilotAllowedByItsRules(t *testing.T) {
+	c := copilotCLI
+	s := startCLIWith(t, c, func(o *driver.Options) {
+		o.Args = []string{"--model", "gpt-4.1", "--allow-tool", "shell(touch)"}
+		hooksOnly(o)
+	})
+	sent := s.prompt(fakellm.Prompt(fakellm.ShellBrief))
+	asked := s.observed(sent, "permissionRequest", func(h driver.HookSeen) bool { return h.Event == "permissionRequest" })
+	end := s.observed(sent, "the turn's end", c.turnEnd)
+	t.Logf("permissionRequest fired %v after the prompt; the turn ended %v after it", asked.Sub(sent).Round(time.Millisecond), end.Sub(asked).Round(time.Millisecond))
+	if _, err := os.Stat(s.r.Project + "/made-by-agent"); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
+	}
+	if shown, err := s.r.WaitScreen(sent, c.dialog, 0); err == nil {
+		t.Errorf("Copilot asked after all (at %s): the check proves nothing", s.r.TL.Rel(shown.At))
+	}
+	if h, err := s.r.WaitHook(sent, func(h driver.HookSeen) bool { return h.Event == "notification" }, 0); err == nil {
+		t.Errorf("a notification (%s) came: nobody should have been asked", h.Kind)
+	}
+	s.expect("the allowed turn ended → done", end, fast, stateIs(session.Done))
+	s.never("allowed by its rules: never waiting", sent, end.Add(settleAfter), shows(session.Waiting))
+}

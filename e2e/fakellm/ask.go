@@ -12,6 +12,10 @@ const Ask = "ask"
 // AskContinue is Ask under the name Continue's scenarios use.
 const AskContinue = "askcontinue"
 
+// AskBrief is Ask with its reply after the answer trickled for BriefFor:
+// a turn seen running between the answer and its end.
+const AskBrief = "askbrief"
+
 // AskQuestion is what the ask scenarios ask; AskChoices their choices.
 const AskQuestion = "Which framework?"
 
@@ -32,11 +36,15 @@ func more(c turn, why string) (Reply, bool) {
 	if q, ok := quotes[c.scenario]; ok {
 		return Reply{Kind: "text", Text: q, Why: why}, true
 	}
-	if c.scenario == AskContinue || c.scenario == Ask {
+	if c.scenario == AskContinue || c.scenario == Ask || c.scenario == AskBrief {
 		if c.step == 0 {
 			return Reply{Kind: "ask", Text: AskQuestion, Why: why}, true
 		}
-		return Reply{Kind: "text", Text: "Done.", Why: why}, true
+		r := Reply{Kind: "text", Text: "Done.", Why: why}
+		if c.scenario == AskBrief {
+			r.Trickle = BriefFor
+		}
+		return r, true
 	}
 	return Reply{}, false
 }
