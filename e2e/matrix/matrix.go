@@ -253,7 +253,7 @@ var Cells = []Cell{
 	t("copilot", "turn", "hooks", "TestConformCopilotHooks"),
 	t("copilot", "allow", "hooks+pane", "TestCopilotTurnsAndExit", "TestConformCopilotHooksPane"),
 	t("copilot", "allow", "screen", "TestConformCopilotScreen"),
-	t("copilot", "allow", "hooks", "TestConformCopilotHooks"),
+	t("copilot", "allow", "hooks", "TestConformCopilotHooks", "TestCopilotAllowedByItsRules"),
 	t("copilot", "deny", "hooks+pane", "TestCopilotDenyAndError", "TestConformCopilotHooksPane"),
 	t("copilot", "deny", "screen", "TestCopilotWithoutHooks", "TestConformCopilotScreen"),
 	t("copilot", "deny", "hooks", "TestConformCopilotHooks"),
@@ -278,6 +278,9 @@ var Cells = []Cell{
 	t("copilot", "kill", "hooks+pane", "TestConformCopilotHooksPaneKill"),
 	t("copilot", "exit", "screen", "TestConformCopilotScreenExit"),
 	t("copilot", "exit", "hooks", "TestConformCopilotHooksExit"),
+	t("copilot", "question", "hooks+pane", "TestConformCopilotHooksPane"),
+	t("copilot", "question", "screen", "TestConformCopilotScreen"),
+	t("copilot", "question", "hooks", "TestConformCopilotHooks"),
 
 	// Qwen Code.
 	t("qwen", "turn", "hooks+pane", "TestQwenTurnsAndExit", "TestConformQwenHooksPane"),
