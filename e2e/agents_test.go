@@ -65,6 +65,9 @@ type agentCLI struct {
 	denyRuns bool
 	// errorEvent is its own event for an API error.
 	errorEvent func(driver.HookSeen) bool
+	// dialogUnannounced: none of its hooks tells Mew its dialog is up, so
+	// with the pane unread the walk expects working while it waits.
+	dialogUnannounced bool
 	// hooksErrorIdle: its hooks end an API error's turn as any other, so
 	// with the pane unread idle is all Mew can say (not done).
 	hooksErrorIdle bool

@@ -44,7 +44,8 @@ var clineCLI = agentCLI{
 	// No hook announces its approval dialog (PreToolUse fires for every
 	// call, before it decides to ask): with the pane unread Mew cannot
 	// show the wait, nor its answer.
-	hooksBlind: []string{"allow", "deny"},
+	hooksBlind:        []string{"allow", "deny"},
+	dialogUnannounced: true,
 }
 
 // clineDialog submits a shell scenario and returns when Cline drew its

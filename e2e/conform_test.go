@@ -261,11 +261,11 @@ func (w *walk) dialog(scenario string) driver.Snap {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	if w.mode == modeHooks && w.cli.dialogEvent == nil {
-		// No event of the CLI announces its dialog (Cline: PreToolUse
-		// fires for every call, before it decides to ask): with the pane
-		// unread Mew cannot say waiting. It must still not say the turn is
-		// over: the call is pending, working.
+	if w.mode == modeHooks && w.cli.dialogUnannounced {
+		// No hook announces its dialog (Cline: PreToolUse fires for every
+		// call, before it decides to ask): with the pane unread Mew cannot
+		// say waiting. It must still not say the turn is over: the call is
+		// pending, working.
 		w.expect("permission dialog, unannounced → working", shown.At, w.goal, stateIs(session.Working))
 		w.never("permission dialog, unannounced: never done or idle", shown.At, shown.At.Add(settleAfter), func(sh session.Shown, listed bool) bool {
 			return !listed || sh.State == session.Done || sh.State == session.Idle
