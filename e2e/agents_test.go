@@ -104,6 +104,17 @@ type agentCLI struct {
 	// exit makes it exit its own way and returns the moment it did (quit
 	// keys otherwise).
 	exit func(*agentScen) time.Time
+	// Of the question step (conform_question_test.go): question is its
+	// dialog for fakellm.Ask (nil: the step is not walked);
+	// questionEvent and questionOver its own events for the dialog shown
+	// and answered or dismissed; questionKeys pick the first choice
+	// (Enter when nil), dismissKeys dismiss it (Escape when nil).
+	// dismissGoesOn: the model is told of a dismissal and answers (done),
+	// rather than the turn ending with it (idle).
+	question                    *regexp.Regexp
+	questionEvent, questionOver func(driver.HookSeen) bool
+	questionKeys, dismissKeys   []string
+	dismissGoesOn               bool
 }
 
 var (
@@ -122,6 +133,7 @@ var (
 		denyEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
 		denyRuns:    true,
 		errorEvent:  func(h driver.HookSeen) bool { return h.Event == "session.error" },
+		question:    openCodeQuestion, questionEvent: openCodeAsked, questionOver: openCodeAnswered,
 	}
 	geminiCLI = agentCLI{
 		name: driver.AgentGemini, version: driver.GeminiVersion, find: driver.FindGemini,

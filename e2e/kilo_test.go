@@ -33,6 +33,8 @@ var kiloCLI = agentCLI{
 	denyEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
 	denyRuns:    true,
 	errorEvent:  func(h driver.HookSeen) bool { return h.Event == "session.error" },
+	// OpenCode's question dialog and events.
+	question: openCodeQuestion, questionEvent: openCodeAsked, questionOver: openCodeAnswered,
 }
 
 func TestKiloTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, kiloCLI) }

@@ -1,0 +1,136 @@
+package e2e
+
+// The question class of the conformance walk: the model asks the person
+// with the agent's question tool (fakellm.Ask) → waiting(question); the
+// first choice picked with keys → not waiting, the answer reaches the
+// model, its turn → done; asked again and dismissed → not waiting, and
+// idle (never done) once the turn the dismissal ended is over; the next
+// turn → done; a reply quoting the dialog → never waiting. A step of the walk driven by agentCLI's question fields,
+// walked by a session of its own per agent and mode (conformQuestion).
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mew-dev/mew/e2e/driver"
+	"github.com/mew-dev/mew/e2e/fakellm"
+	"github.com/mew-dev/mew/session"
+)
+
+// OpenCode 1.18's question dialog (Kilo 7.7.7 draws the same): it takes
+// the input box's place, its keys on its last row but one.
+var openCodeQuestion = regexp.MustCompile(`┃\s+↑↓ select  enter submit  esc dismiss`)
+
+func openCodeAsked(h driver.HookSeen) bool { return h.Event == "question.asked" }
+func openCodeAnswered(h driver.HookSeen) bool {
+	return h.Event == "question.replied" || h.Event == "question.rejected"
+}
+
+// questionShown submits the ask scenario and returns when the CLI showed
+// its question, judged waiting(question): the moment is its screen's, or
+// its own event's when that is earlier and Mew is told of it by hooks.
+func (w *walk) questionShown() driver.Snap {
+	w.t.Helper()
+	c := w.cli
+	sent := w.prompt(fakellm.Prompt(fakellm.Ask))
+	shown, err := w.r.WaitScreen(sent, c.question, cliTurn)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	ref := shown.At
+	if w.mode != modeScreen && c.questionEvent != nil {
+		if ev := w.observed(sent, "the question's event", c.questionEvent); w.mode == modeHooks || ev.Before(ref) {
+			ref = ev
+		}
+	}
+	w.expect("question → waiting(question)", ref, w.goal, waitingFor(session.ReasonQuestion))
+	return shown
+}
+
+// answerQuestion presses keys on the question shown and returns the
+// answer and the moment Mew can know of it: the dialog gone, or with the
+// pane unread the CLI's own event.
+func (w *walk) answerQuestion(shown driver.Snap, keys []string) (driver.Answered, time.Time) {
+	w.t.Helper()
+	a, err := w.r.Answer(w.cli.question, shown.At, keys...)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	ref := a.Gone
+	if w.mode == modeHooks && w.cli.questionOver != nil {
+		ref = w.observed(a.Pressed, "the question's answered event", w.cli.questionOver)
+		w.t.Logf("its event came %v after the key", ref.Sub(a.Pressed).Round(time.Millisecond))
+	}
+	return a, ref
+}
+
+func (w *walk) question() {
+	w.t.Helper()
+	c := w.cli
+	a, ref := w.answerQuestion(w.questionShown(), orKeys(c.questionKeys, "Enter"))
+	w.expect("question answered → not waiting", ref, w.goal, listedAndNot(session.Waiting))
+	end := w.turnEnded(a.Pressed, fakellm.Ask, "the answered question's turn end")
+	w.staysDone("the answered question's turn", end)
+	// The keys picked the first choice: the model was told so.
+	var told []string
+	for _, l := range w.api.Log() {
+		if l.At.After(a.Pressed) && l.Why == fakellm.Ask+"/1" {
+			told = append(told, l.Result)
+		}
+	}
+	if len(told) == 0 || !strings.Contains(told[0], `"`+fakellm.AskChoices[0]+`"`) {
+		w.t.Errorf("the model was told %q after the answer, want the choice %q", told, fakellm.AskChoices[0])
+	}
+
+	a, ref = w.answerQuestion(w.questionShown(), orKeys(c.dismissKeys, "Escape"))
+	w.t.Logf("dismissed: the dialog went %v after the key", a.Gone.Sub(a.Pressed).Round(time.Millisecond))
+	w.expect("question dismissed → not waiting", ref, w.goal, listedAndNot(session.Waiting))
+	if c.dismissGoesOn {
+		w.staysDone("the turn after the dismissal", w.turnEnded(a.Pressed, fakellm.Ask, "the dismissed question's turn end"))
+	} else {
+		// The dismissal ended the turn: nobody's answer is due, the
+		// person's move, as after an Esc (idle, not done).
+		over := a.Gone
+		if c.turnEnd != nil {
+			over = w.observed(a.Pressed, "the dismissed question's turn end", c.turnEnd)
+		}
+		w.expect("question dismissed, the turn over → idle", over, w.goal, stateIs(session.Idle))
+		w.never("question dismissed: never done", a.Gone, over.Add(settleAfter), shows(session.Done))
+	}
+	sent := w.prompt(fakellm.Prompt(w.text))
+	w.staysDone("the turn after the dismissed question", w.turnEnded(sent, w.text, "the turn after the dismissed question"))
+
+	// A reply quoting the dialog, as drawn, is no question. Last: the
+	// quote stays on the screen, where the question would be looked for.
+	sent = w.prompt(fakellm.Prompt(fakellm.QuoteAsk))
+	end = w.turnEnded(sent, fakellm.QuoteAsk, "the quoting turn's end")
+	if _, err := w.r.WaitScreen(sent, c.question, 5*time.Second); err != nil {
+		w.t.Errorf("the reply's quote of %q never showed: %v; screen:\n%s", c.question, err, driver.Excerpt(w.r.Screen(), 20))
+	}
+	// Not waiting is the class (an instant reply can end between two
+	// reads of the screen: idle then, not done).
+	w.expect("a reply quoting the question → not waiting", end, w.goal, listedAndNot(session.Waiting))
+	w.never("never waiting for a quoted question", sent, end.Add(settleAfter), shows(session.Waiting))
+}
+
+// conformQuestion walks the question class of c in mode, in a session of
+// its own.
+func conformQuestion(t *testing.T, c agentCLI, mode string) {
+	if c.question == nil {
+		t.Fatalf("%s: no question dialog known", c.name)
+	}
+	w := startWalk(t, c, mode)
+	w.fresh()
+	w.question()
+}
+
+func TestConformOpenCodeQuestionHooksPane(t *testing.T) {
+	conformQuestion(t, openCodeCLI, modeHooksPane)
+}
+func TestConformOpenCodeQuestionScreen(t *testing.T) { conformQuestion(t, openCodeCLI, modeScreen) }
+func TestConformOpenCodeQuestionHooks(t *testing.T)  { conformQuestion(t, openCodeCLI, modeHooks) }
+func TestConformKiloQuestionHooksPane(t *testing.T)  { conformQuestion(t, kiloCLI, modeHooksPane) }
+func TestConformKiloQuestionScreen(t *testing.T)     { conformQuestion(t, kiloCLI, modeScreen) }
+func TestConformKiloQuestionHooks(t *testing.T)      { conformQuestion(t, kiloCLI, modeHooks) }
