@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mew-dev/mew/rules"
@@ -36,5 +37,27 @@ func TestOpenCodeQuestionDialog(t *testing.T) {
 				t.Errorf("a dismissed question read as a finished turn (%s)", res.Rule)
 			}
 		})
+	}
+}
+
+// OpenCode draws a turn's duration as 1.2s under a minute, "1m 21s" from
+// one (then "2h 5m", "1d 3h"): a turn that waited on a question past a
+// minute ended done, and Mew read its screen as idle (the real screen of
+// TestConformOpenCodeQuestionScreen; Kilo draws OpenCode's).
+func TestOpenCodeTurnOverAMinuteEnded(t *testing.T) {
+	rows := fixtureRows(t, "testdata/screens/opencode-1.18.33/7-turn-over-a-minute.txt")
+	for _, agent := range []string{"opencode", "kilo"} {
+		set := rules.Embedded().Set(agent)
+		for _, d := range []string{"1m 21s", "59m 0s", "2h 5m", "1d 3h", "12.3s", "512ms"} {
+			screen := make([]string, len(rows))
+			copy(screen, rows)
+			for i, r := range screen {
+				screen[i] = strings.Replace(r, "· 1m 21s", "· "+d, 1)
+			}
+			res := set.Classify(rules.Frame{Rows: screen})
+			if res.State != session.ScreenIdle || !res.TurnEnded || res.Interrupted {
+				t.Errorf("%s, a turn of %s: %s by %s, ended %v, interrupted %v; want idle, a finished turn", agent, d, res.State, res.Rule, res.TurnEnded, res.Interrupted)
+			}
+		}
 	}
 }
