@@ -23,9 +23,9 @@ func TestOpenCodeQuestionDialog(t *testing.T) {
 		{"opencode", "the question", "opencode-1.18.33/6-question.txt", session.ScreenBlocked, session.ReasonQuestion},
 		{"kilo", "the question", "kilo-7.7.7/1-question.txt", session.ScreenBlocked, session.ReasonQuestion},
 		{"kilo", "a reply quoting the question", "kilo-7.7.7/3-reply-quotes-question.txt", session.ScreenIdle, ""},
-		// OpenCode draws Kilo's screens with "Build" for "Code".
-		{"opencode", "a reply quoting the question (Kilo's screen)", "kilo-7.7.7/3-reply-quotes-question.txt", session.ScreenIdle, ""},
+		{"opencode", "a reply quoting the question", "opencode-1.18.33/8-reply-quotes-question.txt", session.ScreenIdle, ""},
 		{"kilo", "the question dismissed", "kilo-7.7.7/2-dismissed.txt", session.ScreenIdle, ""},
+		{"opencode", "the question dismissed", "opencode-1.18.33/9-dismissed.txt", session.ScreenIdle, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.agent+"/"+c.name, func(t *testing.T) {
