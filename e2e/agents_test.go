@@ -115,32 +115,42 @@ type agentCLI struct {
 	// its own says (Gemini CLI: its input box's placeholder back, the
 	// prompt started or queued).
 	taken *regexp.Regexp
-	// questionDialog is its question dialog as fakellm.Ask makes it ask
-	// (nil: the walk asks none; conform_question_test.go), questionKeys
-	// pick React in it (Enter when nil), questionEvent is its own event
-	// announcing it, questionQuote a scenario replying with its rows.
-	questionDialog *regexp.Regexp
-	questionKeys   []string
-	questionEvent  func(driver.HookSeen) bool
-	questionQuote  string
+	// Of the question step (conform_question_test.go): questionDialog is
+	// its dialog for fakellm.Ask (nil: the step is not walked),
+	// questionApart walks it in a session of its own (conformQuestion),
+	// not in conformWalk; questionEvent and questionOver are its own
+	// events for the dialog shown and answered or dismissed;
+	// questionKeys pick the first choice (Enter when nil), dismissKeys
+	// dismiss it (Escape when nil); dismissGoesOn: the model is told of a
+	// dismissal and answers (done), rather than the turn ending with it
+	// (idle); questionQuote is a scenario replying with the dialog's rows,
+	// questionQuoted the quote as drawn (questionDialog when nil).
+	questionDialog, questionQuoted *regexp.Regexp
+	questionApart                  bool
+	questionEvent, questionOver    func(driver.HookSeen) bool
+	questionKeys, dismissKeys      []string
+	dismissGoesOn                  bool
+	questionQuote                  string
 }
 
 var (
 	openCodeCLI = agentCLI{
 		name: driver.AgentOpenCode, version: driver.OpenCodeVersion, find: driver.FindOpenCode,
-		apiURL:      func(s *fakellm.Server) string { return s.OpenAIURL },
-		dialog:      regexp.MustCompile(`△ Permission required`),
-		apiError:    regexp.MustCompile(`scripted bad request`),
-		stopped:     regexp.MustCompile(`· interrupted`),
-		stop:        []string{"Escape", "Escape"}, // "esc again to interrupt"
-		turnStart:   func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "busy" },
-		turnEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
-		dialogEvent: func(h driver.HookSeen) bool { return h.Event == "permission.asked" },
-		quit:        []string{"C-c"},
-		stopHint:    escAgain,
-		denyEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
-		denyRuns:    true,
-		errorEvent:  func(h driver.HookSeen) bool { return h.Event == "session.error" },
+		apiURL:         func(s *fakellm.Server) string { return s.OpenAIURL },
+		dialog:         regexp.MustCompile(`△ Permission required`),
+		apiError:       regexp.MustCompile(`scripted bad request`),
+		stopped:        regexp.MustCompile(`· interrupted`),
+		stop:           []string{"Escape", "Escape"}, // "esc again to interrupt"
+		turnStart:      func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "busy" },
+		turnEnd:        func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
+		dialogEvent:    func(h driver.HookSeen) bool { return h.Event == "permission.asked" },
+		quit:           []string{"C-c"},
+		stopHint:       escAgain,
+		denyEnd:        func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
+		denyRuns:       true,
+		errorEvent:     func(h driver.HookSeen) bool { return h.Event == "session.error" },
+		questionDialog: openCodeQuestion, questionEvent: openCodeAsked, questionOver: openCodeAnswered,
+		questionApart: true, questionQuote: fakellm.QuoteAsk,
 	}
 	geminiCLI = agentCLI{
 		name: driver.AgentGemini, version: driver.GeminiVersion, find: driver.FindGemini,

@@ -134,7 +134,7 @@ func conformWalk(t *testing.T, c agentCLI, mode, end string) {
 	if w.walks("esc") {
 		w.escWhileStreaming()
 	}
-	if w.cli.questionDialog != nil && w.walks("question") {
+	if w.cli.questionDialog != nil && !w.cli.questionApart && w.walks("question") {
 		w.question()
 	}
 	w.apiError()

@@ -47,8 +47,12 @@ var copilotCLI = agentCLI{
 	// are indented under its ●); Enter takes its first choice, React.
 	questionDialog: regexp.MustCompile(`(?m)^ Copilot needs information\.\s*$`),
 	// Its notification (elicitation_dialog) comes as the form is drawn.
-	questionEvent: func(h driver.HookSeen) bool { return h.Event == "notification" && h.Kind == "elicitation_dialog" },
-	questionQuote: fakellm.QuoteCopilotAsk,
+	questionEvent:  func(h driver.HookSeen) bool { return h.Event == "notification" && h.Kind == "elicitation_dialog" },
+	questionQuote:  fakellm.QuoteCopilotAsk,
+	questionQuoted: regexp.MustCompile(`Nothing is waiting for you here\.`),
+	// Esc on its form: the model is told "User cancelled the request."
+	// and answers, so the turn ends done.
+	dismissGoesOn: true,
 }
 
 // startCopilot starts Copilot CLI; at the end it shows what its session log

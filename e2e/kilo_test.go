@@ -33,6 +33,9 @@ var kiloCLI = agentCLI{
 	denyEnd:     func(h driver.HookSeen) bool { return h.Event == "session.status" && h.Kind == "idle" },
 	denyRuns:    true,
 	errorEvent:  func(h driver.HookSeen) bool { return h.Event == "session.error" },
+	// OpenCode's question dialog and events.
+	questionDialog: openCodeQuestion, questionEvent: openCodeAsked, questionOver: openCodeAnswered,
+	questionApart: true, questionQuote: fakellm.QuoteAsk,
 }
 
 func TestKiloTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, kiloCLI) }

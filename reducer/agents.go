@@ -183,7 +183,9 @@ var Mappings = []Mapping{
 		{"session.execution.failed", StopFailure},
 		{"question.asked", PermissionRequest},
 		{"question.replied", PostToolUse},
-		{"question.rejected", PostToolUse},
+		// A dismissed question (1.x, Kilo: Esc on it) ends the turn, as a
+		// rejected permission does: idle, not done.
+		{"question.rejected", Interrupted},
 		{"form.asked", PermissionRequest},
 		{"form.replied", PostToolUse},
 		{"form.rejected", PostToolUse},

@@ -170,8 +170,8 @@ func openCodeEnv(r *Run) []string {
 	}
 }
 
-// observeOpenCode adds the driver's own plugin: every session and
-// permission event, as a line the observer log reader takes
+// observeOpenCode adds the driver's own plugin: every session, permission
+// and question event, as a line the observer log reader takes
 // (hook_event_name, notification_type: the status, reply or error kind).
 func observeOpenCode(r *Run, log string) error {
 	q, err := json.Marshal(log)
@@ -179,7 +179,7 @@ func observeOpenCode(r *Run, log string) error {
 		return err
 	}
 	src := `import { appendFileSync } from "node:fs"
-const wanted = /^(session\.(created|status|idle|error)|permission\.)/
+const wanted = /^(session\.(created|status|idle|error)|permission\.|question\.)/
 export const DriverObserver = async () => ({
   event: async ({ event }) => {
     if (!wanted.test(event.type)) return

@@ -48,6 +48,9 @@ func chatTurn(req chatRequest) turn {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
 		if m.Role == "tool" {
+			if c.step == 0 {
+				c.result = m.text()
+			}
 			c.step++
 			continue
 		}

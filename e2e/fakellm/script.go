@@ -117,9 +117,10 @@ type Reply struct {
 // turn is what the script needs to know of a conversation.
 type turn struct {
 	scenario string
-	step     int  // tool results after the marked prompt
-	tools    bool // the request offers tools (the agent loop, not a side request)
-	retried  int  // requests for this scenario and step answered before
+	step     int    // tool results after the marked prompt
+	tools    bool   // the request offers tools (the agent loop, not a side request)
+	retried  int    // requests for this scenario and step answered before
+	result   string // the newest tool result's text (chat completions)
 }
 
 // decide picks the reply.

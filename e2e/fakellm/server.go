@@ -24,6 +24,10 @@ type Logged struct {
 	Path   string    `json:"path"`
 	Status int       `json:"status"`
 	Why    string    `json:"why,omitempty"`
+	// Result is the newest tool result's text the request carried (what
+	// the agent told the model a call gave: the person's answer to a
+	// question).
+	Result string `json:"result,omitempty"`
 }
 
 // Server is a running stand-in on 127.0.0.1.
@@ -75,7 +79,7 @@ func (s *Server) reply(api, path string, c turn) Reply {
 	if r.Kind == "error" {
 		status = r.Status
 	}
-	s.log.Add(Logged{At: time.Now(), API: api, Path: path, Status: status, Why: r.Why})
+	s.log.Add(Logged{At: time.Now(), API: api, Path: path, Status: status, Why: r.Why, Result: c.result})
 	return r
 }
 
