@@ -164,7 +164,9 @@ var Cells = []Cell{
 	t("opencode", "quote", "hooks+pane", "TestConformOpenCodeHooksPane"),
 	t("opencode", "quote", "screen", "TestConformOpenCodeScreen"),
 	t("opencode", "quote", "hooks", "TestConformOpenCodeHooks"),
-	na("opencode", "question", "hooks+pane", "not scripted yet: OpenCode's question tool needs a stand-in that asks"),
+	t("opencode", "question", "hooks+pane", "TestConformOpenCodeQuestionHooksPane"),
+	t("opencode", "question", "screen", "TestConformOpenCodeQuestionScreen"),
+	t("opencode", "question", "hooks", "TestConformOpenCodeQuestionHooks"),
 	t("opencode", "fresh", "hooks+pane", "TestConformOpenCodeHooksPane"),
 	t("opencode", "fresh", "screen", "TestConformOpenCodeScreen"),
 	t("opencode", "fresh", "hooks", "TestConformOpenCodeHooks"),
@@ -419,6 +421,9 @@ var Cells = []Cell{
 	t("kilo", "kill", "hooks+pane", "TestConformKiloHooksPaneKill"),
 	t("kilo", "exit", "screen", "TestConformKiloScreenExit"),
 	t("kilo", "exit", "hooks", "TestConformKiloHooksExit"),
+	t("kilo", "question", "hooks+pane", "TestConformKiloQuestionHooksPane"),
+	t("kilo", "question", "screen", "TestConformKiloQuestionScreen"),
+	t("kilo", "question", "hooks", "TestConformKiloQuestionHooks"),
 
 	// Grok CLI.
 	t("grok", "turn", "screen", "TestGrokTurnsAndExit", "TestConformGrokScreen"),
