@@ -104,6 +104,10 @@ type agentCLI struct {
 	// exit makes it exit its own way and returns the moment it did (quit
 	// keys otherwise).
 	exit func(*agentScen) time.Time
+	// questionDialog is its question tool's dialog (fakellm.Ask), which
+	// questionKeys answer (Enter when nil): the walk asks when it is set.
+	questionDialog *regexp.Regexp
+	questionKeys   []string
 }
 
 var (
@@ -147,6 +151,8 @@ var (
 		// or an Esc was read as no turn at all, idle).
 		screenBlind:   []string{"allow", "deny", "esc"},
 		answeredEvent: func(h driver.HookSeen) bool { return h.Event == "AfterTool" },
+		// ask_user's confirmation box (Enter picks the first choice).
+		questionDialog: regexp.MustCompile(`Enter to select · ↑/↓ to navigate · Esc to cancel`),
 	}
 )
 

@@ -12,6 +12,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -134,6 +135,9 @@ func conformWalk(t *testing.T, c agentCLI, mode, end string) {
 	if w.walks("esc") {
 		w.escWhileStreaming()
 	}
+	if c.questionDialog != nil && w.walks("question") {
+		w.question()
+	}
 	w.apiError()
 	switch end {
 	case "exit":
@@ -253,8 +257,14 @@ func (w *walk) quote() {
 // own event's when Mew is told of it by hooks.
 func (w *walk) dialog(scenario string) driver.Snap {
 	w.t.Helper()
+	return w.dialogAs(scenario, w.cli.dialog, session.ReasonPermission)
+}
+
+// dialogAs is dialog for a dialog drawn as re, judged waiting(reason).
+func (w *walk) dialogAs(scenario string, re *regexp.Regexp, reason session.Reason) driver.Snap {
+	w.t.Helper()
 	sent := w.prompt(fakellm.Prompt(scenario))
-	shown, err := w.r.WaitScreen(sent, w.cli.dialog, cliTurn)
+	shown, err := w.r.WaitScreen(sent, re, cliTurn)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -264,7 +274,7 @@ func (w *walk) dialog(scenario string) driver.Snap {
 			ref = ev
 		}
 	}
-	w.expect("permission dialog → waiting(permission)", ref, w.goal, waitingFor(session.ReasonPermission))
+	w.expect(string(reason)+" dialog → waiting("+string(reason)+")", ref, w.goal, waitingFor(reason))
 	return shown
 }
 
@@ -331,6 +341,46 @@ func (w *walk) deny() {
 	}
 	sent := w.prompt(fakellm.Prompt(w.text))
 	w.staysDone("the turn after the denial", w.turnEnded(sent, w.text, "the turn after the denial"))
+}
+
+// question: the agent's question tool (fakellm.Ask) → waiting(question);
+// answered → not waiting, the turn → done; asked again and dismissed with
+// Esc → not waiting, the next turn → done (left out where Esc on a dialog
+// is: "deny").
+func (w *walk) question() {
+	w.t.Helper()
+	c := w.cli
+	shown := w.dialogAs(fakellm.Ask, c.questionDialog, session.ReasonQuestion)
+	a, err := w.r.Answer(c.questionDialog, shown.At, orKeys(c.questionKeys, "Enter")...)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	ref := a.Gone
+	if w.mode == modeHooks && c.answeredEvent != nil {
+		ref = w.observed(a.Pressed, "the CLI's first event after the answer", c.answeredEvent)
+	}
+	w.expect("question answered → not waiting", ref, w.goal, listedAndNot(session.Waiting))
+	end := w.turnEnded(a.Pressed, fakellm.Ask, "the answered question's turn end")
+	w.staysDone("the answered question's turn", end)
+	if !w.walks("deny") {
+		return
+	}
+	shown = w.dialogAs(fakellm.Ask, c.questionDialog, session.ReasonQuestion)
+	if a, err = w.r.Answer(c.questionDialog, shown.At, "Escape"); err != nil {
+		w.t.Fatal(err)
+	}
+	ref = a.Gone
+	if w.mode == modeHooks && c.denyEnd != nil {
+		ref = w.observed(a.Pressed, "the CLI's end of the dismissed question's turn", c.denyEnd)
+	}
+	w.expect("question dismissed with Esc → not waiting", ref, w.goal, listedAndNot(session.Waiting))
+	if c.denyEnd != nil {
+		w.observed(a.Pressed, "the CLI's end of the dismissed question's turn", c.denyEnd)
+	} else if c.turnEnd != nil {
+		w.r.WaitHook(a.Pressed, c.turnEnd, 5*time.Second)
+	}
+	sent := w.prompt(fakellm.Prompt(w.text))
+	w.staysDone("the turn after the dismissed question", w.turnEnded(sent, w.text, "the turn after the dismissed question"))
 }
 
 // escWhileStreaming: Esc while the reply streams → idle, never done on the
