@@ -51,7 +51,8 @@ func TestGeminiAskUserIsAQuestion(t *testing.T) {
 }
 
 // Qwen Code 0.24.4's ask_user_question: PermissionRequest, then its
-// Notification permission_prompt, before the dialog is drawn. Mew said
+// Notification permission_prompt, before the dialog is drawn; PreToolUse
+// once answered (the e2e walk's hooks, TestConformQwenHooks). Mew said
 // waiting(permission) (issue 35, e2e): it is a question.
 func TestQwenAskUserQuestionIsAQuestion(t *testing.T) {
 	prompt := ev(UserPromptSubmit, `"prompt":"please mew-e2e-ask"`)
@@ -63,6 +64,11 @@ func TestQwenAskUserQuestionIsAQuestion(t *testing.T) {
 	}
 	if !slices.Equal(h.Pending[0].Options, []string{"React", "Vue"}) {
 		t.Errorf("choices: %q", h.Pending[0].Options)
+	}
+	// Answered: Qwen's PreToolUse comes only then (the e2e walk's hooks).
+	pre := ev(PreToolUse, `"tool_name":"ask_user_question"`, gqAskInput, `"tool_use_id":"toolu_1"`)
+	if h := gq(t, session.AgentQwen, prompt, req, note, pre); h.State != session.Working {
+		t.Errorf("answered: %s(%s), want working", h.State, h.Reason)
 	}
 	plan := ev(PermissionRequest, `"tool_name":"exit_plan_mode"`, `"tool_input":{"plan":"1. Do it"}`)
 	if h := gq(t, session.AgentQwen, prompt, plan, note); h.State != session.Waiting || h.Reason != session.ReasonPlan {
