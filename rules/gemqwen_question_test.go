@@ -15,12 +15,15 @@ import (
 // dismissed with Esc the screen is idle, and a reply quoting the dialog's
 // rows, above the input box, is no dialog. Qwen's scrollbar (█ at the
 // right edge of each row, once the transcript scrolls) read as permission
-// (the e2e walk, screen only).
+// (the e2e walk, screen only). Qwen's exit_plan_mode (--approval-mode
+// plan) is a plan to approve (it read as permission).
 func TestGeminiQwenQuestionFromTheScreen(t *testing.T) {
 	gQuestion := fixtureRows(t, "testdata/screens/gemini-cli-0.61.0/4-question.txt")
 	gDismissed := fixtureRows(t, "testdata/screens/gemini-cli-0.61.0/5-question-dismissed.txt")
 	qQuestion := fixtureRows(t, "testdata/screens/qwen-code-0.24.4/3-question.txt")
 	qDismissed := fixtureRows(t, "testdata/screens/qwen-code-0.24.4/4-question-dismissed.txt")
+	qPlan := fixtureRows(t, "testdata/screens/qwen-code-0.24.4/6-plan.txt")
+	qRejected := fixtureRows(t, "testdata/screens/qwen-code-0.24.4/7-plan-rejected.txt")
 	cases := []struct {
 		agent, name, title string
 		rows               []string
@@ -33,6 +36,10 @@ func TestGeminiQwenQuestionFromTheScreen(t *testing.T) {
 		{"qwen", "ask_user_question's dialog", "✳ Qwen - proj", qQuestion, session.ScreenBlocked, session.ReasonQuestion},
 		{"qwen", "the dialog with its scrollbar", "✳ Qwen - proj", fixtureRows(t, "testdata/screens/qwen-code-0.24.4/5-question-scrollbar.txt"), session.ScreenBlocked, session.ReasonQuestion},
 		{"qwen", "dismissed with Esc", "", qDismissed, session.ScreenIdle, ""},
+		{"qwen", "exit_plan_mode's dialog", "✳ Qwen - proj", qPlan, session.ScreenBlocked, session.ReasonPlan},
+		{"qwen", "the plan dialog with its scrollbar", "✳ Qwen - proj", fixtureRows(t, "testdata/screens/qwen-code-0.24.4/8-plan-scrollbar.txt"), session.ScreenBlocked, session.ReasonPlan},
+		{"qwen", "the plan rejected with Esc", "", qRejected, session.ScreenIdle, ""},
+		{"qwen", "a reply quoting the plan dialog", "", quoteAbove(t, qRejected, qPlan, "✦ It asked:", "─", "  ? ExitPlanMode"), session.ScreenIdle, ""},
 		{"qwen", "a reply quoting the dialog", "", quoteAbove(t, qDismissed, qQuestion, "✦ It asked:", "─", "  ? AskUserQuestion"), session.ScreenIdle, ""},
 	}
 	for _, c := range cases {
