@@ -108,6 +108,8 @@ type agentCLI struct {
 	// questionKeys answer (Enter when nil): the walk asks when it is set.
 	questionDialog *regexp.Regexp
 	questionKeys   []string
+	// args replace the driver's arguments for it (a mode it starts in).
+	args []string
 }
 
 var (
@@ -190,6 +192,7 @@ func startCLIWith(t *testing.T, c agentCLI, opts func(*driver.Options)) *agentSc
 	}
 	o := driver.Options{
 		Agent: c.name, Program: setup.program, APIURL: c.apiURL(api), Dir: t.TempDir(), Mew: setup.mew, Install: !c.noInstall,
+		Args: c.args,
 	}
 	opts(&o)
 	r, err := driver.Launch(o)
