@@ -131,6 +131,11 @@ type agentCLI struct {
 	questionKeys, dismissKeys      []string
 	dismissGoesOn                  bool
 	questionQuote                  string
+	// dismissIdle: its dismissal ends the turn (idle, never done once it
+	// is over); neither it nor dismissGoesOn: only not waiting is judged.
+	dismissIdle bool
+	// args replace the driver's arguments for it (a mode it starts in).
+	args []string
 }
 
 var (
@@ -150,7 +155,7 @@ var (
 		denyRuns:       true,
 		errorEvent:     func(h driver.HookSeen) bool { return h.Event == "session.error" },
 		questionDialog: openCodeQuestion, questionEvent: openCodeAsked, questionOver: openCodeAnswered,
-		questionApart: true, questionQuote: fakellm.QuoteAsk,
+		questionApart: true, questionQuote: fakellm.QuoteAsk, dismissIdle: true,
 	}
 	geminiCLI = agentCLI{
 		name: driver.AgentGemini, version: driver.GeminiVersion, find: driver.FindGemini,
@@ -177,6 +182,10 @@ var (
 		// observer: geminiScreenCLI (gemini_screen_test.go).
 		screenBlind:   []string{"allow", "deny", "esc"},
 		answeredEvent: func(h driver.HookSeen) bool { return h.Event == "AfterTool" },
+		// ask_user's confirmation box (Enter picks the first choice).
+		questionDialog: regexp.MustCompile(`Enter to select · ↑/↓ to navigate · Esc to cancel`),
+		// Its Notification (ToolPermission) announces the question too.
+		questionEvent: func(h driver.HookSeen) bool { return h.Event == "Notification" && h.Kind == "ToolPermission" },
 	}
 )
 
@@ -215,6 +224,7 @@ func startCLIWith(t *testing.T, c agentCLI, opts func(*driver.Options)) *agentSc
 	o := driver.Options{
 		Agent: c.name, Program: setup.program, APIURL: c.apiURL(api), Dir: t.TempDir(), Mew: setup.mew, Install: !c.noInstall,
 		NoObserver: c.noObserver,
+		Args:       c.args,
 	}
 	opts(&o)
 	r, err := driver.Launch(o)

@@ -37,6 +37,9 @@ var geminiScreenCLI = func() agentCLI {
 	c.noObserver = true
 	c.turnStart, c.turnEnd, c.dialogEvent, c.answeredEvent, c.errorEvent = nil, nil, nil, nil, nil
 	c.screenBlind = nil
+	// Its question is walked with the observer (TestConformGeminiScreen);
+	// its replies here have no pattern for the ask scenarios' ends.
+	c.questionDialog = nil
 	c.streams = regexp.MustCompile(`Thinking it over slowly`)
 	c.screenTurnEnd = geminiScreenTurnEnd
 	// A prompt it took leaves its input box (started, or queued while it

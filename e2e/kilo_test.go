@@ -35,7 +35,7 @@ var kiloCLI = agentCLI{
 	errorEvent:  func(h driver.HookSeen) bool { return h.Event == "session.error" },
 	// OpenCode's question dialog and events.
 	questionDialog: openCodeQuestion, questionEvent: openCodeAsked, questionOver: openCodeAnswered,
-	questionApart: true, questionQuote: fakellm.QuoteAsk,
+	questionApart: true, questionQuote: fakellm.QuoteAsk, dismissIdle: true,
 }
 
 func TestKiloTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, kiloCLI) }

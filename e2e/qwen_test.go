@@ -36,6 +36,10 @@ var qwenCLI = agentCLI{
 	// No hook fires when Esc stops a turn (no Stop; idle_prompt only after
 	// a denial): with the pane unread it stays working until the next one.
 	hooksBlind: []string{"esc"},
+	// ask_user_question's dialog (Enter picks the first choice).
+	questionDialog: regexp.MustCompile(`↑/↓: Navigate \| Enter: Select \| Esc: Cancel`),
+	// Its PermissionRequest announces the question too.
+	questionEvent: func(h driver.HookSeen) bool { return h.Event == "PermissionRequest" },
 }
 
 // A plain turn → done; the dialog → waiting(permission), allowed →

@@ -18,6 +18,7 @@ import (
 	"github.com/mailru/easyjson/jlexer"
 
 	"github.com/mew-dev/mew/internal/text"
+	"github.com/mew-dev/mew/session"
 )
 
 // Claude Code 2.1.x hook event names.
@@ -55,6 +56,12 @@ const (
 	// a PreToolUse of it): questions[] with a question and options[] with
 	// a label each, as AskUserQuestion's.
 	toolRequestUserInput = "request_user_input"
+	// Gemini CLI's question (ask_user) and Qwen Code's
+	// (ask_user_question): questions[] as AskUserQuestion's; their plan
+	// approval is exit_plan_mode (both).
+	toolGeminiAskUser     = "ask_user"
+	toolQwenAskUser       = "ask_user_question"
+	toolExitPlanModeSnake = "exit_plan_mode"
 )
 
 // Limits that keep a record small whatever the agent sends.
@@ -129,7 +136,7 @@ func toolDetail(tool string, raw json.RawMessage) (string, []string) {
 		return "", nil
 	}
 	var options []string
-	if (tool == toolAskUserQuestion || tool == toolRequestUserInput) && len(in.Questions) > 0 {
+	if toolWait(tool) == session.ReasonQuestion && len(in.Questions) > 0 {
 		for _, o := range in.Questions[0].Options {
 			if len(options) == maxOptions {
 				break

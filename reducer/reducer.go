@@ -276,9 +276,9 @@ func derive(h *session.HookState) (session.State, session.Reason, *session.Pendi
 
 func toolWait(tool string) session.Reason {
 	switch tool {
-	case toolAskUserQuestion, toolRequestUserInput:
+	case toolAskUserQuestion, toolRequestUserInput, toolGeminiAskUser, toolQwenAskUser:
 		return session.ReasonQuestion
-	case toolExitPlanMode:
+	case toolExitPlanMode, toolExitPlanModeSnake:
 		return session.ReasonPlan
 	}
 	return ""

@@ -97,8 +97,8 @@ func TestQwenDialogWithItsScrollbar(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := Embedded().Set("qwen").Classify(Frame{Rows: strings.Split(string(data), "\n")})
-	if res.State != session.ScreenBlocked || res.Rule != "qwen/blocked#2" {
-		t.Errorf("got %s by %s, want blocked by qwen/blocked#2 (the question)", res.State, res.Rule)
+	if res.State != session.ScreenBlocked || res.Rule != "qwen/blocked#4" {
+		t.Errorf("got %s by %s, want blocked by qwen/blocked#4 (the permission question)", res.State, res.Rule)
 	}
 }
 

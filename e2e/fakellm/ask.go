@@ -36,7 +36,10 @@ func more(c turn, why string) (Reply, bool) {
 	if q, ok := quotes[c.scenario]; ok {
 		return Reply{Kind: "text", Text: q, Why: why}, true
 	}
-	if c.scenario == AskContinue || c.scenario == Ask || c.scenario == AskBrief {
+	if c.scenario == AskContinue || c.scenario == Ask || c.scenario == AskBrief || c.scenario == Plan {
+		if c.step == 0 && c.scenario == Plan {
+			return Reply{Kind: "ask", Text: PlanText, Why: why}, true
+		}
 		if c.step == 0 {
 			return Reply{Kind: "ask", Text: AskQuestion, Why: why}, true
 		}
@@ -66,6 +69,9 @@ func callFor(id string, req chatRequest, reply Reply) map[string]any {
 		return toolCall(id, req, reply.Text)
 	}
 	name, args := askTool(req)
+	if reply.Text == PlanText {
+		name, args = planTool(req)
+	}
 	b, _ := json.Marshal(args)
 	return map[string]any{"index": 0, "id": "call_" + id, "type": "function",
 		"function": map[string]any{"name": name, "arguments": string(b)}}

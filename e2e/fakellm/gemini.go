@@ -78,8 +78,11 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 	}
 	call := []any{map[string]any{"functionCall": map[string]any{"name": "run_shell_command",
 		"args": map[string]any{"command": ShellCommand, "description": "Create a marker file"}}}}
+	if reply.Kind == "ask" {
+		call = []any{map[string]any{"functionCall": geminiAskCall(req)}}
+	}
 	if method != "streamGenerateContent" {
-		if reply.Kind == "call" {
+		if reply.Kind == "call" || reply.Kind == "ask" {
 			writeJSON(w, response(call, "STOP"))
 		} else {
 			writeJSON(w, response([]any{map[string]any{"text": reply.Text}}, "STOP"))
@@ -90,7 +93,7 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	if reply.Kind == "call" {
+	if reply.Kind == "call" || reply.Kind == "ask" {
 		send(response(call, "STOP"))
 		return
 	}
