@@ -68,7 +68,6 @@ func na(agent, class, mode, why string) Cell {
 // noHooks: a mode an agent cannot be read in.
 const (
 	noHooks    = "the agent has no hooks: its screen is all there is"
-	noDialog   = "the agent has no such dialog"
 	notRunning = "agy is not on npm here: it cannot run in the suite"
 )
 
@@ -199,7 +198,9 @@ var Cells = []Cell{
 	t("gemini", "quote", "hooks+pane", "TestConformGeminiHooksPane"),
 	t("gemini", "quote", "screen", "TestConformGeminiScreen", "TestConformGeminiScreenBare"),
 	t("gemini", "quote", "hooks", "TestConformGeminiHooks"),
-	na("gemini", "question", "hooks+pane", noDialog),
+	t("gemini", "question", "hooks+pane", "TestConformGeminiHooksPane"),
+	t("gemini", "question", "screen", "TestConformGeminiScreen"),
+	t("gemini", "question", "hooks", "TestConformGeminiHooks"),
 	t("gemini", "fresh", "hooks+pane", "TestConformGeminiHooksPane"),
 	t("gemini", "fresh", "screen", "TestConformGeminiScreen", "TestConformGeminiScreenBare"),
 	t("gemini", "fresh", "hooks", "TestConformGeminiHooks"),
@@ -315,6 +316,9 @@ var Cells = []Cell{
 	t("qwen", "kill", "hooks+pane", "TestConformQwenHooksPaneKill"),
 	t("qwen", "exit", "screen", "TestConformQwenScreenExit"),
 	t("qwen", "exit", "hooks", "TestConformQwenHooksExit"),
+	t("qwen", "question", "hooks+pane", "TestConformQwenHooksPane", "TestConformQwenPlanHooksPane"),
+	t("qwen", "question", "screen", "TestConformQwenScreen", "TestConformQwenPlanScreen"),
+	t("qwen", "question", "hooks", "TestConformQwenHooks", "TestConformQwenPlanHooks"),
 
 	// pi.
 	t("pi", "turn", "hooks+pane", "TestPiTurnsAndExit", "TestConformPiHooksPane"),
