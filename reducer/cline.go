@@ -2,6 +2,8 @@ package reducer
 
 import (
 	"encoding/json"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/mailru/easyjson/jlexer"
 )
@@ -131,12 +133,37 @@ const clineAskQuestion = "ask_question"
 // no choice read from the hooks could be typed (Mew's answer reads the
 // screen's).
 func clineQuestion(input json.RawMessage) json.RawMessage {
-	var in struct {
-		Question string `json:"question"`
+	var question string
+	l := jlexer.Lexer{Data: input}
+	objectFields(&l, func(k string) {
+		if k == "question" {
+			question = lenientString(&l)
+		} else {
+			l.SkipRecursive()
+		}
+	})
+	out := append([]byte(`{"questions":[{"question":`), jsonString(question)...)
+	return append(out, "}]}"...)
+}
+
+// jsonString is s as a JSON string, written by hand: mew-hook links no
+// encoding/json encoder (hookbin's lean test). Bytes that are not UTF-8
+// become U+FFFD.
+func jsonString(s string) []byte {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '"')
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
 	}
-	json.Unmarshal(input, &in)
-	out, _ := json.Marshal(map[string]any{"questions": []any{map[string]string{"question": in.Question}}})
-	return out
+	return append(b, '"')
 }
 
 // objectFields calls field for each key of the object at l (its value

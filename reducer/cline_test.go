@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -111,5 +112,27 @@ func TestClineAskQuestion(t *testing.T) {
 		if len(p.Options) > 0 {
 			t.Errorf("options offered from the hooks: %q", p.Options)
 		}
+	}
+}
+
+// The question written by hand (no encoding/json in mew-hook) is the JSON
+// string of what Cline asked, whatever it holds.
+func TestClineQuestionIsValidJSON(t *testing.T) {
+	for _, q := range []string{"Which framework?", `Use "React" or C:\path?`, "line\none\ttab\x01", "bad \xff utf-8", ""} {
+		in, _ := json.Marshal(map[string]any{"question": q, "options": []string{"a", "b"}})
+		var out struct {
+			Questions []struct {
+				Question string `json:"question"`
+			} `json:"questions"`
+		}
+		if err := json.Unmarshal(clineQuestion(in), &out); err != nil || len(out.Questions) != 1 {
+			t.Fatalf("%q: %s: %v", q, clineQuestion(in), err)
+		}
+		if want := strings.ToValidUTF8(q, "\uFFFD"); out.Questions[0].Question != want {
+			t.Errorf("%q came back as %q", want, out.Questions[0].Question)
+		}
+	}
+	if got := string(clineQuestion(json.RawMessage(`[1,2]`))); got != `{"questions":[{"question":""}]}` {
+		t.Errorf("not an object: %s", got)
 	}
 }
