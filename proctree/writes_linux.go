@@ -6,13 +6,15 @@ import (
 	"strconv"
 )
 
-// Writes is a fingerprint of what pid, and the children its main thread
-// started, have written so far (their /proc/<pid>/io write counters: bytes
-// and calls, to a terminal or anywhere): it stays the same exactly while
-// none of them writes, starts or loses a child. An agent's wrapper (a node
-// script that spawns the program drawing the screen) is covered by its
-// child's counters. false when it cannot be read (another user's process,
-// one gone).
+// Writes is a fingerprint of what pid and the processes under it have
+// written so far (their /proc/<pid>/io write counters: bytes and calls, to
+// a terminal or anywhere): it stays the same exactly while none of them
+// writes, starts or loses a child. The program drawing an agent's screen
+// is often not the job itself: Qwen Code's `qwen` starts node, which
+// starts the node that draws (a grandchild); so the walk goes writesDepth
+// levels down (the children each main thread started), at most
+// writesMax processes. false when it cannot be read (another user's
+// process, one gone).
 func Writes(pid int) (uint64, bool) {
 	h := uint64(14695981039346656037) // FNV-1a
 	mix := func(v uint64) {
@@ -37,21 +39,43 @@ func Writes(pid int) (uint64, bool) {
 		mix(syscw)
 		return true
 	}
-	if !add(pid) {
-		return 0, false
-	}
-	children, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(pid) + "/children")
-	if err != nil {
-		return 0, false
-	}
-	for _, f := range bytes.Fields(children) {
-		c, err := strconv.Atoi(string(f))
-		if err != nil || !add(c) {
-			return 0, false
+	level, seen := []int{pid}, 0
+	for depth := 0; len(level) > 0; depth++ {
+		var next []int
+		for _, p := range level {
+			if seen == writesMax {
+				return h, true // a big tree (a tool's build): its top is enough
+			}
+			seen++
+			if !add(p) {
+				return 0, false
+			}
+			if depth == writesDepth {
+				continue
+			}
+			children, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/task/" + strconv.Itoa(p) + "/children")
+			if err != nil {
+				return 0, false
+			}
+			for _, f := range bytes.Fields(children) {
+				c, err := strconv.Atoi(string(f))
+				if err != nil {
+					return 0, false
+				}
+				next = append(next, c)
+			}
 		}
+		level = next
 	}
 	return h, true
 }
+
+// How far Writes looks under a job: Qwen Code draws from the third node
+// down (`qwen` → node → node); a tool's build may start many more.
+const (
+	writesDepth = 4
+	writesMax   = 32
+)
 
 // ioField is the number after name in a /proc/<pid>/io.
 func ioField(data []byte, name string) (uint64, bool) {
