@@ -4,7 +4,7 @@ package e2e
 // scenario classes of e2e/matrix in a row — a fresh pane, a plain turn, a
 // reply quoting the agents' dialogs, a permission allowed, one denied and
 // the next turn, Esc while a reply streams and the next turn, an API error
-// — and ends with a normal exit or kill -9 while its dialog waits. The same
+// and the next turn, the agent's question where it has one — and ends with a normal exit or kill -9 while its dialog waits. The same
 // script runs for every agent driven through agentCLI, in each mode Mew
 // reads it in, so a class fixed for one agent is checked for all. An
 // agent's quirks are fields of agentCLI, not branches here.
@@ -441,6 +441,10 @@ func (w *walk) apiError() {
 	// From when Mew left the turn before's done for this one.
 	left := w.r.WaitMew(started, w.goal, grace, listedAndNot(session.Done))
 	w.never("API error: never done on the way", started.Add(left.Hi), ref.Add(settleAfter), shows(session.Done))
+	// The error's line stays on the screen: the turn after it is done,
+	// not failed again (Qwen's rule read it anywhere).
+	sent = w.prompt(fakellm.Prompt(w.text))
+	w.staysDone("the turn after the API error", w.turnEnded(sent, w.text, "the turn after the API error"))
 }
 
 // started is when the turn of prompt, submitted at sent, started: its
