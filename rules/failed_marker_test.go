@@ -42,3 +42,29 @@ func TestQwenAPIErrorOnlyWhileLast(t *testing.T) {
 		t.Errorf("a wrapped error: %s (%s), want failed", res.State, res.Rule)
 	}
 }
+
+// pi's error line, the same: failed while it is the last thing above the
+// editor, not once a later turn ran below it (rows as the walk's screen
+// showed them, pi 0.73.1).
+func TestPiAPIErrorOnlyWhileLast(t *testing.T) {
+	pi := rules.Embedded().Set("pi")
+	rule := strings.Repeat("─", 60)
+	failed := []string{
+		" please mew-e2e-down",
+		" Error: 500 scripted server error",
+		" Error: Retry failed after 3 attempts: 500 scripted server error",
+		"",
+		rule,
+		"",
+		rule,
+		"/home/p/proj (master)",
+		"↑90 ↓45 0.0%/128k (auto)",
+	}
+	if res := pi.Classify(rules.Frame{Rows: failed}); res.State != session.ScreenFailed {
+		t.Fatalf("the error: %s (%s), want failed", res.State, res.Rule)
+	}
+	later := slices.Concat(failed[:3], []string{" please mew-e2e-text", " Hello from the fake model.", ""}, failed[4:])
+	if res := pi.Classify(rules.Frame{Rows: later}); res.State == session.ScreenFailed {
+		t.Errorf("a later turn below the error: failed (%s)", res.Rule)
+	}
+}
