@@ -52,15 +52,15 @@ func more(c turn, why string) (Reply, bool) {
 	return Reply{}, false
 }
 
-// askTool is the question tool req offers (the first known one, in the
-// request's order), or Continue's.
-func askTool(req chatRequest) (string, map[string]any) {
+// offeredTool is the first tool of tools req offers, in the request's
+// order, with its arguments; fallback's when it offers none.
+func offeredTool(req chatRequest, tools map[string]func() map[string]any, fallback string) (string, map[string]any) {
 	for _, t := range req.Tools {
-		if args, ok := askTools[t.Function.Name]; ok {
+		if args, ok := tools[t.Function.Name]; ok {
 			return t.Function.Name, args()
 		}
 	}
-	return "AskQuestion", askTools["AskQuestion"]()
+	return fallback, tools[fallback]()
 }
 
 // callFor is the tool call of a "call" or "ask" reply.
@@ -68,9 +68,9 @@ func callFor(id string, req chatRequest, reply Reply) map[string]any {
 	if reply.Kind != "ask" {
 		return toolCall(id, req, reply.Text)
 	}
-	name, args := askTool(req)
+	name, args := offeredTool(req, askTools, "AskQuestion")
 	if reply.Text == PlanText {
-		name, args = planTool(req)
+		name, args = offeredTool(req, planTools, "exit_plan_mode")
 	}
 	b, _ := json.Marshal(args)
 	return map[string]any{"index": 0, "id": "call_" + id, "type": "function",

@@ -1,7 +1,8 @@
 package fakellm
 
 // Plan is a scenario where the model asks the person to approve a plan
-// with the plan tool the agent offers in its plan mode (planTools), then,
+// with the plan tool the agent offers in its plan mode (planTools, looked up
+// as askTools are: offeredTool), then,
 // approved, replies with text. Its first reply is an "ask" reply whose
 // Text is PlanText.
 const Plan = "plan"
@@ -14,15 +15,4 @@ const PlanText = "1. Create the marker file.\n2. Report back."
 var planTools = map[string]func() map[string]any{
 	// Qwen Code 0.24.4 in --approval-mode plan: exit_plan_mode(plan).
 	"exit_plan_mode": func() map[string]any { return map[string]any{"plan": PlanText} },
-}
-
-// planTool is the plan tool req offers (the first known one), or
-// exit_plan_mode.
-func planTool(req chatRequest) (string, map[string]any) {
-	for _, t := range req.Tools {
-		if args, ok := planTools[t.Function.Name]; ok {
-			return t.Function.Name, args()
-		}
-	}
-	return "exit_plan_mode", planTools["exit_plan_mode"]()
 }
