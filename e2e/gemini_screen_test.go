@@ -12,7 +12,6 @@ package e2e
 import (
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/mew-dev/mew/e2e/fakellm"
 )
@@ -41,33 +40,12 @@ var geminiScreenCLI = func() agentCLI {
 	// its replies here have no pattern for the ask scenarios' ends.
 	c.questionDialog = nil
 	c.streams = regexp.MustCompile(`Thinking it over slowly`)
-	c.screenTurnEnd = geminiScreenTurnEnd
+	c.screenTurnEnd = screenTurnEndBy(geminiRunning, geminiReplies)
 	// A prompt it took leaves its input box (started, or queued while it
 	// initializes): on a loaded machine its request came 3 s after.
 	c.taken = regexp.MustCompile(`(?m)^ >\s+Type your message`)
 	return c
 }()
-
-// geminiScreenTurnEnd is Gemini CLI's own end of the turn of scenario:
-// once the stand-in was asked for it, its spinner row, then the first
-// screen with its reply and no spinner row (an earlier turn's reply on
-// the screen is no end of this one: the walk's replies trickle for 2 s).
-func geminiScreenTurnEnd(s *agentScen, since time.Time, scenario string) time.Time {
-	s.t.Helper()
-	deadline := time.Now().Add(cliTurn)
-	at, ok := s.askedAt(since, fakellm.Prompt(scenario))
-	for ; !ok && time.Now().Before(deadline); at, ok = s.askedAt(since, fakellm.Prompt(scenario)) {
-		time.Sleep(50 * time.Millisecond) // the stand-in's log has no event to wait on
-	}
-	if !ok {
-		s.t.Fatalf("Gemini CLI never asked for %s", scenario)
-	}
-	running, err := s.r.WaitScreen(at, geminiRunning, cliTurn)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return s.replyWithoutWorking(running.At, geminiReplies[scenario], geminiRunning)
-}
 
 func TestConformGeminiScreenBare(t *testing.T) {
 	conformWalk(t, geminiScreenCLI, modeScreen, "kill")

@@ -38,7 +38,7 @@ var grokCLI = agentCLI{name: driver.AgentGrok, version: driver.GrokVersion, find
 	streams: grokWorking,
 	// The model answers the denial ("Done.", trickled: ShellBrief).
 	shell: fakellm.ShellBrief, denyGoesOn: true,
-	screenTurnEnd: grokScreenTurnEnd,
+	screenTurnEnd: screenTurnEndBy(grokRunning, grokReplies),
 }
 
 // grokReplies are the walk's scenarios' last rows as Grok CLI draws them.
@@ -49,24 +49,28 @@ var grokReplies = map[string]*regexp.Regexp{
 	fakellm.Shell: grokDone, fakellm.ShellBrief: grokDone,
 }
 
-// grokScreenTurnEnd is Grok's own end of the turn of scenario: once the
-// stand-in was asked for its last step, the first screen with its reply
-// and no working line.
-func grokScreenTurnEnd(s *agentScen, since time.Time, scenario string) time.Time {
-	s.t.Helper()
-	deadline := time.Now().Add(cliTurn)
-	at, ok := s.askedAt(since, fakellm.Prompt(scenario))
-	for ; !ok && time.Now().Before(deadline); at, ok = s.askedAt(since, fakellm.Prompt(scenario)) {
-		time.Sleep(50 * time.Millisecond) // the stand-in's log has no event to wait on
+// screenTurnEndBy is an agent's own end of the turn of scenario read
+// from its screen alone (no event of its own seen): once the stand-in was
+// asked for it, the screen drawn running, then the first screen with the
+// scenario's reply and not running (an earlier turn's reply on the screen
+// is no end of this one: the walk's replies trickle for 2 s).
+func screenTurnEndBy(running *regexp.Regexp, replies map[string]*regexp.Regexp) func(*agentScen, time.Time, string) time.Time {
+	return func(s *agentScen, since time.Time, scenario string) time.Time {
+		s.t.Helper()
+		deadline := time.Now().Add(cliTurn)
+		at, ok := s.askedAt(since, fakellm.Prompt(scenario))
+		for ; !ok && time.Now().Before(deadline); at, ok = s.askedAt(since, fakellm.Prompt(scenario)) {
+			time.Sleep(50 * time.Millisecond) // the stand-in's log has no event to wait on
+		}
+		if !ok {
+			s.t.Fatalf("%s never asked for %s", s.cli.name, scenario)
+		}
+		shown, err := s.r.WaitScreen(at, running, cliTurn)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		return s.replyWithoutWorking(shown.At, replies[scenario], running)
 	}
-	// Its working line, then its reply without it: an earlier turn's
-	// reply on the screen is no end of this one (the walk's replies
-	// trickle for 2 s).
-	working, err := s.r.WaitScreen(at, grokRunning, cliTurn)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return s.replyWithoutWorking(working.At, grokReplies[scenario], grokRunning)
 }
 
 // grokRunning is a turn running on Grok's screen: its working line, or
