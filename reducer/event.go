@@ -56,10 +56,11 @@ const (
 	// a PreToolUse of it): questions[] with a question and options[] with
 	// a label each, as AskUserQuestion's.
 	toolRequestUserInput = "request_user_input"
-	// Gemini CLI's question (ask_user) and Qwen Code's
-	// (ask_user_question): questions[] as AskUserQuestion's; their plan
-	// approval is exit_plan_mode (both).
-	toolGeminiAskUser     = "ask_user"
+	// Gemini CLI's question (ask_user: Copilot CLI's has the name too,
+	// its input another shape) and Qwen Code's (ask_user_question):
+	// questions[] as AskUserQuestion's; their plan approval is
+	// exit_plan_mode (both).
+	toolAskUser           = "ask_user"
 	toolQwenAskUser       = "ask_user_question"
 	toolExitPlanModeSnake = "exit_plan_mode"
 )

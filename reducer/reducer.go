@@ -276,7 +276,7 @@ func derive(h *session.HookState) (session.State, session.Reason, *session.Pendi
 
 func toolWait(tool string) session.Reason {
 	switch tool {
-	case toolAskUserQuestion, toolRequestUserInput, toolGeminiAskUser, toolQwenAskUser:
+	case toolAskUserQuestion, toolRequestUserInput, toolAskUser, toolQwenAskUser:
 		return session.ReasonQuestion
 	case toolExitPlanMode, toolExitPlanModeSnake:
 		return session.ReasonPlan
