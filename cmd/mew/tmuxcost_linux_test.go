@@ -15,7 +15,7 @@ import (
 // so counted in its children's time) and the tmux server together.
 // "shells": 5 panes with an idle shell; "agents10" and "agents": 10 and 20
 // panes each showing an agent's permission dialog (read every sweep; goal
-// with 10: ≤ 0.5 %). rss-MiB is mew's resident set at the end (goal idle
+// with 10: ≤ 0.5 %); "working10": 10 panes each drawing a turn running. rss-MiB is mew's resident set at the end (goal idle
 // ≤ 16 MiB).
 //
 //	go test ./cmd/mew -run '^$' -bench StatusWatchTmux -benchtime 1x
@@ -36,15 +36,25 @@ func BenchmarkStatusWatchTmux(b *testing.B) {
 	if err := os.WriteFile(agent, []byte(script), 0o755); err != nil {
 		b.Fatal(err)
 	}
+	// An agent drawing its turn running: a spinner frame every 100 ms.
+	spinner := filepath.Join(dir, "spin", "claude")
+	os.MkdirAll(filepath.Dir(spinner), 0o755)
+	script = "#!/bin/bash\nwhile :; do for f in '·' '✢' '✳' '✶' '✻' '✽'; do printf '\\033[2J\\033[H> go\\r\\n\\r\\n%s Thinking… (esc to interrupt)\\r\\n' \"$f\"; sleep 0.1; done; done\n"
+	if err := os.WriteFile(spinner, []byte(script), 0o755); err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range []struct {
 		name    string
 		panes   int
 		command string
 		waiting int
+		working int
 	}{
-		{"shells", 5, "sh", 0},
-		{"agents10", 10, agent, 10},
-		{"agents", 20, agent, 20},
+		{"shells", 5, "sh", 0, 0},
+		{"agents10", 10, agent, 10, 0},
+		{"agents", 20, agent, 20, 0},
+		// Turns running: swept every runningSweepEvery, not every 700 ms.
+		{"working10", 10, spinner, 0, 10},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			sock, err := os.MkdirTemp("", "mewb") // short: a socket path
@@ -69,9 +79,12 @@ func BenchmarkStatusWatchTmux(b *testing.B) {
 			cl := newCLI(b)
 			cl.env = append(cl.env, "MEW_TMUX_SOCKET="+socket)
 			w := cl.watch(b)
-			for seen := 0; seen < c.waiting; {
-				if m := w.next(b, 10*time.Second); m["state"] == "waiting" {
-					seen++
+			for waiting, working := 0, 0; waiting < c.waiting || working < c.working; {
+				switch w.next(b, 10*time.Second)["state"] {
+				case "waiting":
+					waiting++
+				case "working":
+					working++
 				}
 			}
 			time.Sleep(2 * time.Second) // start-up settles

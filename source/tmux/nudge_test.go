@@ -192,21 +192,30 @@ func TestSettleIsTheLongestOfThePanesAgents(t *testing.T) {
 	}
 }
 
-// Only a pane of an agent with a settle time of its own that still shows a
-// turn running is read more often within the settle time.
-func TestLaggingIsAWorkingPaneOfALaggingAgent(t *testing.T) {
-	s := &Source{panes: map[string]*pane{"%1": {id: "%1"}}}
+// A pane in the foreground that still shows a turn running is read more
+// often, whatever its agent's settle time: OpenCode and Kilo draw their
+// turn's end after their plugin's idle, later on a loaded machine.
+func TestRunningIsAWorkingPaneInTheForeground(t *testing.T) {
+	s := &Source{panes: map[string]*pane{"%1": {id: "%1"}, "%2": {id: "%2"}}}
+	if s.running() {
+		t.Error("no pane read yet is running")
+	}
 	st := &s.panes["%1"].tracker.State
 	st.State = session.ScreenWorking
-	if s.lagging() {
-		t.Error("an agent with the default settle time is lagging")
+	if !s.running() {
+		t.Error("a working pane of an agent with the default settle time is not running")
 	}
 	st.ReportSettle = time.Second
-	if !s.lagging() {
-		t.Error("a working Gemini pane is not lagging")
+	if !s.running() {
+		t.Error("a working Gemini pane is not running")
 	}
+	st.Background = true
+	if s.running() {
+		t.Error("a working pane whose agent left the foreground is running")
+	}
+	st.Background = false
 	st.State = session.ScreenIdle
-	if s.lagging() {
-		t.Error("an idle Gemini pane is lagging")
+	if s.running() {
+		t.Error("an idle pane is running")
 	}
 }

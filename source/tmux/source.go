@@ -781,18 +781,22 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 	var settled time.Time
 	nudges := s.nudged()
 	wait := func() bool {
-		var settle <-chan time.Time
+		running := s.running()
+		var settle, soon <-chan time.Time
 		if !settled.IsZero() {
 			next := time.Until(settled)
-			if s.lagging() {
+			if running {
 				next = min(next, settleReadEvery)
 			}
 			settle = time.After(next)
+		} else if running {
+			soon = time.After(max(0, runningSweepEvery-s.Now().Sub(s.lastSwept())))
 		}
 		select {
 		case <-ctx.Done():
 			return false
 		case <-ticker.C:
+		case <-soon:
 		case <-settle:
 			force = true
 		case <-nudges:
@@ -863,22 +867,37 @@ func (s *Source) follow(ctx context.Context, send func([]source.Observation, boo
 }
 
 // settleReadEvery is how often the panes are read within a settle time
-// while an agent whose screen lags its reports (one with a settle time of
-// its own) still draws a turn running: the turn's end shows at the first
-// read after the agent draws it, not at the next 700 ms tick.
+// while a pane still draws a turn running: the turn's end shows at the
+// first read after the agent draws it, not at the settle time's read (an
+// agent reports first and draws after, later on a loaded machine:
+// OpenCode's idle reached its screen 0.2-0.6 s after its plugin's event).
 const settleReadEvery = 150 * time.Millisecond
 
-// lagging reports whether a pane whose agent has a settle time of its own
-// was last read showing a turn running.
-func (s *Source) lagging() bool {
+// runningSweepEvery is how often the panes are swept while a pane draws a
+// turn running and no report asked for a read: an agent without hooks
+// tells its turn's end only on its screen, and half the 700 ms sweep
+// keeps that under a second on a loaded machine. A sweep whose panes
+// wrote nothing is still skipped (sweepDue), and an idle desk keeps the
+// 700 ms ticks.
+const runningSweepEvery = screen.SweepEvery / 2
+
+// running reports whether a pane in the foreground was last read showing
+// a turn running.
+func (s *Source) running() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, p := range s.panes {
-		if st := p.tracker.State; st.ReportSettle > 0 && st.State == session.ScreenWorking && !st.Background {
+		if st := p.tracker.State; st.State == session.ScreenWorking && !st.Background {
 			return true
 		}
 	}
 	return false
+}
+
+func (s *Source) lastSwept() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.swept
 }
 
 // settle is how long after a report the panes are read again: the longest
