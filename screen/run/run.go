@@ -365,6 +365,13 @@ func (w *wrapper) feed() {
 // spinner) costs one read per onOutput at most.
 const onOutput = 100 * time.Millisecond
 
+// onQuiet is how long output must pause, while the screen was last read
+// with a turn running, before it is read: an agent animates its running
+// turn every 80-120 ms and stops writing when the turn has ended, so its
+// last frame is read at once, not at the next SweepEvery (up to 700 ms
+// later). A turn that pauses mid-way costs one read per pause.
+const onQuiet = 200 * time.Millisecond
+
 func (w *wrapper) sweepLoop(ctx context.Context) {
 	ticks := w.o.ticks
 	if ticks == nil {
@@ -373,6 +380,9 @@ func (w *wrapper) sweepLoop(ctx context.Context) {
 		ticks = t.C
 	}
 	var soon <-chan time.Time
+	quiet := time.NewTimer(onQuiet)
+	quiet.Stop()
+	defer quiet.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -380,22 +390,29 @@ func (w *wrapper) sweepLoop(ctx context.Context) {
 		case <-ticks:
 			w.sweep()
 		case <-w.output:
-			if soon == nil && w.readOnOutput() {
-				soon = time.After(onOutput)
+			switch w.readOn() {
+			case session.ScreenBlocked:
+				if soon == nil {
+					soon = time.After(onOutput)
+				}
+			case session.ScreenWorking:
+				quiet.Reset(onQuiet) // from the last output
 			}
 		case <-soon:
 			soon = nil
+			w.sweep()
+		case <-quiet.C:
 			w.sweep()
 		}
 	}
 }
 
-// readOnOutput: the last reading showed a prompt, so output may be the
-// answer's (see onOutput).
-func (w *wrapper) readOnOutput() bool {
+// readOn is the state of the last reading, which says when output is read
+// (see onOutput, onQuiet).
+func (w *wrapper) readOn() string {
 	w.track.Lock()
 	defer w.track.Unlock()
-	return w.tracker.State.State == session.ScreenBlocked
+	return w.tracker.State.State
 }
 
 // sweep classifies the screen and writes the session when it changed.

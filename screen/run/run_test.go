@@ -316,3 +316,87 @@ func TestRunReadsOnOutputWhileAPromptIsShown(t *testing.T) {
 	default:
 	}
 }
+
+// While a turn runs the screen is read once its output pauses, not only
+// every SweepEvery: the turn's end is the agent's last frame. Here the
+// test sends the ticks: after the one that reads the turn running none
+// comes, so only a read on the pause can record its end.
+func TestRunReadsWhenARunningTurnGoesQuiet(t *testing.T) {
+	dir, err := os.MkdirTemp("", "mewrun") // socket paths must stay short
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	agent := filepath.Join(dir, "claude")
+	release := filepath.Join(dir, "release")
+	script := strings.ReplaceAll(fakeClaudeSpinsThenEnds, "RELEASE", release)
+	if err := os.WriteFile(agent, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "mew")
+	st := store.Store{Home: home}
+	ticks := make(chan time.Time)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var stdout syncBuffer
+		if _, err := Run(Options{
+			Argv: []string{agent}, Stdout: &stdout, Stderr: &stdout,
+			Env: append(os.Environ(), "TERM=xterm-256color"), Store: st, Rules: rules.Cached(rules.Dir(home)),
+			Log:   func(format string, args ...any) { t.Logf("wrapper: "+format, args...) },
+			ticks: ticks,
+		}); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	load := func() session.Record {
+		files, _ := filepath.Glob(filepath.Join(home, "sessions", "run:*.json"))
+		if len(files) != 1 {
+			return session.Record{}
+		}
+		rec, _ := st.Load(strings.TrimSuffix(filepath.Base(files[0]), ".json"))
+		return rec
+	}
+	// Ticks until the running turn is recorded.
+	var rec session.Record
+	for deadline := time.Now().Add(60 * time.Second); rec.Screen == nil || rec.Screen.State != session.ScreenWorking; rec = load() {
+		select {
+		case ticks <- time.Now():
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the running turn was never recorded: %+v", rec.Screen)
+		}
+	}
+	pid := rec.Screen.Pid
+	t.Cleanup(func() {
+		unix.Kill(pid, unix.SIGTERM)
+		<-done
+	})
+	// No tick from here: the turn ends when the test says so.
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if rec = load(); rec.Screen != nil && rec.Screen.State == session.ScreenIdle && rec.Screen.TurnEnded {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the turn's end was never recorded: %+v", rec.Screen)
+		}
+	}
+}
+
+// fakeClaudeSpinsThenEnds draws a running turn, a frame every 50 ms, until
+// the file RELEASE exists, then its end, and stays.
+const fakeClaudeSpinsThenEnds = `#!/bin/bash
+printf '\033]0;✳ Claude Code\007'
+while [ ! -e RELEASE ]; do
+	for f in '·' '✢' '✳' '✶' '✻' '✽'; do
+		printf '\033[2J\033[H%s Burrowing…\r\n\r\n  ⏸ manual mode on · esc to interrupt\r\n' "$f"
+		sleep 0.05
+	done
+done
+printf '\033[2J\033[H● Done.\r\n\r\n✻ Worked for 2s\r\n❯ \r\n  ⏸ manual mode on · ? for shortcuts\r\n'
+exec sleep 120
+`
