@@ -333,6 +333,9 @@ type ScreenState struct {
 	// ReportSettle is the agent's own ScreenSettle (its rules file's
 	// report_settle; 0 for the default): see Settle.
 	ReportSettle time.Duration `json:"report_settle,omitempty"`
+	// ReportFinal: the agent's reports are not held for this screen (its
+	// rules file's report_final; see monitor/combine's settle).
+	ReportFinal bool `json:"report_final,omitempty"`
 	// Background: the agent is no longer the terminal's foreground process
 	// (the shell is back, or it was suspended).
 	Background bool   `json:"background,omitempty"`

@@ -351,6 +351,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession2(in *jlexer.Lexer, out *Ter
 					in.AddError((out.At).UnmarshalJSON(data))
 				}
 			}
+		case "hooks_review":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.HooksReview = bool(in.Bool())
+			}
 		case "pid":
 			if in.IsNull() {
 				in.Skip()
@@ -501,6 +507,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession2(out *jwriter.Writer, in Te
 			out.RawString(prefix)
 		}
 		out.Raw((in.At).MarshalJSON())
+	}
+	if in.HooksReview {
+		const prefix string = ",\"hooks_review\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.HooksReview))
 	}
 	{
 		const prefix string = ",\"pid\":"
@@ -724,6 +735,24 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession3(in *jlexer.Lexer, out *Sho
 			} else {
 				out.TmuxWindow = string(in.String())
 			}
+		case "terminal":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Terminal = string(in.String())
+			}
+		case "terminal_pane":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.TerminalPane = string(in.String())
+			}
+		case "terminal_title":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.TerminalTitle = string(in.String())
+			}
 		case "hooks":
 			if in.IsNull() {
 				in.Skip()
@@ -908,6 +937,21 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession3(out *jwriter.Writer, in Sh
 		out.RawString(prefix)
 		out.String(string(in.TmuxWindow))
 	}
+	if in.Terminal != "" {
+		const prefix string = ",\"terminal\":"
+		out.RawString(prefix)
+		out.String(string(in.Terminal))
+	}
+	if in.TerminalPane != "" {
+		const prefix string = ",\"terminal_pane\":"
+		out.RawString(prefix)
+		out.String(string(in.TerminalPane))
+	}
+	if in.TerminalTitle != "" {
+		const prefix string = ",\"terminal_title\":"
+		out.RawString(prefix)
+		out.String(string(in.TerminalTitle))
+	}
 	{
 		const prefix string = ",\"hooks\":"
 		out.RawString(prefix)
@@ -1073,6 +1117,12 @@ func easyjsonA818f49aDecodeGithubComMewDevMewSession4(in *jlexer.Lexer, out *Scr
 				in.Skip()
 			} else {
 				out.ReportSettle = time.Duration(in.Int64())
+			}
+		case "report_final":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.ReportFinal = bool(in.Bool())
 			}
 		case "background":
 			if in.IsNull() {
@@ -1243,6 +1293,11 @@ func easyjsonA818f49aEncodeGithubComMewDevMewSession4(out *jwriter.Writer, in Sc
 		const prefix string = ",\"report_settle\":"
 		out.RawString(prefix)
 		out.Int64(int64(in.ReportSettle))
+	}
+	if in.ReportFinal {
+		const prefix string = ",\"report_final\":"
+		out.RawString(prefix)
+		out.Bool(bool(in.ReportFinal))
 	}
 	if in.Background {
 		const prefix string = ",\"background\":"
