@@ -122,6 +122,9 @@ func (b *Book) apply(o *Set, replace bool) {
 	if o.ReportSettle != 0 {
 		merged.ReportSettle = o.ReportSettle
 	}
+	// An override file that sets a settle time of its own wants the
+	// screen to be waited on.
+	merged.ReportFinal = (base.ReportFinal || o.ReportFinal) && o.ReportSettle == 0
 	merged.Answer = base.Answer
 	if o.Answer != nil {
 		merged.Answer = o.Answer // an [answer] table replaces the embedded one whole

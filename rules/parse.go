@@ -27,9 +27,11 @@ type fileSpec struct {
 	// InputBox is where the agent draws its input box (see Set.InputBox).
 	InputBox *Pattern `toml:"input_box"`
 	// ReportSettle is a duration ("1s"); see Set.ReportSettle.
-	ReportSettle string      `toml:"report_settle"`
-	Rules        []ruleSpec  `toml:"rule"`
-	Answer       *answerSpec `toml:"answer"`
+	ReportSettle string `toml:"report_settle"`
+	// ReportFinal: see Set.ReportFinal.
+	ReportFinal bool        `toml:"report_final"`
+	Rules       []ruleSpec  `toml:"rule"`
+	Answer      *answerSpec `toml:"answer"`
 }
 
 type sniffSpec struct {
@@ -136,6 +138,10 @@ func Parse(name string, data []byte) (*Set, bool, error) {
 		}
 		set.ReportSettle = d
 	}
+	if spec.ReportFinal && spec.ReportSettle != "" {
+		bad(lineOfKey(string(data), "report_final"), "report_final and report_settle exclude each other: a final report waits for no screen")
+	}
+	set.ReportFinal = spec.ReportFinal
 	if set.Answer, err = spec.Answer.compile(); err != nil {
 		line := lineOfKey(string(data), "answer")
 		var ae *answerError

@@ -95,6 +95,13 @@ type Set struct {
 	// screen may still show the turn running before it draws how the turn
 	// ended (session.ScreenState.ReportSettle); 0: session.ScreenSettle.
 	ReportSettle time.Duration
+	// ReportFinal: the agent's own reports (its hooks, its plugin) tell a
+	// stopped or failed turn from a finished one, so a turn they say is
+	// done is shown at once, not held while the screen still draws it
+	// running (session.ScreenState.ReportFinal). Declared only where its
+	// hooks-only conformance walk shows no done on the way to idle or
+	// failed.
+	ReportFinal bool
 	// Rules in trial order (by Precedence, then file order).
 	Rules []Rule
 	// Answer says how to answer the agent's dialogs; nil: Mew does not

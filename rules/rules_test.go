@@ -47,6 +47,7 @@ func TestParseRefusesWithFileLineAndReason(t *testing.T) {
 		{"settle not a duration", "agent = \"x\"\nreport_settle = \"soon\"\n", 2, "report_settle must be a duration"},
 		{"settle under the default", "agent = \"x\"\nreport_settle = \"100ms\"\n", 2, "report_settle must be a duration"},
 		{"settle of minutes", "agent = \"x\"\nreport_settle = \"5m\"\n", 2, "report_settle must be a duration"},
+		{"final and a settle time", "agent = \"x\"\nreport_settle = \"1s\"\nreport_final = true\n", 3, "exclude each other"},
 	}
 	for _, c := range cases {
 		_, _, err := Parse("x.toml", []byte(c.doc))
@@ -386,6 +387,30 @@ func TestReportSettle(t *testing.T) {
 		if got := b.Set("gemini").ReportSettle; got != c.want {
 			t.Errorf("%q: settle %v, want %v", c.doc, got, c.want)
 		}
+	}
+}
+
+// report_final: the agents whose own reports tell a stop and an error from
+// a finished turn (their hooks-only walks) are not waited on; Gemini CLI,
+// whose AfterAgent ends an Esc and an error like any turn, is. An override
+// that sets a settle time of its own waits again.
+func TestReportFinal(t *testing.T) {
+	b := Embedded()
+	for agent, want := range map[string]bool{"opencode": true, "kilo": true, "qwen": true, "gemini": false, "claude": false, "codex": false} {
+		if got := b.Set(agent).ReportFinal; got != want {
+			t.Errorf("%s: report_final %v, want %v", agent, got, want)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "qwen.toml"), []byte("agent = \"qwen\"\nreport_settle = \"1s\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, errs := Load(dir)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if s := b.Set("qwen"); s.ReportFinal || s.ReportSettle != time.Second {
+		t.Errorf("an override with a settle time: final %v, settle %v; want false, 1s", s.ReportFinal, s.ReportSettle)
 	}
 }
 

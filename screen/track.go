@@ -55,7 +55,7 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	if set == nil {
 		return false
 	}
-	st.Agent, st.ReportSettle = set.Agent, set.ReportSettle
+	st.Agent, st.ReportSettle, st.ReportFinal = set.Agent, set.ReportSettle, set.ReportFinal
 	if rules.Blank(f) && f.AgentState == "" {
 		return false
 	}

@@ -262,9 +262,12 @@ func correctByScreen(out *session.Shown, at time.Time, sc *session.ScreenState) 
 // with an ordinary AfterAgent, and draws them after). A screen that still
 // shows the turn running after that is wrong, and the report decides.
 // Only a tmux screen waits so: the monitor has it read at once on every
-// report, and until a read that late (source.Nudger).
+// report, and until a read that late (source.Nudger). An agent whose
+// reports tell a stop and an error from a finished turn themselves
+// (ReportFinal: OpenCode's plugin, Qwen Code's Stop/StopFailure) is not
+// waited on: it draws its turn's end 0.1-0.6 s after reporting it.
 func settle(out *session.Shown, at time.Time, sc *session.ScreenState) {
-	if sc == nil || out.State != session.Done || sc.Via != "tmux" || sc.Background ||
+	if sc == nil || out.State != session.Done || sc.Via != "tmux" || sc.Background || sc.ReportFinal ||
 		sc.State != session.ScreenWorking || !sc.At.Before(at.Add(sc.Settle())) {
 		return
 	}

@@ -149,6 +149,33 @@ func TestCombineEndOfTurnWaitsTheAgentsSettle(t *testing.T) {
 	}
 }
 
+// An agent whose own reports tell a stop and an error from a finished turn
+// (ReportFinal: OpenCode's and Kilo's plugin, Qwen Code's Stop and
+// StopFailure) is not held while its screen still draws the turn running:
+// the done shows at its report, not 0.5 s later. Its screen still
+// corrects what it shows once drawn.
+func TestCombineFinalReportDoesNotWaitForTheScreen(t *testing.T) {
+	ended := hook(session.Done, "", 5)
+	ended.StopSeen = true
+	running := scr(session.ScreenWorking, 3)
+	running.Agent, running.Rule = "opencode", "opencode/working#1"
+	held := Combine(session.Record{ID: "s1", Agent: "opencode", Hook: ended, Screen: running}, Alive)
+	if held.State != session.Working {
+		t.Fatalf("without report_final: %s by %s, want working (the screen is waited on)", held.State, held.Source)
+	}
+	final := *running
+	final.ReportFinal = true
+	got := Combine(session.Record{ID: "s1", Agent: "opencode", Hook: ended, Screen: &final}, Alive)
+	if got.State != session.Done || got.Source != "hook:X" {
+		t.Errorf("report_final, the screen still drawn running: %s by %s, want done by hook:X", got.State, got.Source)
+	}
+	failedScreen := scr(session.ScreenFailed, 5.05)
+	failedScreen.At, failedScreen.ReportFinal = at(5.1), true
+	if got := Combine(session.Record{ID: "s1", Agent: "opencode", Hook: ended, Screen: failedScreen}, Alive); got.State != session.Failed {
+		t.Errorf("report_final, an error drawn since: %s by %s, want failed", got.State, got.Source)
+	}
+}
+
 // Copilot CLI's log says a turn ended for good (hook.start of agentStop,
 // only for a turn that succeeded): its screen, which draws the turn
 // running until its end-of-turn hooks ran, is not waited for. A log done
