@@ -60,6 +60,10 @@ type Doc struct {
 	// Interrupted is what the session's transcript says of an idle status
 	// (Stopped); not in the file itself.
 	Interrupted bool
+	// RepliedAt is when the reply that ends the session's transcript was
+	// written, for an idle status whose last turn finished; zero
+	// otherwise. Not in the file itself.
+	RepliedAt time.Time
 }
 
 // ErrNotSession means the file parsed but does not describe a session.
@@ -204,6 +208,15 @@ func ObserveMono(prev *session.RegistryState, d Doc, file string, seenAt time.Ti
 	switch d.Status {
 	case "busy", "waiting":
 		r.TurnSeen, r.LastTurnAt = true, at
+	case "idle":
+		// A turn of 0.1–0.4 s can leave the file idle throughout (Claude
+		// Code 2.1.328 wrote no busy for about 1 turn in 3, nor anything
+		// else): a reply the transcript got after the idle was set is a
+		// turn that ran and finished. A resumed session's old replies
+		// come before its idle.
+		if !r.Interrupted && d.RepliedAt.After(at) && d.RepliedAt.After(r.LastTurnAt) {
+			r.TurnSeen, r.LastTurnAt = true, d.RepliedAt
+		}
 	}
 	r.Pid, r.ProcStart, r.StartedAt = d.Pid, d.ProcStart, d.StartedAt
 	r.Cwd, r.Name, r.Tmux, r.Version, r.File = d.Cwd, d.Name, d.Tmux, d.Version, file
