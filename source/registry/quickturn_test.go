@@ -133,6 +133,25 @@ func TestWatchSeesATurnTheRegistryNeverReported(t *testing.T) {
 	}
 }
 
+// A session resumed in a new process (`claude --resume`) starts with no
+// turn seen: the turns Mew saw in the process before are not its (it
+// showed done, from the last of them, until a turn ran: e2e
+// TestNoInstallResumedNotDone).
+func TestObserveResumedStartsWithNoTurn(t *testing.T) {
+	t0 := time.UnixMilli(1_000_000).UTC()
+	busy := Observe(nil, Doc{SessionID: "s", Pid: 9, ProcStart: "100", Status: "busy", StatusAt: t0}, "9.json", t0)
+	idle := Observe(&busy, Doc{SessionID: "s", Pid: 9, ProcStart: "100", Status: "idle", StatusAt: t0.Add(time.Second), RepliedAt: t0.Add(900 * time.Millisecond)}, "9.json", t0)
+	gone := Vanish(idle, t0.Add(2*time.Second))
+	resumed := Observe(&gone, Doc{SessionID: "s", Pid: 12, ProcStart: "300", Status: "idle", StatusAt: t0.Add(5 * time.Second), RepliedAt: t0.Add(900 * time.Millisecond)}, "12.json", t0)
+	if !idle.TurnSeen || resumed.TurnSeen || !resumed.LastTurnAt.IsZero() {
+		t.Fatalf("first process %+v; resumed %+v", idle, resumed)
+	}
+	again := Observe(&resumed, Doc{SessionID: "s", Pid: 12, ProcStart: "300", Status: "busy", StatusAt: t0.Add(6 * time.Second)}, "12.json", t0)
+	if !again.TurnSeen {
+		t.Errorf("a turn in the resumed process: %+v", again)
+	}
+}
+
 // The next turn's prompt reaches the transcript before the registry's
 // busy: the idle session it follows does not read stopped meanwhile (a
 // flicker to idle at every turn's start), only a new reply changes it.

@@ -192,6 +192,11 @@ func ObserveMono(prev *session.RegistryState, d Doc, file string, seenAt time.Ti
 	var r session.RegistryState
 	if prev != nil {
 		r = *prev
+		if prev.Pid != d.Pid || prev.ProcStart != d.ProcStart {
+			// Another process (`claude --resume`): the turns seen in the one
+			// before are not its own, though its screen draws them.
+			r.TurnSeen, r.LastTurnAt = false, time.Time{}
+		}
 	}
 	// Claude Code's own time for the status is the truth; without one, the
 	// moment Mew first saw this status stands (a re-read is not a change).
