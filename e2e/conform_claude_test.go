@@ -151,11 +151,9 @@ func claudeWalk(t *testing.T, s *scen, mode string) {
 }
 
 // Screen only: no `mew install`, the pane read (with Claude Code's own
-// session registry, which it always writes). Replies come after a second:
-// Claude Code 2.1.328 left its registry file idle through a 0.4 s turn (no
-// busy written) in 1 of 6 runs, and without hooks Mew then shows idle, not
-// done (a finished-turn line on the screen is not taken over the registry:
-// a resumed session draws old ones).
+// session registry, which it always writes). Replies come after a second,
+// as real ones do; the short turns that leave the registry idle throughout
+// are TestNoInstallShortTurnsDone's.
 func TestClaudeConformScreen(t *testing.T) {
 	claudeWalk(t, start(t, opts{noInstall: true, think: time.Second}), "screen")
 }

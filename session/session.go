@@ -224,8 +224,11 @@ type RegistryState struct {
 	// AtMono is At on the monotonic clock (see HookState.AtMono).
 	AtMono int64 `json:"at_mono,omitempty"`
 	// TurnSeen is true when busy or waiting was observed after the last
-	// idle Mew saw before it: lets a registry-only session tell "a turn ended"
-	// (done) from "nothing happened yet" (idle).
+	// idle Mew saw before it, or the transcript got a finished reply after
+	// the idle (a turn too short for a busy), in this process: lets a
+	// registry-only session tell "a turn ended" (done) from "nothing
+	// happened yet" (idle). LastTurnAt is when (busy's time, or the
+	// reply's).
 	TurnSeen   bool      `json:"turn_seen,omitempty"`
 	LastTurnAt time.Time `json:"last_turn_at,omitempty"`
 	Gone       bool      `json:"gone,omitempty"` // the file disappeared

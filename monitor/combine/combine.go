@@ -54,7 +54,8 @@ const (
 //     b. no hook state (Mew's hooks not installed): the registry decides
 //     alone, with less detail; its idle after a seen turn means done,
 //     unless the session's transcript says the person stopped the turn
-//     (Esc: idle);
+//     (Esc: idle); a turn too short for Claude Code to write busy is seen
+//     by its reply in the transcript after the idle (done since then);
 //     c. with both, the newer observation wins (the registry lags hooks by
 //     0.1-0.3 s; hooks miss Esc entirely), except that busy beats a
 //     hook-derived done however old it is (a background subagent still
@@ -464,6 +465,9 @@ func registryAlone(out *session.Shown, r *session.RegistryState) {
 		out.State = session.Idle
 		if r.TurnSeen && !r.Interrupted {
 			out.State = session.Done // a turn ran and its transcript says it finished
+			// A turn the registry never said busy for (too short) ended
+			// after the idle, when its reply was written.
+			out.Since = laterOf(r.At, r.LastTurnAt)
 		}
 	default: // a status this Mew does not know: show the session, claim nothing
 		out.State = session.Idle

@@ -51,3 +51,20 @@ func TestRegistryDoneWaitsForAScreenReadAfterIt(t *testing.T) {
 		}
 	}
 }
+
+// Registry only: a turn so short that Claude Code never wrote busy for it
+// (source/registry saw its reply in the transcript, after the idle): done,
+// since the reply, not since the idle before the turn.
+func TestRegistryDoneForATurnOnlyTheTranscriptSaw(t *testing.T) {
+	quick := reg("idle", "", 5)
+	quick.TurnSeen, quick.LastTurnAt = true, at(8)
+	got := Combine(session.Record{ID: "s1", Registry: quick}, Alive)
+	if got.State != session.Done || !got.Since.Equal(at(8)) || got.Source != "registry:idle" {
+		t.Errorf("got %s since %v by %s, want done since %v", got.State, got.Since, got.Source, at(8))
+	}
+	seen := reg("idle", "", 5)
+	seen.TurnSeen, seen.LastTurnAt = true, at(4) // busy's time, before the idle
+	if got := Combine(session.Record{ID: "s1", Registry: seen}, Alive); !got.Since.Equal(at(5)) {
+		t.Errorf("a turn the registry saw: since %v, want the idle's %v", got.Since, at(5))
+	}
+}

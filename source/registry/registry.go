@@ -60,6 +60,10 @@ type Doc struct {
 	// Interrupted is what the session's transcript says of an idle status
 	// (Stopped); not in the file itself.
 	Interrupted bool
+	// RepliedAt is when the reply that ends the session's transcript was
+	// written, for an idle status whose last turn finished; zero
+	// otherwise. Not in the file itself.
+	RepliedAt time.Time
 }
 
 // ErrNotSession means the file parsed but does not describe a session.
@@ -188,6 +192,11 @@ func ObserveMono(prev *session.RegistryState, d Doc, file string, seenAt time.Ti
 	var r session.RegistryState
 	if prev != nil {
 		r = *prev
+		if prev.Pid != d.Pid || prev.ProcStart != d.ProcStart {
+			// Another process (`claude --resume`): the turns seen in the one
+			// before are not its own, though its screen draws them.
+			r.TurnSeen, r.LastTurnAt = false, time.Time{}
+		}
 	}
 	// Claude Code's own time for the status is the truth; without one, the
 	// moment Mew first saw this status stands (a re-read is not a change).
@@ -204,6 +213,15 @@ func ObserveMono(prev *session.RegistryState, d Doc, file string, seenAt time.Ti
 	switch d.Status {
 	case "busy", "waiting":
 		r.TurnSeen, r.LastTurnAt = true, at
+	case "idle":
+		// A turn of 0.1–0.4 s can leave the file idle throughout (Claude
+		// Code 2.1.328 wrote no busy for about 1 turn in 3, nor anything
+		// else): a reply the transcript got after the idle was set is a
+		// turn that ran and finished. A resumed session's old replies
+		// come before its idle.
+		if !r.Interrupted && d.RepliedAt.After(at) && d.RepliedAt.After(r.LastTurnAt) {
+			r.TurnSeen, r.LastTurnAt = true, d.RepliedAt
+		}
 	}
 	r.Pid, r.ProcStart, r.StartedAt = d.Pid, d.ProcStart, d.StartedAt
 	r.Cwd, r.Name, r.Tmux, r.Version, r.File = d.Cwd, d.Name, d.Tmux, d.Version, file

@@ -71,14 +71,25 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	// the home folder or above (macOS's kqueue would open Desktop,
 	// Documents...): with none, the rescan looks for it.
 	fw.Dirs.Within = filepath.Dir(s.Dir)
+	d := newDirState(s.Dir)
 	addWatches := func() { fw.Dirs.Follow(s.Dir) }
+	// followTranscripts watches the folders of the idle sessions'
+	// transcripts (or their nearest ancestor until Claude Code makes them
+	// at the first prompt), and reads the transcripts again when a watch
+	// was added: what was written before it sent no event.
+	followTranscripts := func() bool {
+		var dirs []string
+		for _, p := range d.transcripts() {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+		return fw.Dirs.Follow(dirs...) && d.allTranscriptsChanged()
+	}
 	rescanEvery := s.Rescan
 	if rescanEvery <= 0 {
 		rescanEvery = DefaultRescan
 	}
 	ticker := time.NewTicker(rescanEvery)
 	defer ticker.Stop()
-	d := newDirState(s.Dir)
 	send := func() bool {
 		s.setProblems(d.problems())
 		select {
@@ -90,6 +101,7 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 	}
 	addWatches()
 	d.rescan()
+	followTranscripts()
 	if !send() {
 		return nil
 	}
@@ -115,6 +127,11 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 				changed = d.rescan()
 			case dir == s.Dir && IsDocName(base):
 				changed = d.reload(base)
+			case strings.HasSuffix(base, ".jsonl"):
+				changed = d.transcriptChanged(ev.Name)
+			default:
+				// Perhaps a folder on the way to a transcript.
+				changed = followTranscripts()
 			}
 		case <-fw.Errors:
 			// Overflow or a vanished directory: read everything again.
@@ -125,6 +142,10 @@ func (s *Source) Watch(ctx context.Context, out chan<- []source.Observation) err
 			changed = d.rescan() // stats every file; re-reads only the changed ones
 		case now := <-recheck:
 			changed = d.recheckStopped(now)
+		}
+		if changed {
+			// A session gone idle: its transcript is followed from now on.
+			followTranscripts()
 		}
 		if changed && !send() {
 			return nil
@@ -167,14 +188,15 @@ func (s *Source) Record(rec *session.Record, o *source.Observation, now time.Tim
 }
 
 // reading is a document as an observation carries it: the file's own
-// status time as At, nothing remembered.
+// status time as At, nothing remembered. LastTurnAt carries the
+// transcript's reply (Doc.RepliedAt), the last turn it saw finish.
 func reading(e Entry) session.RegistryState {
 	d := e.Doc
 	return session.RegistryState{
 		Status: d.Status, WaitingFor: d.WaitingFor, At: d.StatusAt,
 		Pid: d.Pid, ProcStart: d.ProcStart, StartedAt: d.StartedAt,
 		Cwd: d.Cwd, Name: d.Name, Tmux: d.Tmux, Version: d.Version, File: e.File, Entrypoint: d.Entrypoint,
-		Interrupted: d.Interrupted,
+		Interrupted: d.Interrupted, LastTurnAt: d.RepliedAt,
 	}
 }
 
@@ -184,7 +206,7 @@ func docOf(id string, r session.RegistryState) Doc {
 		SessionID: id, Pid: r.Pid, ProcStart: r.ProcStart, StartedAt: r.StartedAt,
 		Cwd: r.Cwd, Name: r.Name, Tmux: r.Tmux, Version: r.Version,
 		Status: r.Status, WaitingFor: r.WaitingFor, Entrypoint: r.Entrypoint, StatusAt: r.At,
-		Interrupted: r.Interrupted,
+		Interrupted: r.Interrupted, RepliedAt: r.LastTurnAt,
 	}
 }
 
@@ -264,8 +286,8 @@ func (d *dirState) recheckStopped(now time.Time) bool {
 		path := TranscriptPath(filepath.Dir(d.dir), e.Doc.Cwd, e.Doc.SessionID)
 		switch {
 		case e.Doc.Status == "idle" && e.Doc.Interrupted:
-			if stopped, known := Stopped(path); known && !stopped {
-				e.Doc.Interrupted = false
+			if v := readVerdict(path); v.known && !v.stopped {
+				e.Doc.Interrupted, e.Doc.RepliedAt = false, v.replied
 				d.docs[name] = e
 				delete(d.recheck, name)
 				changed = true
@@ -357,7 +379,8 @@ func (d *dirState) reload(name string) bool {
 	// "permission prompt" for ExitPlanMode).
 	switch doc.Status {
 	case "idle":
-		doc.Interrupted, _ = Stopped(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID))
+		v := readVerdict(TranscriptPath(filepath.Dir(d.dir), doc.Cwd, doc.SessionID))
+		doc.Interrupted, doc.RepliedAt = v.stopped, v.replied
 		if doc.Interrupted {
 			d.recheck[name] = time.Now().Add(recheckFor)
 		}
@@ -372,6 +395,53 @@ func (d *dirState) reload(name string) bool {
 	}
 	d.docs[name] = Entry{File: name, Doc: doc}
 	return true
+}
+
+// transcripts are the transcripts of the idle sessions: Claude Code can
+// run a short turn without rewriting its registry file (no busy, no idle
+// after), and only the transcript then shows it.
+func (d *dirState) transcripts() []string {
+	var out []string
+	for _, e := range d.docs {
+		if e.Doc.Status != "idle" {
+			continue
+		}
+		if p := TranscriptPath(filepath.Dir(d.dir), e.Doc.Cwd, e.Doc.SessionID); p != "" {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// transcriptChanged reads again the transcript at path for the idle
+// sessions it belongs to; it reports whether one got a new finished
+// reply. Only that: the prompt of the next turn lands in the transcript
+// before the registry's busy, and a turn must not read stopped meanwhile.
+func (d *dirState) transcriptChanged(path string) bool {
+	changed := false
+	for name, e := range d.docs {
+		if e.Doc.Status != "idle" || TranscriptPath(filepath.Dir(d.dir), e.Doc.Cwd, e.Doc.SessionID) != path {
+			continue
+		}
+		v := readVerdict(path)
+		if v.stopped || !v.replied.After(e.Doc.RepliedAt) {
+			continue
+		}
+		e.Doc.Interrupted, e.Doc.RepliedAt = v.stopped, v.replied
+		d.docs[name] = e
+		changed = true
+	}
+	return changed
+}
+
+// allTranscriptsChanged is transcriptChanged for every idle session.
+func (d *dirState) allTranscriptsChanged() bool {
+	changed := false
+	for _, p := range d.transcripts() {
+		changed = d.transcriptChanged(p) || changed
+	}
+	return changed
 }
 
 func (d *dirState) drop(name string) bool {

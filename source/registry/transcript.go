@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"github.com/mew-dev/mew/internal/privfile"
 )
@@ -50,11 +51,43 @@ func TranscriptPath(configDir, cwd, id string) string {
 // stopped by the person, not finished; known is false when it cannot tell
 // (no transcript, no conversation entry in its tail).
 func Stopped(path string) (stopped, known bool) {
+	v := readVerdict(path)
+	return v.stopped, v.known
+}
+
+// verdict is what a transcript's last conversation entry says of the
+// last turn: stopped by the person or not (known: there is such an
+// entry), and when the reply that finished it was written (zero when it
+// did not finish, or the entry has no time).
+type verdict struct {
+	stopped, known bool
+	replied        time.Time
+}
+
+// readVerdict is the verdict of the transcript at path.
+func readVerdict(path string) verdict {
 	data, ok := tail(path)
 	if !ok {
-		return false, false
+		return verdict{}
 	}
-	return lastTurnStopped(data)
+	return verdictOf(data)
+}
+
+// verdictOf is the verdict of transcript lines. An API error Claude Code
+// wrote as the model's message is no finished reply: its turn failed.
+func verdictOf(data []byte) verdict {
+	e, ok := lastEntry(data)
+	if !ok {
+		return verdict{}
+	}
+	v := verdict{known: true, stopped: e.Type == "user" || !hasText(e.Message.Content)}
+	if !v.stopped && !e.IsAPIErrorMessage {
+		// A time that does not parse is no time; the verdict stands.
+		if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
+			v.replied = t.UTC()
+		}
+	}
+	return v
 }
 
 // tail is the last transcriptTail bytes of the transcript at path, from
@@ -118,11 +151,8 @@ func WaitingTool(path string) string {
 // anything else (the person's prompt, a tool result, a tool call that
 // never ran) means the turn stopped before the model replied.
 func lastTurnStopped(data []byte) (stopped, known bool) {
-	e, ok := lastEntry(data)
-	if !ok {
-		return false, false
-	}
-	return e.Type == "user" || !hasText(e.Message.Content), true
+	v := verdictOf(data)
+	return v.stopped, v.known
 }
 
 // entry is the part of a transcript line Mew reads.
@@ -131,7 +161,9 @@ type entry struct {
 	Message struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
-	IsSidechain bool `json:"isSidechain"`
+	IsSidechain       bool   `json:"isSidechain"`
+	IsAPIErrorMessage bool   `json:"isApiErrorMessage"`
+	Timestamp         string `json:"timestamp"` // RFC 3339, the CLI's clock (a string: a bad one must not hide the entry)
 }
 
 // lastEntry is the last conversation entry (the person's or the model's,
