@@ -76,7 +76,7 @@ const (
 var Cells = []Cell{
 	// Claude Code.
 	t("claude", "turn", "hooks+pane", "TestQuestionThenExit", "TestPermissionPrompt"),
-	t("claude", "turn", "screen", "TestClaudeConformScreen"),
+	t("claude", "turn", "screen", "TestClaudeConformScreen", "TestNoInstallShortTurnsDone", "TestNoInstallShortTurnsDoneNoScreen"),
 	t("claude", "turn", "hooks", "TestClaudeConformHooks"),
 	t("claude", "allow", "hooks+pane", "TestPermissionPrompt", "TestAnswerPermissionApproved", "TestSubagentPermissionTwoInParallel"),
 	t("claude", "allow", "screen", "TestClaudeConformScreen"),
@@ -97,7 +97,7 @@ var Cells = []Cell{
 	t("claude", "question", "screen", "TestClaudeConformScreen"),
 	t("claude", "question", "hooks", "TestNoInstallRegistryOnlyQuestionAndPlan", "TestClaudeConformHooks"),
 	t("claude", "fresh", "hooks+pane", "TestClaudeConformLauncher"),
-	t("claude", "fresh", "screen", "TestClaudeConformScreen"),
+	t("claude", "fresh", "screen", "TestClaudeConformScreen", "TestNoInstallResumedNotDone"),
 	t("claude", "fresh", "hooks", "TestClaudeConformHooks"),
 	t("claude", "launcher", "hooks+pane", "TestClaudeConformLauncher"),
 	t("claude", "launcher", "screen", "TestMewRunInTmuxClaude", "TestScreenMewRunNoInstall", "TestScreenTmuxPaneNoInstall"),
