@@ -197,6 +197,27 @@ func TestTrackerSecondErrorUnseenTurnIsANewFailure(t *testing.T) {
 	}
 }
 
+// The same error again, its turn seen running: a new failure, though the
+// earlier turn's error row reads the same (the row's text alone took it
+// for the earlier one, and the turn read done).
+func TestTrackerSameErrorAgainIsANewFailure(t *testing.T) {
+	set := rules.Embedded().Set("gemini")
+	t0 := time.Unix(1000, 0)
+	var tr Tracker
+	step := func(i int, screen string) { tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
+	first := " > please\n\n" + geminiError("scripted bad request")
+	step(0, " > please\n"+geminiBox(" ⠋ Thinking… (esc to cancel, 0s)"))
+	step(1, first+geminiBox(""))
+	if tr.State.State != session.ScreenFailed {
+		t.Fatalf("the first failure: %+v", tr.State)
+	}
+	step(2, first+" > please\n"+geminiBox(" ⠋ Thinking… (esc to cancel, 0s)"))
+	step(3, first+" > please\n\n"+geminiError("scripted bad request")+geminiBox(""))
+	if tr.State.State != session.ScreenFailed || !tr.State.Since.Equal(t0.Add(3*time.Second)) {
+		t.Errorf("the same error again: %+v, want failed since t0+3s", tr.State)
+	}
+}
+
 // Gemini CLI runs its end-of-turn hooks after an API error with its
 // spinner up: the screen reads working, but the error of this turn is
 // drawn (ErrorShown); an error left from an earlier turn is not this one's.
