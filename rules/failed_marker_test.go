@@ -113,3 +113,38 @@ func TestGeminiAPIErrorOnlyWhileLast(t *testing.T) {
 		t.Errorf("the error while the hooks run: not read as the turn's error (%s)", res.Rule)
 	}
 }
+
+// Copilot CLI's error after its retries, the same: failed while it is the
+// last thing above the input box, not once a later turn ran below it. The
+// screens: run-cop3's recorded error and the walk's error and the turn after
+// it (conform-retried-error), Copilot 1.0.102.
+func TestCopilotAPIErrorOnlyWhileLast(t *testing.T) {
+	copilot := rules.Embedded().Set("copilot")
+	for _, c := range []struct {
+		screen string
+		failed bool
+	}{
+		{"run-cop3/10-error", true},
+		{"conform-retried-error/1-error", true},
+		{"conform-retried-error/2-next-done", false},
+	} {
+		f := rules.Frame{Rows: fixtureRows(t, "../testdata/fixtures/copilot-1.0.102/"+c.screen+".txt")}
+		if res := copilot.Classify(f); (res.State == session.ScreenFailed) != c.failed {
+			t.Errorf("%s: %s (%s), want failed %v", c.screen, res.State, res.Rule, c.failed)
+		}
+	}
+	// A reply quoting the error's words is no error: its rows are the
+	// reply's, indented under its ●.
+	rows := fixtureRows(t, "../testdata/fixtures/copilot-1.0.102/conform-retried-error/2-next-done.txt")
+	i := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, " ● Hello from the fake model.") })
+	if i < 0 {
+		t.Fatal("no reply on the recorded screen")
+	}
+	rows = slices.Concat(rows[:i], []string{
+		" ● Copilot said:" + strings.Repeat(" ", 103) + "┃",
+		"   ✗ Failed to get response from the AI model" + strings.Repeat(" ", 74) + "┃",
+	}, rows[i+1:])
+	if res := copilot.Classify(rules.Frame{Rows: rows}); res.State == session.ScreenFailed {
+		t.Errorf("a reply quoting the error: failed (%s)", res.Rule)
+	}
+}
