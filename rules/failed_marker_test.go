@@ -81,11 +81,11 @@ func TestGeminiAPIErrorOnlyWhileLast(t *testing.T) {
 		screen string
 		failed bool
 	}{
-		{"1-error", true},
-		{"2-error-next-typed", true}, // the next prompt typed, not yet sent: in the input box
-		{"3-next-turn", false},       // sent: drawn below the error, its hooks running
-		{"4-next-reply", false},
-		{"5-next-done", false},
+		{"01-error", true},
+		{"02-error-next-typed", true}, // the next prompt typed, not yet sent: in the input box
+		{"03-next-turn", false},       // sent: drawn below the error, its hooks running
+		{"04-next-reply", false},
+		{"05-next-done", false},
 	} {
 		f := rules.Frame{Rows: fixtureRows(t, dir+c.screen+".txt")}
 		res := gemini.Classify(f)
@@ -100,7 +100,7 @@ func TestGeminiAPIErrorOnlyWhileLast(t *testing.T) {
 	}
 	// The error while its turn's hooks run, their spinner row between it
 	// and the input box: still the error.
-	rows := fixtureRows(t, dir+"1-error.txt")
+	rows := fixtureRows(t, dir+"01-error.txt")
 	i := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, "? for shortcuts") })
 	if i < 0 {
 		t.Fatal("no status row on the recorded screen")
@@ -125,8 +125,8 @@ func TestCopilotAPIErrorOnlyWhileLast(t *testing.T) {
 		failed bool
 	}{
 		{"run-cop3/10-error", true},
-		{"conform-retried-error/1-error", true},
-		{"conform-retried-error/2-next-done", false},
+		{"conform-retried-error/01-error", true},
+		{"conform-retried-error/02-next-done", false},
 	} {
 		f := rules.Frame{Rows: fixtureRows(t, "../testdata/fixtures/copilot-1.0.102/"+c.screen+".txt")}
 		if res := copilot.Classify(f); (res.State == session.ScreenFailed) != c.failed {
@@ -135,7 +135,7 @@ func TestCopilotAPIErrorOnlyWhileLast(t *testing.T) {
 	}
 	// A reply quoting the error's words is no error: its rows are the
 	// reply's, indented under its ●.
-	rows := fixtureRows(t, "../testdata/fixtures/copilot-1.0.102/conform-retried-error/2-next-done.txt")
+	rows := fixtureRows(t, "../testdata/fixtures/copilot-1.0.102/conform-retried-error/02-next-done.txt")
 	i := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, " ● Hello from the fake model.") })
 	if i < 0 {
 		t.Fatal("no reply on the recorded screen")
