@@ -250,3 +250,18 @@ func TestCopilotAllowedByItsRules(t *testing.T) {
 	s.expect("the allowed turn ended → done", end, fast, stateIs(session.Done))
 	s.never("allowed by its rules: never waiting", sent, end.Add(settleAfter), shows(session.Waiting))
 }
+
+// An API error Copilot retries to the end (HTTP 500 on every request): its
+// "✗ Failed to get response from the AI model" read from the screen alone →
+// failed, and the turn after it → done, not failed again while the line
+// stays on the screen (its rule matched the line anywhere). The walk's
+// own error (HTTP 400) Copilot does not retry; this is its other line.
+func TestConformCopilotScreenRetriedError(t *testing.T) {
+	c := copilotCLI
+	c.failure = fakellm.Down
+	c.apiError = regexp.MustCompile(`(?m)^ ✗ Failed to get response from the AI model`)
+	w := startWalk(t, c, modeScreen)
+	w.fresh()
+	w.plainTurn()
+	w.apiError()
+}

@@ -28,7 +28,9 @@ type Tracker struct {
 	// errorRows is how many error rows a failed screen showed: one more
 	// is a new failure even though the state stays failed (a short turn
 	// that failed between two reads, after an earlier one that failed).
+	// errorRow is its bottom one: another text there is a new failure too.
 	errorRows int
+	errorRow  string
 	// turnRuns: the dialog on the screen also shows the turn running (Amp
 	// draws its dialog above its input box, whose border keeps the status
 	// word; Continue keeps its spinner above the dialog). The turn was seen running, as a working frame shows it: the
@@ -60,7 +62,8 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 		return false
 	}
 	res := set.Classify(f)
-	if res.State == session.ScreenFailed && t.stale(res.MatchRow) {
+	errs := errorRows(set, f.Rows)
+	if res.State == session.ScreenFailed && t.stale(res.MatchRow, errs) {
 		res = set.ClassifyWithout(f, session.ScreenFailed)
 	}
 	if res.State == session.ScreenUnknown {
@@ -74,7 +77,7 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 		}
 	}
 	if res.State != session.ScreenWorking {
-		t.beforeErrors = append(t.beforeErrors[:0], errorRows(set, f.Rows)...)
+		t.beforeErrors = append(t.beforeErrors[:0], errs...)
 	}
 	prev := *st
 	if prev.State == session.ScreenBlocked && res.State != session.ScreenBlocked {
@@ -93,7 +96,7 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	st.ErrorShown = false
 	if res.State == session.ScreenWorking {
 		fr := set.ClassifyOnly(f, session.ScreenFailed)
-		st.ErrorShown = fr.State == session.ScreenFailed && !t.stale(fr.MatchRow)
+		st.ErrorShown = fr.State == session.ScreenFailed && !t.stale(fr.MatchRow, errs)
 	}
 	st.Prompt, st.Choices = "", nil
 	if res.State == session.ScreenBlocked {
@@ -101,9 +104,12 @@ func (t *Tracker) Observe(set *rules.Set, f rules.Frame, now time.Time) bool {
 	}
 	newError := false
 	if res.State == session.ScreenFailed {
-		n := len(errorRows(set, f.Rows))
-		newError = prev.State == session.ScreenFailed && n > t.errorRows
-		t.errorRows = n
+		n, row := len(errs), ""
+		if n > 0 {
+			row = errs[0]
+		}
+		newError = prev.State == session.ScreenFailed && (n > t.errorRows || row != t.errorRow)
+		t.errorRows, t.errorRow = n, row
 	}
 	if !t.Seen || prev.State != st.State || prev.Reason != st.Reason || newError {
 		st.Since = now
@@ -149,15 +155,20 @@ func (t *Tracker) noteErrors(set *rules.Set, f rules.Frame) {
 	t.staleErrors = append(t.staleErrors[:0], errorRows(set, f.Rows)...)
 }
 
-// errorRows is every row of rows a failed rule matches, bottom first.
+// errorRows is every row of rows a failed rule matches, bottom first, and
+// every row that reads the same as one: a rule anchored to the bottom
+// (Gemini's, Qwen's: an error only while it is the last thing above the
+// input box) matches only the last error, and the same error of an earlier
+// turn above it is still an error row, counted and told apart by its count.
 func errorRows(set *rules.Set, rows []string) []string {
-	var out []string
+	var matched []string
+	all := rows
 	for len(rows) > 0 {
 		res := set.ClassifyOnly(rules.Frame{Rows: rows}, session.ScreenFailed)
 		if res.State != session.ScreenFailed || res.MatchRow == "" {
 			break
 		}
-		out = append(out, res.MatchRow)
+		matched = append(matched, res.MatchRow)
 		// Look above the row found for older ones.
 		i := len(rows) - 1
 		for i >= 0 && rows[i] != res.MatchRow {
@@ -165,16 +176,29 @@ func errorRows(set *rules.Set, rows []string) []string {
 		}
 		rows = rows[:max(i, 0)]
 	}
+	var out []string
+	for i := len(all) - 1; i >= 0 && len(matched) > 0; i-- {
+		if slices.Contains(matched, all[i]) {
+			out = append(out, all[i])
+		}
+	}
 	return out
 }
 
-func (t *Tracker) stale(row string) bool {
-	for _, s := range t.staleErrors {
-		if s == row {
-			return true
+// stale reports whether the error row is one left from before the turn:
+// no more rows read as it on the screen (errs, errorRows') than did then.
+// The same error again in a later turn is a new row of the same text.
+func (t *Tracker) stale(row string, errs []string) bool {
+	count := func(rows []string) int {
+		n := 0
+		for _, r := range rows {
+			if r == row {
+				n++
+			}
 		}
+		return n
 	}
-	return false
+	return count(t.staleErrors) > 0 && count(errs) <= count(t.staleErrors)
 }
 
 // turnEnded decides whether an idle screen follows a finished turn (the

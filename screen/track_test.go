@@ -115,28 +115,52 @@ func TestTrackerInterruptedLineScrolledIntoTheTranscript(t *testing.T) {
 	}
 }
 
+// geminiBox is Gemini CLI 0.61.0's bottom as it draws it in a 120×32 pane
+// (the conformance walk's screens): the status row (a spinner row while a
+// turn or its hooks run, "? for shortcuts" else), the input box under its
+// top rule, the footer.
+func geminiBox(status string) string {
+	if status == "" {
+		status = strings.Repeat(" ", 104) + "? for shortcuts"
+	}
+	return "\n" + status + "\n" + strings.Repeat("─", 120) + "\n Shift+Tab to accept edits\n\n" +
+		" >   Type your message or @path/to/file\n\n" +
+		" workspace (/directory)                                   sandbox                                                /model\n" +
+		" ~/proj                                                   no sandbox                                   gemini-2.5-flash"
+}
+
+// geminiError is an API error as Gemini CLI draws it: the error row, then
+// its hint wrapped onto a second row.
+func geminiError(msg string) string {
+	return "✕ [API Error: " + msg + "]\n" +
+		"ℹ This request failed. Press F12 for diagnostics, or run /settings and change \"Error Verbosity\" to full for\n" +
+		"  details.\n"
+}
+
 func TestTrackerOldErrorLineIsNotANewFailure(t *testing.T) {
 	set := rules.Embedded().Set("gemini")
 	t0 := time.Unix(1000, 0)
 	var tr Tracker
 	step := func(i int, screen string) { tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
-	idle := " >   Type your message or @path/to/file"
+	idle := geminiBox("")
+	thinking := geminiBox(" ⠙ Thinking… (esc to cancel, 0s)")
+	first := " > first\n\n" + geminiError("500 Internal Server Error")
 	step(0, idle)
-	step(1, " > first\n ⠋ Thinking (esc to cancel, 1s)\n"+idle)
-	step(2, " > first\n✕ [API Error: 500 Internal Server Error]\n"+idle)
+	step(1, " > first\n"+thinking)
+	step(2, first+idle)
 	if tr.State.State != session.ScreenFailed {
 		t.Fatalf("a turn that ended in an API error: %+v", tr.State)
 	}
-	step(3, " > first\n✕ [API Error: 500 Internal Server Error]\n > second\n ⠙ Thinking (esc to cancel, 0s)\n"+idle)
+	step(3, first+" > second\n"+thinking)
 	if tr.State.State != session.ScreenWorking {
 		t.Fatalf("next turn: %+v", tr.State)
 	}
-	step(4, " > first\n✕ [API Error: 500 Internal Server Error]\n > second\n✦ Fine now.\n"+idle)
+	step(4, first+" > second\n\n✦ Fine now.\n"+idle)
 	if tr.State.State != session.ScreenIdle || !tr.State.TurnEnded {
 		t.Fatalf("the old error line made a good turn look failed: %+v", tr.State)
 	}
-	step(5, " > second\n✦ Fine now.\n > third\n ⠙ Thinking (esc to cancel, 0s)\n"+idle)
-	step(6, " > second\n✦ Fine now.\n > third\n✕ [API Error: 429 Too Many Requests]\n"+idle)
+	step(5, " > second\n\n✦ Fine now.\n > third\n"+thinking)
+	step(6, " > second\n\n✦ Fine now.\n > third\n\n"+geminiError("429 Too Many Requests")+idle)
 	if tr.State.State != session.ScreenFailed {
 		t.Fatalf("a new error after a good turn: %+v", tr.State)
 	}
@@ -151,19 +175,46 @@ func TestTrackerSecondErrorUnseenTurnIsANewFailure(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	var tr Tracker
 	step := func(i int, screen string) { tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
-	idle := " >   Type your message or @path/to/file"
-	step(0, " > first\n ⠋ Thinking (esc to cancel, 1s)\n"+idle)
-	step(1, " > first\n✕ [API Error: 500 Internal Server Error]\n"+idle)
+	idle := geminiBox("")
+	first := " > first\n\n" + geminiError("500 Internal Server Error")
+	step(0, " > first\n"+geminiBox(" ⠋ Thinking… (esc to cancel, 1s)"))
+	step(1, first+idle)
 	if tr.State.State != session.ScreenFailed || !tr.State.Since.Equal(t0.Add(time.Second)) {
 		t.Fatalf("the first failure: %+v", tr.State)
 	}
-	step(2, " > first\n✕ [API Error: 500 Internal Server Error]\n"+idle)
+	step(2, first+idle)
 	if !tr.State.Since.Equal(t0.Add(time.Second)) {
 		t.Fatalf("the same error read again moved its time: %+v", tr.State)
 	}
-	step(9, " > first\n✕ [API Error: 500 Internal Server Error]\n > second\n✕ [API Error: 500 Internal Server Error]\n"+idle)
+	step(9, first+" > second\n\n"+geminiError("500 Internal Server Error")+idle)
 	if tr.State.State != session.ScreenFailed || !tr.State.Since.Equal(t0.Add(9*time.Second)) {
 		t.Errorf("a second error, its turn unseen: %+v, want failed since t0+9s", tr.State)
+	}
+	// Another error text, its turn unseen too.
+	step(12, first+" > second\n\n"+geminiError("500 Internal Server Error")+" > third\n\n"+geminiError("429 Too Many Requests")+idle)
+	if tr.State.State != session.ScreenFailed || !tr.State.Since.Equal(t0.Add(12*time.Second)) {
+		t.Errorf("a third error of another text, its turn unseen: %+v, want failed since t0+12s", tr.State)
+	}
+}
+
+// The same error again, its turn seen running: a new failure, though the
+// earlier turn's error row reads the same (the row's text alone took it
+// for the earlier one, and the turn read done).
+func TestTrackerSameErrorAgainIsANewFailure(t *testing.T) {
+	set := rules.Embedded().Set("gemini")
+	t0 := time.Unix(1000, 0)
+	var tr Tracker
+	step := func(i int, screen string) { tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
+	first := " > please\n\n" + geminiError("scripted bad request")
+	step(0, " > please\n"+geminiBox(" ⠋ Thinking… (esc to cancel, 0s)"))
+	step(1, first+geminiBox(""))
+	if tr.State.State != session.ScreenFailed {
+		t.Fatalf("the first failure: %+v", tr.State)
+	}
+	step(2, first+" > please\n"+geminiBox(" ⠋ Thinking… (esc to cancel, 0s)"))
+	step(3, first+" > please\n\n"+geminiError("scripted bad request")+geminiBox(""))
+	if tr.State.State != session.ScreenFailed || !tr.State.Since.Equal(t0.Add(3*time.Second)) {
+		t.Errorf("the same error again: %+v, want failed since t0+3s", tr.State)
 	}
 }
 
@@ -175,21 +226,22 @@ func TestTrackerErrorShownWhileHooksRun(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	var tr Tracker
 	step := func(i int, screen string) { tr.Observe(set, frame(screen), t0.Add(time.Duration(i)*time.Second)) }
-	idle := " >   Type your message or @path/to/file"
-	hooks := " ⠸ Executing Hooks: mew-hook\n"
-	step(0, " > first\n ⠋ Thinking (esc to cancel, 1s)\n"+idle)
+	idle := geminiBox("")
+	hooks := geminiBox(" ⠸ Executing Hooks: mew-hook")
+	first := " > first\n\n" + geminiError("400 Bad Request")
+	step(0, " > first\n"+geminiBox(" ⠋ Thinking… (esc to cancel, 1s)"))
 	if tr.State.State != session.ScreenWorking || tr.State.ErrorShown {
 		t.Fatalf("the turn runs: %+v", tr.State)
 	}
-	step(1, " > first\n✕ [API Error: 400 Bad Request]\n"+hooks+idle)
+	step(1, first+hooks)
 	if tr.State.State != session.ScreenWorking || !tr.State.ErrorShown {
 		t.Fatalf("the error drawn while the hooks run: %+v, want working with the error shown", tr.State)
 	}
-	step(2, " > first\n✕ [API Error: 400 Bad Request]\n"+idle)
+	step(2, first+idle)
 	if tr.State.State != session.ScreenFailed {
 		t.Fatalf("the hooks done: %+v", tr.State)
 	}
-	step(3, " > first\n✕ [API Error: 400 Bad Request]\n > second\n"+hooks+idle)
+	step(3, first+" > second\n"+hooks)
 	if tr.State.State != session.ScreenWorking || tr.State.ErrorShown {
 		t.Errorf("the next turn starts under the old error: %+v, want working, no error of its own", tr.State)
 	}
@@ -205,12 +257,13 @@ func TestTrackerErrorShownWhileHooksRun(t *testing.T) {
 func TestTrackerErrorDrawnByTheFirstReadOfTheTurn(t *testing.T) {
 	set := rules.Embedded().Set("gemini")
 	t0 := time.Unix(1000, 0)
-	idle := " >   Type your message or @path/to/file"
-	hooks := " ⠸ Executing Hooks: mew-hook\n"
+	idle := geminiBox("")
+	hooks := geminiBox(" ⠸ Executing Hooks: mew-hook")
+	fine := " > first\n\n✦ Fine.\n"
 	screens := []string{
-		" > first\n✦ Fine.\n" + idle,
-		" > first\n✦ Fine.\n > second\n✕ [API Error: 400 Bad Request]\n" + hooks + idle,
-		" > first\n✦ Fine.\n > second\n✕ [API Error: 400 Bad Request]\n" + idle,
+		fine + idle,
+		fine + " > second\n\n" + geminiError("400 Bad Request") + hooks,
+		fine + " > second\n\n" + geminiError("400 Bad Request") + idle,
 	}
 	for _, oneShot := range []bool{false, true} {
 		var tr Tracker
@@ -228,10 +281,10 @@ func TestTrackerErrorDrawnByTheFirstReadOfTheTurn(t *testing.T) {
 	}
 	// An error that was there before the turn stays the earlier turn's.
 	var tr Tracker
-	old := " > first\n✕ [API Error: 500 Internal Server Error]\n"
+	old := " > first\n\n" + geminiError("500 Internal Server Error")
 	tr.Observe(set, frame(old+idle), t0)
-	tr.Observe(set, frame(old+" > second\n"+hooks+idle), t0.Add(time.Second))
-	tr.Observe(set, frame(old+" > second\n✦ Fine now.\n"+idle), t0.Add(2*time.Second))
+	tr.Observe(set, frame(old+" > second\n"+hooks), t0.Add(time.Second))
+	tr.Observe(set, frame(old+" > second\n\n✦ Fine now.\n"+idle), t0.Add(2*time.Second))
 	if tr.State.State != session.ScreenIdle || !tr.State.TurnEnded {
 		t.Errorf("an error from before the turn: %+v, want a finished turn", tr.State)
 	}
