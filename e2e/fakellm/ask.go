@@ -33,6 +33,9 @@ var askTools = map[string]func() map[string]any{
 // more is the reply of the scenarios of this file and quote.go; false for
 // another scenario.
 func more(c turn, why string) (Reply, bool) {
+	if r, ok := planFile(c, why); ok {
+		return r, true
+	}
 	if q, ok := quotes[c.scenario]; ok {
 		return Reply{Kind: "text", Text: q, Why: why}, true
 	}

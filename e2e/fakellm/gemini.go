@@ -19,7 +19,8 @@ type geminiRequest struct {
 	} `json:"contents"`
 	Tools []struct {
 		FunctionDeclarations []struct {
-			Name string `json:"name"`
+			Name        string `json:"name"`
+			Description string `json:"description"`
 		} `json:"functionDeclarations"`
 	} `json:"tools"`
 }
@@ -81,8 +82,12 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 	if reply.Kind == "ask" {
 		call = []any{map[string]any{"functionCall": geminiAskCall(req)}}
 	}
+	if reply.Kind == "write" || reply.Kind == "ask" && reply.Text == PlanText {
+		call = []any{map[string]any{"functionCall": geminiPlanCall(req, reply.Kind)}}
+	}
+	calls := reply.Kind == "call" || reply.Kind == "ask" || reply.Kind == "write"
 	if method != "streamGenerateContent" {
-		if reply.Kind == "call" || reply.Kind == "ask" {
+		if calls {
 			writeJSON(w, response(call, "STOP"))
 		} else {
 			writeJSON(w, response([]any{map[string]any{"text": reply.Text}}, "STOP"))
@@ -93,7 +98,7 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	if reply.Kind == "call" || reply.Kind == "ask" {
+	if calls {
 		send(response(call, "STOP"))
 		return
 	}
