@@ -113,8 +113,11 @@ func ForStore(st store.Store, sources []Source) Options {
 // to a result that leaves those out.
 func Snapshot(o Options) ([]session.Shown, []error) {
 	w := newWorld()
-	w.readAll(o)
+	// The sources first, the store after: a hook written while the panes
+	// were read (an agent that reports its dialog, then draws it) is known
+	// when a screen shows the dialog, and it names what waits.
 	errs := w.scanSources(o)
+	w.readAll(o)
 	shown, _, more := w.compute(o, newLiveCache(o))
 	all, errs := o.withRemote(shown, append(errs, more...))
 	return Values(all), errs

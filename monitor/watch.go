@@ -321,6 +321,11 @@ func (wt *watcher) loop() {
 				wt.nudge()
 			}
 			if urgent {
+				// A dialog just drawn: the hook that reported it first (an
+				// agent that reports its dialog, then draws it) may be
+				// written with its file event not yet taken in, and it
+				// names what waits.
+				wt.world.readAll(wt.o)
 				if !wt.passNow() {
 					return
 				}

@@ -1,6 +1,8 @@
 package rules_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +60,56 @@ func TestOpenCodeTurnOverAMinuteEnded(t *testing.T) {
 			if res.State != session.ScreenIdle || !res.TurnEnded || res.Interrupted {
 				t.Errorf("%s, a turn of %s: %s by %s, ended %v, interrupted %v; want idle, a finished turn", agent, d, res.State, res.Rule, res.TurnEnded, res.Interrupted)
 			}
+		}
+	}
+}
+
+// OpenCode 1.18.33's question dialog numbers its options, and a digit
+// picks that option and answers at once (its question keys: 1–9 select
+// the answer; a multi-select question's toggles instead, drawn with
+// "[ ]", and its last option, "Type your own answer", opens a text box):
+// Mew offers the numbered options but that one, from the real screen.
+func TestOpenCodeQuestionChoices(t *testing.T) {
+	set := rules.Embedded().Set("opencode")
+	rows := fixtureRows(t, "testdata/screens/opencode-1.18.33/6-question.txt")
+	d := set.Dialog(rows, set.Classify(rules.Frame{Rows: rows}))
+	var got []string
+	for _, o := range d.Options {
+		got = append(got, fmt.Sprintf("%d %s %v", o.N, o.Label, o.Keys))
+	}
+	if want := []string{"1 React [1]", "2 Vue [2]"}; !slices.Equal(got, want) {
+		t.Errorf("choices %q, want %q", got, want)
+	}
+	// A multi-select question's options toggle: none is an answer.
+	multi := make([]string, len(rows))
+	for i, r := range rows {
+		multi[i] = strings.NewReplacer("1. React", "1. [ ] React", "2. Vue", "2. [ ] Vue", "3. Type", "3. [ ] Type").Replace(r)
+	}
+	if d := set.Dialog(multi, set.Classify(rules.Frame{Rows: multi})); len(d.Options) > 0 {
+		t.Errorf("a multi-select question offers %+v", d.Options)
+	}
+}
+
+// The question dialog's text, which an answer confirms before and after
+// typing, is the question and its options: not the transcript above it,
+// nor a picked option's mark.
+func TestOpenCodeQuestionDialogText(t *testing.T) {
+	set := rules.Embedded().Set("opencode")
+	rows := fixtureRows(t, "testdata/screens/opencode-1.18.33/6-question.txt")
+	read := func(rows []string) string { return set.Dialog(rows, set.Classify(rules.Frame{Rows: rows})).Text }
+	text := read(rows)
+	if !strings.HasPrefix(text, "┃  Which framework?\n") {
+		t.Fatalf("the dialog's text does not start at its question:\n%s", text)
+	}
+	above := slices.Clone(rows)
+	above[15] = "  a reply row of the transcript"
+	picked := slices.Clone(rows)
+	for i, r := range picked {
+		picked[i] = strings.Replace(r, "2. Vue", "2. Vue ✓", 1)
+	}
+	for name, rs := range map[string][]string{"transcript above": above, "option picked": picked} {
+		if got := read(rs); got != text {
+			t.Errorf("%s: the dialog's text changed:\n%s\nwas\n%s", name, got, text)
 		}
 	}
 }

@@ -1,0 +1,37 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mew-dev/mew/e2e/fakellm"
+	"github.com/mew-dev/mew/session"
+)
+
+// OpenCode's question answered through `mew answer`: it lists the
+// question's numbered options but "Type your own answer" (a text box),
+// and choice 2 types the digit that picks Vue at once: the dialog goes,
+// Vue reaches the model, the turn ends done.
+func TestOpenCodeAnswerQuestion(t *testing.T) {
+	w := startWalk(t, openCodeCLI, modeHooksPane)
+	w.questionShown(fakellm.Ask)
+	id := w.r.SessionID()
+	out, errOut, code := w.mewList(id)
+	if code != 0 || !strings.Contains(out, "1  React\n") || !strings.Contains(out, "2  Vue\n") || strings.Contains(out, "Type your own answer") {
+		t.Fatalf("mew answer %s: exit %d, want choices 1 React and 2 Vue only:\n%s%s", id, code, out, errOut)
+	}
+	a := w.mewAnswer(openCodeQuestion, id, "2")
+	w.answered("question answered (2)", a)
+	w.expect("answered → not waiting", a.goneAt, w.goal, listedAndNot(session.Waiting))
+	end := w.turnEnded(a.started, fakellm.Ask, "the answered question's turn end")
+	w.expect("the turn → done", end, w.goal, stateIs(session.Done))
+	var told []string
+	for _, l := range w.api.Log() {
+		if l.At.After(a.started) && l.Why == fakellm.Ask+"/1" {
+			told = append(told, l.Result)
+		}
+	}
+	if len(told) == 0 || !strings.Contains(told[0], fakellm.AskChoices[1]) {
+		t.Errorf("the model was told %q after `mew answer 2`, want the choice %q", told, fakellm.AskChoices[1])
+	}
+}
