@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mew-dev/mew/internal/text"
 	"github.com/mew-dev/mew/monitor/liveness"
@@ -565,11 +566,18 @@ func describe(rec session.Record) session.Shown {
 // promptHead is the first line of a dialog's text, trimmed.
 func promptHead(prompt string) string {
 	for _, l := range strings.Split(prompt, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		// A dialog drawn in a box or beside a gutter (OpenCode's "┃"):
+		// the border is no part of what it asks.
+		if l = strings.TrimFunc(l, spaceOrBorder); l != "" {
 			return text.OneLine(l, 120)
 		}
 	}
 	return ""
+}
+
+// spaceOrBorder: white space, or a box-drawing or block character.
+func spaceOrBorder(r rune) bool {
+	return unicode.IsSpace(r) || (r >= '\u2500' && r <= '\u259f')
 }
 
 // tmuxPane is the pane id of a place Claude Code's registry writes as

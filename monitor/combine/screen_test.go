@@ -145,3 +145,20 @@ func TestScreenDialogNamesWhatWaits(t *testing.T) {
 		t.Errorf("got %s(%s) %q, want waiting(input) \"Hooks need review\"", got.State, got.Reason, got.ToolDetail)
 	}
 }
+
+// A dialog's detail from the screen is what it asks, not its border:
+// OpenCode draws its question beside a gutter ("┃  Which framework?"),
+// others in a box.
+func TestScreenDetailLeavesTheBorderOut(t *testing.T) {
+	for prompt, want := range map[string]string{
+		"   ┃  Which framework?\n   ┃  1. React": "Which framework?",
+		"│ Ready to start implementation? │":     "Ready to start implementation?",
+		"╭────╮\n│ Allow x? │":                   "Allow x?",
+		"  Do you want to proceed?":              "Do you want to proceed?",
+	} {
+		sc := &session.ScreenState{Agent: "opencode", State: session.ScreenBlocked, Reason: session.ReasonQuestion, Prompt: prompt, Via: "tmux"}
+		if got := Combine(session.Record{ID: "s1", Agent: "opencode", Screen: sc}, Alive); got.ToolDetail != want {
+			t.Errorf("%q: detail %q, want %q", prompt, got.ToolDetail, want)
+		}
+	}
+}
