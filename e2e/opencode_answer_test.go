@@ -12,8 +12,13 @@ import (
 // question's numbered options but "Type your own answer" (a text box),
 // and choice 2 types the digit that picks Vue at once: the dialog goes,
 // Vue reaches the model, the turn ends done.
-func TestOpenCodeAnswerQuestion(t *testing.T) {
-	w := startWalk(t, openCodeCLI, modeHooksPane)
+func TestOpenCodeAnswerQuestion(t *testing.T) { mewAnswersQuestion(t, openCodeCLI) }
+
+// Kilo CLI draws OpenCode's question dialog, and takes its digits.
+func TestKiloAnswerQuestion(t *testing.T) { mewAnswersQuestion(t, kiloCLI) }
+
+func mewAnswersQuestion(t *testing.T, c agentCLI) {
+	w := startWalk(t, c, modeHooksPane)
 	w.questionShown(fakellm.Ask)
 	id := w.r.SessionID()
 	out, errOut, code := w.mewList(id)

@@ -70,16 +70,21 @@ func TestOpenCodeTurnOverAMinuteEnded(t *testing.T) {
 // "[ ]", and its last option, "Type your own answer", opens a text box):
 // Mew offers the numbered options but that one, from the real screen.
 func TestOpenCodeQuestionChoices(t *testing.T) {
+	// Kilo draws OpenCode's dialog and takes its digits too.
+	for agent, file := range map[string]string{"opencode": "opencode-1.18.33/6-question.txt", "kilo": "kilo-7.7.7/1-question.txt"} {
+		set := rules.Embedded().Set(agent)
+		rows := fixtureRows(t, "testdata/screens/"+file)
+		d := set.Dialog(rows, set.Classify(rules.Frame{Rows: rows}))
+		var got []string
+		for _, o := range d.Options {
+			got = append(got, fmt.Sprintf("%d %s %v", o.N, o.Label, o.Keys))
+		}
+		if want := []string{"1 React [1]", "2 Vue [2]"}; !slices.Equal(got, want) {
+			t.Errorf("%s: choices %q, want %q", agent, got, want)
+		}
+	}
 	set := rules.Embedded().Set("opencode")
 	rows := fixtureRows(t, "testdata/screens/opencode-1.18.33/6-question.txt")
-	d := set.Dialog(rows, set.Classify(rules.Frame{Rows: rows}))
-	var got []string
-	for _, o := range d.Options {
-		got = append(got, fmt.Sprintf("%d %s %v", o.N, o.Label, o.Keys))
-	}
-	if want := []string{"1 React [1]", "2 Vue [2]"}; !slices.Equal(got, want) {
-		t.Errorf("choices %q, want %q", got, want)
-	}
 	// A multi-select question's options toggle: none is an answer.
 	multi := make([]string, len(rows))
 	for i, r := range rows {
