@@ -168,8 +168,7 @@ func swapIn(path string, data []byte, mode fs.FileMode, expect []byte, expectExi
 
 // changed reads path and says whether it no longer holds expect (or,
 // with !expectExists, no longer nothing). A nil expect with !expectExists
-// checks nothing. A file found cut short is read once it is whole (or
-// refused, see settled).
+// checks nothing. A file found cut short is read again once it is whole.
 func changed(path string, expect []byte, expectExists bool) (cur []byte, curExists, moved bool, err error) {
 	if expect == nil && !expectExists {
 		return nil, false, false, nil
@@ -187,7 +186,7 @@ func changed(path string, expect []byte, expectExists bool) (cur []byte, curExis
 		// would build on the half (an uninstall finding nothing to take
 		// out of an empty file swapped an empty file in, and the write
 		// went to the displaced one). Its bytes are read once written.
-		cur, err = settled(path, expect)
+		cur, err = wholeOnce(path, expect)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, false, expectExists, nil
 		}
@@ -197,6 +196,24 @@ func changed(path string, expect []byte, expectExists bool) (cur []byte, curExis
 		moved = !expectExists || !bytes.Equal(cur, expect)
 	}
 	return cur, curExists, moved, nil
+}
+
+// wholeOnce reads path until it finds it whole (or holding expect). No
+// stillness is waited for, unlike settled: a writer rewriting the file
+// without pause would never let it be still, and commit looks again
+// before it writes anyway.
+func wholeOnce(path string, expect []byte) ([]byte, error) {
+	for tries := 0; tries < 200; tries++ {
+		data, _, err := readStamped(path)
+		if err != nil {
+			return nil, err
+		}
+		if whole(data) || bytes.Equal(data, expect) {
+			return data, nil
+		}
+		time.Sleep(settleGap)
+	}
+	return nil, errors.New("another program was writing it (it stayed cut short); run the command again")
 }
 
 // beforeLook, when set (by a test), runs as changed starts: another
