@@ -37,6 +37,12 @@ func (f *settingsFile) commit(apply func(settingsFile) (out []byte, remove bool,
 		if err != nil {
 			return err
 		}
+		if !remove && f.exists && expectExists && bytes.Equal(expect, f.data) && bytes.Equal(out, f.data) {
+			// Their bytes already are what Mew would write (an uninstall
+			// with nothing left to take out): a swap would only displace
+			// the file a write of theirs may still be landing in.
+			return nil
+		}
 		var was []byte
 		var existed, swapped bool
 		if remove {
@@ -162,17 +168,57 @@ func swapIn(path string, data []byte, mode fs.FileMode, expect []byte, expectExi
 
 // changed reads path and says whether it no longer holds expect (or,
 // with !expectExists, no longer nothing). A nil expect with !expectExists
-// checks nothing.
+// checks nothing. A file found cut short is read again once it is whole.
 func changed(path string, expect []byte, expectExists bool) (cur []byte, curExists, moved bool, err error) {
 	if expect == nil && !expectExists {
 		return nil, false, false, nil
+	}
+	if beforeLook != nil {
+		beforeLook(path)
 	}
 	cur, curExists, err = current(path)
 	if err != nil {
 		return nil, false, false, err
 	}
-	return cur, curExists, curExists != expectExists || !bytes.Equal(cur, expect), nil
+	moved = curExists != expectExists || !bytes.Equal(cur, expect)
+	if moved && curExists && !whole(cur) {
+		// An in-place writer between its truncate and its write: commit
+		// would build on the half (an uninstall finding nothing to take
+		// out of an empty file swapped an empty file in, and the write
+		// went to the displaced one). Its bytes are read once written.
+		cur, err = wholeOnce(path, expect)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, expectExists, nil
+		}
+		if err != nil {
+			return nil, false, false, err
+		}
+		moved = !expectExists || !bytes.Equal(cur, expect)
+	}
+	return cur, curExists, moved, nil
 }
+
+// wholeOnce reads path until it finds it whole (or holding expect). No
+// stillness is waited for, unlike settled: a writer rewriting the file
+// without pause would never let it be still, and commit looks again
+// before it writes anyway.
+func wholeOnce(path string, expect []byte) ([]byte, error) {
+	for tries := 0; tries < 200; tries++ {
+		data, _, err := readStamped(path)
+		if err != nil {
+			return nil, err
+		}
+		if whole(data) || bytes.Equal(data, expect) {
+			return data, nil
+		}
+		time.Sleep(settleGap)
+	}
+	return nil, errors.New("another program was writing it (it stayed cut short); run the command again")
+}
+
+// beforeLook, when set (by a test), runs as changed starts: another
+// program's write can be made to fall exactly there.
+var beforeLook func(path string)
 
 // current reads path; existed is false when there is no file.
 func current(path string) (data []byte, existed bool, err error) {

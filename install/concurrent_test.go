@@ -155,3 +155,91 @@ func TestSettledNeverTakesAHalfWrittenFile(t *testing.T) {
 		}
 	}
 }
+
+// An in-place writer that has truncated the file, and not yet written it,
+// when commit looks again: the uninstall that built on the empty half
+// swapped an empty file in, and the writer's bytes went to the displaced
+// one (settings.json not JSON, 1 of 300 runs at load 20). The same half
+// made install write over the write under way. Here the writer stalls
+// until the command returns, so the interleaving is certain; whatever
+// Mew does (refuse, or finish), the file ends up as the writer wrote it.
+func TestCommitNeverBuildsOnAnEmptyHalf(t *testing.T) {
+	for _, uninstall := range []bool{false, true} {
+		env := testEnv(t)
+		writeSettings(t, env, `{"model": "opus", "hooks": {}}`, 0o644)
+		command := Install
+		if uninstall {
+			if _, err := Install(Options{Env: env}); err != nil {
+				t.Fatal(err)
+			}
+			command = Uninstall
+		}
+		path := env.SettingsPath()
+		theirs := fmt.Appendf(nil, `{"writer": 1, %s`, readFile(t, path)[1:])
+		var w *os.File
+		beforeLook = func(string) {
+			if w != nil {
+				return
+			}
+			// Node's writeFileSync, paused between its truncate and
+			// its write.
+			var err error
+			if w, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := command(Options{Env: env})
+		beforeLook = nil
+		if w == nil {
+			t.Fatalf("uninstall %v: commit never looked again", uninstall)
+		}
+		if _, werr := w.Write(theirs); werr != nil {
+			t.Fatal(werr)
+		}
+		w.Close()
+		if err != nil && !errors.As(err, new(*FileError)) {
+			t.Fatalf("uninstall %v: %v", uninstall, err)
+		}
+		t.Logf("uninstall %v: mew: %v", uninstall, err)
+		if got := readFile(t, path); string(got) != string(theirs) {
+			t.Errorf("uninstall %v: settings.json is %.60q (%d bytes), not the other program's write %.60q (mew: %v)", uninstall, got, len(got), theirs, err)
+		}
+	}
+}
+
+// When another program's write leaves nothing for uninstall to take out,
+// its file stays the very file it wrote: swapping in equal bytes would
+// displace the file a write of theirs may still be landing in.
+func TestUninstallLeavesAFileWithNothingToTakeOut(t *testing.T) {
+	env := testEnv(t)
+	writeSettings(t, env, `{"model": "opus", "hooks": {}}`, 0o644)
+	if _, err := Install(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	path := env.SettingsPath()
+	var theirs os.FileInfo
+	beforeLook = func(string) {
+		if theirs != nil {
+			return
+		}
+		// They took Mew's hooks out themselves.
+		if err := writeAtomically(path, []byte(`{"writer": 1, "model": "opus", "hooks": {}}`)); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if theirs, err = os.Stat(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { beforeLook = nil }()
+	if _, err := Uninstall(Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	now, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if theirs == nil || !os.SameFile(theirs, now) {
+		t.Errorf("settings.json was replaced (with %q), not left as the other program wrote it", readFile(t, path))
+	}
+}
