@@ -231,6 +231,37 @@ func TestRunAnswersOnlyTheShownPrompt(t *testing.T) {
 	}
 }
 
+// runTicked runs script as `claude` under the wrapper, whose screen reads
+// the test sends as ticks (besides the reads on output); it returns the
+// wrapper's Mew home, the ticks and a channel closed when the wrapper ends.
+func runTicked(t *testing.T, script string) (home string, ticks chan time.Time, done chan struct{}) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "mewrun") // socket paths must stay short
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	agent := filepath.Join(dir, "claude")
+	if err := os.WriteFile(agent, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home = filepath.Join(dir, "mew")
+	ticks, done = make(chan time.Time), make(chan struct{})
+	go func() {
+		defer close(done)
+		var stdout syncBuffer
+		if _, err := Run(Options{
+			Argv: []string{agent}, Stdout: &stdout, Stderr: &stdout,
+			Env: append(os.Environ(), "TERM=xterm-256color"), Store: store.Store{Home: home}, Rules: rules.Cached(rules.Dir(home)),
+			Log:   func(format string, args ...any) { t.Logf("wrapper: "+format, args...) },
+			ticks: ticks,
+		}); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	return home, ticks, done
+}
+
 // fakeClaudeAnswered asks, and once answered draws a running turn and
 // stays: the wrapper's record must follow while it runs.
 const fakeClaudeAnswered = `#!/bin/bash
@@ -246,31 +277,8 @@ exec sleep 120
 // ticks: after the one that reads the dialog none comes, so only a read on
 // output can record the answered turn.
 func TestRunReadsOnOutputWhileAPromptIsShown(t *testing.T) {
-	dir, err := os.MkdirTemp("", "mewrun") // socket paths must stay short
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	agent := filepath.Join(dir, "claude")
-	if err := os.WriteFile(agent, []byte(fakeClaudeAnswered), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(dir, "mew")
+	home, ticks, done := runTicked(t, fakeClaudeAnswered)
 	st := store.Store{Home: home}
-	ticks := make(chan time.Time)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var stdout syncBuffer
-		if _, err := Run(Options{
-			Argv: []string{agent}, Stdout: &stdout, Stderr: &stdout,
-			Env: append(os.Environ(), "TERM=xterm-256color"), Store: st, Rules: rules.Cached(rules.Dir(home)),
-			Log:   func(format string, args ...any) { t.Logf("wrapper: "+format, args...) },
-			ticks: ticks,
-		}); err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
 	// Ticks until the dialog is recorded (and the answer socket is up).
 	var rec session.Record
 	for deadline := time.Now().Add(60 * time.Second); rec.Screen == nil || rec.Screen.State != session.ScreenBlocked; {
@@ -322,33 +330,9 @@ func TestRunReadsOnOutputWhileAPromptIsShown(t *testing.T) {
 // test sends the ticks: after the one that reads the turn running none
 // comes, so only a read on the pause can record its end.
 func TestRunReadsWhenARunningTurnGoesQuiet(t *testing.T) {
-	dir, err := os.MkdirTemp("", "mewrun") // socket paths must stay short
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	agent := filepath.Join(dir, "claude")
-	release := filepath.Join(dir, "release")
-	script := strings.ReplaceAll(fakeClaudeSpinsThenEnds, "RELEASE", release)
-	if err := os.WriteFile(agent, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	home := filepath.Join(dir, "mew")
+	release := filepath.Join(t.TempDir(), "release")
+	home, ticks, done := runTicked(t, strings.ReplaceAll(fakeClaudeSpinsThenEnds, "RELEASE", release))
 	st := store.Store{Home: home}
-	ticks := make(chan time.Time)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var stdout syncBuffer
-		if _, err := Run(Options{
-			Argv: []string{agent}, Stdout: &stdout, Stderr: &stdout,
-			Env: append(os.Environ(), "TERM=xterm-256color"), Store: st, Rules: rules.Cached(rules.Dir(home)),
-			Log:   func(format string, args ...any) { t.Logf("wrapper: "+format, args...) },
-			ticks: ticks,
-		}); err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
 	load := func() session.Record {
 		files, _ := filepath.Glob(filepath.Join(home, "sessions", "run:*.json"))
 		if len(files) != 1 {
