@@ -25,15 +25,8 @@ var geminiPlanDialog = regexp.MustCompile(`(?s)Yes, manually accept edits.*Esc t
 // and rejected with feedback, then asked again and approved: each → not
 // waiting, working while the model's reply trickles, the turn → done.
 func geminiPlan(t *testing.T, mode string) {
-	c := geminiCLI
-	c.args = []string{"--approval-mode", "plan"}
-	w := startWalk(t, c, mode)
-	w.fresh()
-	shown := w.dialogAs(fakellm.PlanFile, geminiPlanDialog, session.ReasonPlan)
-	a, err := w.r.Answer(geminiPlanDialog, shown.At, "Escape")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, a := planRejectedWithEsc(t, geminiCLI, mode, fakellm.PlanFile, geminiPlanDialog)
+	c := w.cli
 	if w.mode == modeHooks && slices.Contains(c.hooksBlind, "esc") {
 		// No hook fires for it (no AfterTool, no AfterAgent): Mew says
 		// waiting(plan) until the next prompt.
@@ -45,7 +38,7 @@ func geminiPlan(t *testing.T, mode string) {
 
 	// Its "no": feedback typed as the third choice. The model is told the
 	// plan was rejected (AfterTool) and replies: the turn ends done.
-	shown = w.dialogAs(fakellm.PlanFile, geminiPlanDialog, session.ReasonPlan)
+	shown := w.dialogAs(fakellm.PlanFile, geminiPlanDialog, session.ReasonPlan)
 	// Each step seen before the next: typed with the keys, the text was
 	// lost.
 	for _, step := range []struct{ key, text, shows string }{
@@ -64,7 +57,8 @@ func geminiPlan(t *testing.T, mode string) {
 			t.Fatal(err)
 		}
 	}
-	if a, err = w.r.Answer(geminiPlanDialog, shown.At, "Enter"); err != nil {
+	a, err := w.r.Answer(geminiPlanDialog, shown.At, "Enter")
+	if err != nil {
 		t.Fatal(err)
 	}
 	ref := a.Gone

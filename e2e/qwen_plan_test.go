@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/mew-dev/mew/e2e/driver"
 	"github.com/mew-dev/mew/e2e/fakellm"
 	"github.com/mew-dev/mew/session"
 )
@@ -16,19 +17,28 @@ import (
 // previous mode (default)"; Esc: "4. No, keep planning").
 var qwenPlanDialog = regexp.MustCompile(`Would you like to proceed\?`)
 
+// planRejectedWithEsc starts c in its plan mode (--approval-mode plan), has
+// the model ask for scenario's plan, judges dialog waiting(plan) and
+// presses Escape on it.
+func planRejectedWithEsc(t *testing.T, c agentCLI, mode, scenario string, dialog *regexp.Regexp) (*walk, driver.Answered) {
+	t.Helper()
+	c.args = []string{"--approval-mode", "plan"}
+	w := startWalk(t, c, mode)
+	w.fresh()
+	shown := w.dialogAs(scenario, dialog, session.ReasonPlan)
+	a, err := w.r.Answer(dialog, shown.At, "Escape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, a
+}
+
 // The plan → waiting(plan); rejected with Esc → not waiting (Qwen stays in
 // plan mode); asked again and approved → not waiting, the turn → done
 // (approved, Qwen leaves plan mode: the Esc comes first).
 func qwenPlan(t *testing.T, mode string) {
-	c := qwenCLI
-	c.args = []string{"--approval-mode", "plan"}
-	w := startWalk(t, c, mode)
-	w.fresh()
-	shown := w.dialogAs(fakellm.Plan, qwenPlanDialog, session.ReasonPlan)
-	a, err := w.r.Answer(qwenPlanDialog, shown.At, "Escape")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, a := planRejectedWithEsc(t, qwenCLI, mode, fakellm.Plan, qwenPlanDialog)
+	c := w.cli
 	ref := a.Gone
 	if w.mode == modeHooks {
 		ref = w.observed(a.Pressed, "the CLI's end of the rejected plan's turn", c.denyEnd)
@@ -36,8 +46,9 @@ func qwenPlan(t *testing.T, mode string) {
 	w.expect("plan rejected with Esc → not waiting", ref, w.goal, listedAndNot(session.Waiting))
 	w.observed(a.Pressed, "the CLI's end of the rejected plan's turn", c.denyEnd)
 
-	shown = w.dialogAs(fakellm.Plan, qwenPlanDialog, session.ReasonPlan)
-	if a, err = w.r.Answer(qwenPlanDialog, shown.At, "Enter"); err != nil {
+	shown := w.dialogAs(fakellm.Plan, qwenPlanDialog, session.ReasonPlan)
+	a, err := w.r.Answer(qwenPlanDialog, shown.At, "Enter")
+	if err != nil {
 		t.Fatal(err)
 	}
 	w.expect("plan approved → not waiting", a.Gone, w.goal, listedAndNot(session.Waiting))
