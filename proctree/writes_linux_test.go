@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -26,10 +27,13 @@ func TestWritesSeesAGrandchildWrite(t *testing.T) {
 	// exec'ing the next.
 	inner := `exec 3<>` + fifo + `; touch ` + ready + `; read x <&3; echo written >/dev/null; read y <&3; true`
 	cmd := exec.Command("sh", "-c", `sh -c 'sh -c "`+inner+`"; true'; true`)
+	// A group of its own, killed whole: the grandchild holds the FIFO open
+	// for reading and writing, so it would wait for ever after the job.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if _, err := os.Stat(ready); err == nil && depth(cmd.Process.Pid) >= 2 {
