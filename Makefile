@@ -260,7 +260,7 @@ grok-cli:
 # loaded machine (the CLIs start many times slower), not a goal: 30 min with
 # the conformance walks (conform_test.go, 3-4 min each under load).
 e2e:
-	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_VERSION)" GO=$(GO) ./tools/e2e-retry.sh -count=1 -parallel 4 -timeout 30m -v
+	MEW_E2E=1 MEW_E2E_CACHE="$(E2E_CACHE)" MEW_E2E_CODEX_VERSION="$(E2E_CODEX_VERSION)" GO=$(GO) ./tools/e2e-retry.sh -count=1 -parallel 4 -timeout 35m -v
 e2e-codex-next:
 	$(MAKE) --no-print-directory codex-cli E2E_CODEX_VERSION=$(E2E_CODEX_NEXT)
 	@echo "e2e: the Codex scenarios on Codex $(E2E_CODEX_NEXT)"

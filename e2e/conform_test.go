@@ -556,7 +556,6 @@ func TestConformOpenCodeScreen(t *testing.T)    { conformWalk(t, openCodeCLI, mo
 func TestConformOpenCodeHooks(t *testing.T)     { conformWalk(t, openCodeCLI, modeHooks, "kill") }
 
 func TestConformQwenHooksPane(t *testing.T) { conformWalk(t, qwenCLI, modeHooksPane, "exit") }
-func TestConformQwenScreen(t *testing.T)    { conformWalk(t, qwenCLI, modeScreen, "kill") }
 func TestConformQwenHooks(t *testing.T)     { conformWalk(t, qwenCLI, modeHooks, "kill") }
 
 func TestConformKiloHooksPane(t *testing.T) { conformWalk(t, kiloCLI, modeHooksPane, "exit") }

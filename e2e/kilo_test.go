@@ -38,8 +38,6 @@ var kiloCLI = agentCLI{
 	questionApart: true, questionQuote: fakellm.QuoteAsk, dismissIdle: true,
 }
 
-func TestKiloTurnsAndExit(t *testing.T) { agentTurnsAndExit(t, kiloCLI) }
-
 // The dialog denied → not waiting: Esc on Kilo's dialog asks what to do
 // instead ("△ Reject permission", the permission still open: Mew shows it
 // waiting), Enter there rejects. Then an API error → failed, and Esc Esc

@@ -2,10 +2,11 @@ package e2e
 
 // Qwen Code read from its screen alone, as a person's `mew run -- qwen`
 // with nothing installed is: no hooks at all, neither Mew's nor the
-// driver's observer. TestConformQwenScreen's turn ends are its Stop hook,
-// which the observer makes Qwen run before it draws the turn's end (its
-// screen-only "turn → done" read 1.0–1.3 s, part of it the hook's run);
-// the UserPromptSubmit hook held a turn's request up to 5 s. Without them
+// driver's observer. With the observer (the screen walk it replaces) its
+// turn ends were its Stop hook, which Qwen runs before it draws the turn's
+// end (its screen-only "turn → done" read 0.8–2.3 s, part of it the hook's
+// run), and the UserPromptSubmit hook held a turn's request up to 5 s: no
+// person's `mew run -- qwen` has them. Without them
 // no event of its own is seen: the references are its screen and the
 // stand-in's request log, as for Grok CLI and Gemini CLI's bare walk.
 

@@ -2,23 +2,20 @@ package e2e
 
 import (
 	"strings"
-	"testing"
 
 	"github.com/mew-dev/mew/e2e/fakellm"
 	"github.com/mew-dev/mew/session"
 )
 
-// OpenCode's question answered through `mew answer`: it lists the
-// question's numbered options but "Type your own answer" (a text box),
-// and choice 2 types the digit that picks Vue at once: the dialog goes,
-// Vue reaches the model, the turn ends done.
-func TestOpenCodeAnswerQuestion(t *testing.T) { mewAnswersQuestion(t, openCodeCLI) }
-
-// Kilo CLI draws OpenCode's question dialog, and takes its digits.
-func TestKiloAnswerQuestion(t *testing.T) { mewAnswersQuestion(t, kiloCLI) }
-
-func mewAnswersQuestion(t *testing.T, c agentCLI) {
-	w := startWalk(t, c, modeHooksPane)
+// mewAnswersQuestion: the question answered through `mew answer` (OpenCode
+// and Kilo CLI, whose dialog is OpenCode's): it lists the question's
+// numbered options but "Type your own answer" (a text box), and choice 2
+// types the digit that picks Vue at once: the dialog goes, Vue reaches
+// the model, the turn ends done. A step of the hooks+pane question walk:
+// a session of its own costs OpenCode's minute-long start.
+func (w *walk) mewAnswersQuestion() {
+	t := w.t
+	t.Helper()
 	w.questionShown(fakellm.Ask)
 	id := w.r.SessionID()
 	out, errOut, code := w.mewList(id)
@@ -26,10 +23,10 @@ func mewAnswersQuestion(t *testing.T, c agentCLI) {
 		t.Fatalf("mew answer %s: exit %d, want choices 1 React and 2 Vue only:\n%s%s", id, code, out, errOut)
 	}
 	a := w.mewAnswer(openCodeQuestion, id, "2")
-	w.answered("question answered (2)", a)
-	w.expect("answered → not waiting", a.goneAt, w.goal, listedAndNot(session.Waiting))
+	w.answered("mew answer: question answered (2)", a)
+	w.expect("mew answer: answered → not waiting", a.goneAt, w.goal, listedAndNot(session.Waiting))
 	end := w.turnEnded(a.started, fakellm.Ask, "the answered question's turn end")
-	w.expect("the turn → done", end, w.goal, stateIs(session.Done))
+	w.expect("mew answer: the turn → done", end, w.goal, stateIs(session.Done))
 	var told []string
 	for _, l := range w.api.Log() {
 		if l.At.After(a.started) && l.Why == fakellm.Ask+"/1" {
