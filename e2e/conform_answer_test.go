@@ -13,8 +13,9 @@ import (
 // numbered options but "Type your own answer" (a text box), and choice 2
 // types the digit that picks Vue at once: the dialog goes, Vue reaches
 // the model, the turn ends done. In a session of its own: as a step of the
-// question walk, after its reply quoting the question, `mew answer` found
-// no choices (clean run L, Kilo; not yet understood).
+// question walk, the walk's reply quoting the question is still on the
+// screen, so the dialog's hint row "is shown" before the question is asked
+// and `mew answer` ran before the dialog was drawn (clean run L, Kilo).
 func TestOpenCodeAnswerQuestion(t *testing.T) { mewAnswersQuestion(t, openCodeCLI) }
 
 // Kilo CLI draws OpenCode's question dialog, and takes its digits.
