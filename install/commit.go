@@ -203,7 +203,7 @@ func changed(path string, expect []byte, expectExists bool) (cur []byte, curExis
 // without pause would never let it be still, and commit looks again
 // before it writes anyway.
 func wholeOnce(path string, expect []byte) ([]byte, error) {
-	for tries := 0; tries < 200; tries++ {
+	for tries := 0; tries < maxLooks; tries++ {
 		data, _, err := readStamped(path)
 		if err != nil {
 			return nil, err
@@ -213,7 +213,7 @@ func wholeOnce(path string, expect []byte) ([]byte, error) {
 		}
 		time.Sleep(settleGap)
 	}
-	return nil, errors.New("another program was writing it (it stayed cut short); run the command again")
+	return nil, errCutShort
 }
 
 // beforeLook, when set (by a test), runs as changed starts: another
@@ -252,11 +252,18 @@ func takeOut(path string, expect []byte, expectExists bool) (was []byte, existed
 	return was, true, true, syncDir(path)
 }
 
-// settleLooks and settleGap: how long settled watches a displaced file.
+// settleLooks and settleGap: how long settled watches a displaced file;
+// maxLooks bounds how long a file being written is waited for (settled,
+// wholeOnce) before errCutShort.
 const (
 	settleLooks = 3
 	settleGap   = time.Millisecond
+	maxLooks    = 200
 )
+
+// errCutShort: another program's file stayed between its truncate and its
+// write; nothing is built on it.
+var errCutShort = errors.New("another program was writing it (it stayed cut short); run the command again")
 
 // settled reads the file an exchange (or a take-out) just displaced, once
 // it has stopped changing. A program that writes the file in place
@@ -273,7 +280,7 @@ func settled(path string, expect []byte) ([]byte, error) {
 	// A file that is not what commit expected and not whole is being
 	// written: look on until it is (bounded).
 	cutShort := func() bool { return !bytes.Equal(data, expect) && !whole(data) }
-	for same, tries := 0, 0; (same < settleLooks || cutShort()) && tries < 200; tries++ {
+	for same, tries := 0, 0; (same < settleLooks || cutShort()) && tries < maxLooks; tries++ {
 		time.Sleep(settleGap)
 		var now fileStamp
 		if now, err = stampOf(path); err != nil {
@@ -291,7 +298,7 @@ func settled(path string, expect []byte) ([]byte, error) {
 	if cutShort() {
 		// Still a truncated half (a writer paused between its truncate
 		// and its write on a loaded machine): never build on it.
-		return nil, errors.New("another program was writing it (it stayed cut short); run the command again")
+		return nil, errCutShort
 	}
 	return data, nil
 }
